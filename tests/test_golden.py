@@ -5,9 +5,12 @@ Each program in tests/golden/programs runs with autograd_teach imported as
 recorded from real PyTorch by scripts/record_goldens.py.
 """
 
+import contextlib
 import difflib
 import importlib
 import importlib.util
+import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,10 +18,31 @@ import pytest
 GOLDEN = Path(__file__).parent / "golden"
 PROGRAMS = sorted((GOLDEN / "programs").glob("*.py"))
 EXPECTED = GOLDEN / "expected"
+TIME_LIMIT = 30  # seconds per program; each takes milliseconds when correct
 
 _spec = importlib.util.spec_from_file_location("golden_runner", GOLDEN / "runner.py")
 runner = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(runner)
+
+
+@contextlib.contextmanager
+def time_limit(seconds):
+    """Turn a hang (say, a loop on a wrong comparison) into a TimeoutError
+    inside the program, which the runner reports as its last line."""
+    if not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimeoutError(f"program still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +61,8 @@ def test_every_program_has_a_golden_and_vice_versa():
 def test_program_matches_pytorch(path, teach):
     golden = EXPECTED / f"{path.stem}.txt"
     expected = golden.read_text(encoding="utf-8").splitlines()
-    actual = runner.run_file(path, teach)
+    with time_limit(TIME_LIMIT):
+        actual = runner.run_file(path, teach)
     if actual != expected:
         diff = "\n".join(difflib.unified_diff(
             expected, actual, "pytorch (golden)", "autograd_teach", lineterm=""))

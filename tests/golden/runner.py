@@ -9,6 +9,12 @@ The same runner is used to record the goldens with real PyTorch
   ``<Category>: <first line of message>``;
 * an uncaught exception ends the program and appends
   ``<ExceptionType>: <first line of message>``.
+
+Both sides are normalized the same way before comparison: object addresses
+``at 0x1f2e...`` become ``at 0x\u2026`` and trailing whitespace goes.  A program
+whose output is truly nondeterministic (torch.rand values, id(), data_ptr())
+declares extra masks in comment lines ``# golden-mask: <regex>``; every match
+becomes ``<masked>``, line by line.  Say why next to each mask.
 """
 
 from __future__ import annotations
