@@ -1,0 +1,58 @@
+"""autograd_teach: a small autograd that behaves like PyTorch's.
+
+    import autograd_teach as torch
+
+runs the autograd tutorials unchanged. This module is the front door only: it
+hands on names from the modules that do the work."""
+from . import autograd, nn  # noqa: F401
+from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,  # noqa: F401
+                       linspace, ones, ones_like, rand, rand_like, randint, randn, randn_like, randperm,
+                       tensor, zeros, zeros_like)
+from .dtypes import dtype, promote_types, result_type  # noqa: F401
+from .dtypes import bool_ as bool  # noqa: F401,A001
+from .dtypes import (float16, float32, float64, int8, int16, int32, int64, uint8)  # noqa: F401
+from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .printing import get_printoptions, set_printoptions  # noqa: F401
+from .random import initial_seed, manual_seed, seed  # noqa: F401
+from .size import Size  # noqa: F401
+from .tensor import Tensor, device  # noqa: F401
+
+half, float, double = float16, float32, float64  # noqa: A001
+short, int, long = int16, int32, int64  # noqa: A001
+
+__version__ = "0.1.0"
+
+
+def get_default_dtype():
+    from . import dtypes
+    return dtypes.default_float
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()
+
+
+# The function forms, torch.exp(x) and friends, are the Tensor methods.
+def _function_form(name):
+    method = getattr(Tensor, name)
+
+    def fn(input, *args, **kwargs):
+        return method(input, *args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"torch.{name}(input, ...) is input.{name}(...)"
+    return fn
+
+
+for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal", "exp", "log", "sqrt",
+              "abs", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "square", "dot", "mm",
+              "mv", "matmul", "sum", "mean", "max", "min", "argmax", "argmin", "norm", "reshape", "t",
+              "transpose", "permute", "unsqueeze", "squeeze", "flatten", "clone", "detach", "allclose",
+              "equal", "eq", "ne", "lt", "le", "gt", "ge", "all", "any"):
+    globals()[_name] = _function_form(_name)
+del _name
+
+subtract, multiply, divide, true_divide = sub, mul, div, div  # noqa: F821

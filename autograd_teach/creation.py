@@ -1,0 +1,170 @@
+"""Factory functions: torch.tensor, zeros, ones, full, arange, rand, ...
+
+PyTorch's dtype inference: Python floats give float32 (the default dtype),
+ints give int64, bools give bool; numpy arrays keep their dtype."""
+import warnings
+
+import numpy as np
+
+from . import dtypes, random
+from .size import Size
+from .tensor import Tensor, _unwrap
+
+NON_FLOAT_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
+
+
+def _finish(data, dtype=None, requires_grad=False):
+    dt = dtypes.as_dtype(dtype)
+    if dt is not None and data.dtype != dt.np:
+        data = data.astype(dt.np)
+    t = Tensor._make(data)
+    if requires_grad:
+        if data.dtype.kind != "f":
+            raise RuntimeError(NON_FLOAT_GRAD)
+        t._requires_grad = True
+    return t
+
+
+def _infer(data):
+    """numpy array for Python data, with PyTorch's default dtypes."""
+    if isinstance(data, (np.ndarray, np.generic)):
+        return np.array(data)
+    arr = np.array(_unwrap(data))
+    if arr.dtype.kind == "f" or arr.size == 0:
+        arr = arr.astype(dtypes.default_float.np)   # Python floats: the default dtype
+    elif arr.dtype.kind in "iu":
+        arr = arr.astype(np.int64)
+    elif arr.dtype.kind != "b":
+        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    return arr
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False):
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
+                      "or sourceTensor.clone().detach().requires_grad_(True), rather than "
+                      "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+        return _finish(data._data.copy(), dtype, requires_grad)
+    return _finish(_infer(data), dtype, requires_grad)
+
+
+def as_tensor(data, dtype=None):
+    if isinstance(data, Tensor) and (dtype is None or dtypes.as_dtype(dtype) is data.dtype):
+        return data
+    return _finish(data if isinstance(data, np.ndarray) else _infer(data), dtype)
+
+
+def from_numpy(array):
+    """Shares memory with the array, as in PyTorch."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    dtypes.from_numpy(array.dtype)
+    return Tensor._make(array)
+
+
+def _size(size):
+    if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
+        size = size[0]
+    for s in size:
+        if not isinstance(s, (int, np.integer)):
+            raise TypeError(f"zeros(): argument 'size' (position 1) must be tuple of ints, but found element "
+                            f"of type {type(s).__name__}")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, size))}]")
+    return tuple(int(s) for s in size)
+
+
+def _float_dtype(dtype, fn):
+    dt = dtypes.as_dtype(dtype) or dtypes.default_float
+    if not dt.is_floating_point:
+        raise NotImplementedError(f"\"{fn}\" not implemented for '{dt._tensor_type[:-len('Tensor')]}'")
+    return dt
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False):
+    return _finish(np.zeros(_size(size), dtype=(dtypes.as_dtype(dtype) or dtypes.default_float).np),
+                   None, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    return _finish(np.ones(_size(size), dtype=(dtypes.as_dtype(dtype) or dtypes.default_float).np),
+                   None, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False):
+    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    dt = dtypes.as_dtype(dtype) or dtypes.result_type(fill_value)
+    return _finish(np.full(_size((size,)), fill_value, dtype=dt.np), None, requires_grad)
+
+
+def zeros_like(t, dtype=None, device=None, requires_grad=False):
+    return zeros(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def ones_like(t, dtype=None, device=None, requires_grad=False):
+    return ones(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
+    return full(t.shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def empty_like(t, dtype=None, device=None, requires_grad=False):
+    return zeros_like(t, dtype=dtype, requires_grad=requires_grad)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    dt = _float_dtype(dtype, "check_uniform_bounds")
+    return _finish(random.uniform(_size(size), 0.0, 1.0, dt.np), None, requires_grad)
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+    dt = _float_dtype(dtype, "normal_kernel_cpu")
+    return _finish(random.normal(_size(size), 0.0, 1.0, dt.np), None, requires_grad)
+
+
+def rand_like(t, dtype=None, requires_grad=False):
+    return rand(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def randn_like(t, dtype=None, requires_grad=False):
+    return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def randint(low, high=None, size=None, dtype=None, requires_grad=False):
+    if high is None:
+        low, high = 0, low
+    return _finish(random.integers(low, high, _size((size,))), dtype, requires_grad)
+
+
+def randperm(n, dtype=None):
+    return _finish(random.permutation(n), dtype)
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+    """int64 when every argument is an integer, float32 otherwise (as PyTorch)."""
+    if end is None:
+        start, end = 0, start
+    args = [_unwrap(a) for a in (start, end, step)]
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    is_int = all(isinstance(a, (int, np.integer)) for a in args)
+    dt = dtypes.as_dtype(dtype) or (dtypes.int64 if is_int else dtypes.default_float)
+    # PyTorch computes the length in double precision: ceil((end - start) / step)
+    n = int(np.ceil((float(args[1]) - float(args[0])) / float(args[2])))
+    data = (args[0] + np.arange(max(n, 0), dtype=np.float64) * args[2]) if not is_int else \
+        np.arange(args[0], args[1], args[2], dtype=np.int64)
+    return _finish(np.asarray(data).astype(dt.np), None, requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    dt = dtypes.as_dtype(dtype) or dtypes.default_float
+    return _finish(np.linspace(float(start), float(end), int(steps)).astype(dt.np), None, requires_grad)
+
+
+def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+    dt = dtypes.as_dtype(dtype) or dtypes.default_float
+    return _finish(np.eye(n, m, dtype=dt.np), None, requires_grad)

@@ -1,0 +1,138 @@
+"""The backward engine. In PyTorch this is torch/csrc/autograd/engine.cpp.
+
+1. Walk the graph from the roots (iteratively, no recursion) and count, for
+   every node, how many edges lead into it: its dependencies.
+2. Start with the roots' gradients in their input buffers. A node is ready
+   when all its dependencies have delivered; ready nodes wait in a priority
+   queue ordered like PyTorch's: AccumulateGrad first, then the most recently
+   created node (highest sequence number).
+3. Run a ready node: its backward turns the gradient w.r.t. its output into
+   one gradient per `next_functions` entry; add each into that node's buffer.
+   AccumulateGrad nodes add into `leaf.grad`.
+4. Without retain_graph, each node frees its saved tensors once it has run.
+
+If anything fails mid-way, every `.grad` written so far is restored, so a
+failed backward leaves no half-updated gradients behind.
+"""
+import heapq
+
+import numpy as np
+
+from .function import AccumulateGrad
+
+# Set by autograd_teach.viz to watch the engine: on_step(node, grad_outputs,
+# grad_inputs) after each node, on_begin(roots) / on_end() around a run.
+_recorder = None
+
+
+def dependencies(roots):
+    """Number of incoming edges of every node reachable from roots."""
+    deps = {}
+    stack = list(roots)
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return deps
+
+
+def topological_order(roots):
+    """The order in which `execute` runs the nodes (used by tests and viz)."""
+    order = []
+    execute(_grads_of_ones(roots), retain_graph=True, accumulate=False, visit=order.append)
+    return order
+
+
+def _grads_of_ones(roots):
+    return [(r, 0) for r in roots]  # any summable placeholder: only the order matters
+
+
+def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None, recorder=None):
+    """Run backward from roots: a list of (node, gradient array).
+
+    accumulate -- add into leaf .grad (backward) or not (autograd.grad)
+    capture    -- dict {node: None}: gradients arriving at these nodes are
+                  stored there instead of being passed on (autograd.grad)
+    visit      -- called with each node in run order, which is all it does
+    """
+    recorder = recorder if recorder is not None else _recorder
+    root_nodes = [n for n, _ in roots]
+    deps = dependencies(root_nodes)
+    buffers = {}
+    for node, grad in roots:
+        buffers[node] = grad if node not in buffers else buffers[node] + grad
+    ready, tie = [], 0
+    for node in dict.fromkeys(root_nodes):
+        if deps.get(node, 0) == 0:
+            heapq.heappush(ready, (-node._seq, tie, node))
+            tie += 1
+    undo = []  # (leaf, its .grad before this run, a copy of its data) for rollback
+    if recorder is not None and hasattr(recorder, "on_begin"):
+        recorder.on_begin(root_nodes)
+    try:
+        while ready:
+            node = heapq.heappop(ready)[2]
+            grad = buffers.pop(node)
+            if visit is not None:
+                visit(node)
+                grads = tuple(None if n is None else grad for n, _ in node.next_functions)
+            elif capture is not None and node in capture:
+                capture[node] = grad
+                continue
+            elif type(node) is AccumulateGrad:
+                if accumulate:
+                    _accumulate(node.variable, grad, undo)
+                grads = ()
+            else:
+                if node._retain_refs:
+                    _retain(node, grad, undo)
+                grads = node._apply_backward(grad)
+                if not retain_graph:
+                    node._release()
+            if recorder is not None:
+                recorder.on_step(node, (grad,), grads)
+            for (nxt, _), g in zip(node.next_functions, grads):
+                if nxt is None:
+                    continue
+                if g is not None:
+                    buffers[nxt] = g if nxt not in buffers else buffers[nxt] + g
+                deps[nxt] -= 1
+                if deps[nxt] == 0 and nxt in buffers:
+                    heapq.heappush(ready, (-nxt._seq, tie, nxt))
+                    tie += 1
+    except BaseException:
+        for leaf, old_grad, old_data in reversed(undo):
+            if old_grad is not None:
+                old_grad._data[...] = old_data
+            leaf._grad = old_grad
+        raise
+    finally:
+        if recorder is not None and hasattr(recorder, "on_end"):
+            recorder.on_end()
+
+
+def _accumulate(leaf, grad, undo):
+    """AccumulateGrad: the first gradient becomes .grad (a fresh copy, so that
+    no two leaves ever share one array); later ones are added in place."""
+    from .tensor import Tensor
+    old = leaf._grad
+    undo.append((leaf, old, None if old is None else old._data.copy()))
+    if old is None:
+        leaf._grad = Tensor._make(np.array(grad, dtype=leaf._data.dtype))
+    else:
+        old._data += grad
+        old._version_box[0] += 1
+
+
+def _retain(node, grad, undo):
+    """retain_grad(): a non-leaf keeps the gradient that reached its grad_fn."""
+    for ref in node._retain_refs:
+        t = ref()
+        if t is not None and t.grad_fn is node:
+            _accumulate(t, grad, undo)

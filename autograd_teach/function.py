@@ -1,0 +1,233 @@
+"""The nodes of the backward graph: what `tensor.grad_fn` points to.
+
+In PyTorch every op records a `Node` (named like `MulBackward0`) whose
+`next_functions` lead to the nodes of its inputs; leaves that require grad end
+in an `AccumulateGrad` node that adds the incoming gradient into `leaf.grad`.
+Here `Function` is the shared base of all op nodes: it runs the forward on
+numpy arrays, decides the output dtype, records the edges, saves what backward
+needs (with the tensor's version, so in-place changes are caught), and on the
+way back un-broadcasts each gradient to its input's shape. The ops in `ops/`
+only say forward and backward.
+"""
+import itertools
+import weakref
+from collections import namedtuple
+
+import numpy as np
+
+from . import dtypes, grad_mode
+
+Tensor = None          # set by tensor.py (tensor.py imports this module)
+_sequence = itertools.count()   # PyTorch's sequence_nr: later nodes run first
+
+SavedInfo = namedtuple("SavedInfo", "name value saved_version current_version")
+
+FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
+         "after they have already been freed). Saved intermediate values of the graph are freed "
+         "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+         "backward through the graph a second time or if you need to access saved tensors after "
+         "calling backward.")
+
+
+class SavedTensor:
+    """In PyTorch: SavedVariable. The array backward needs, the version counter
+    it shares with its tensor, and the version it had when saved."""
+    __slots__ = ("data", "box", "version", "dtype", "ref", "grad_fn_name")
+
+    def __init__(self, t):
+        self.data, self.box, self.dtype = t._data, t._version_box, t.dtype
+        self.version = self.box[0]
+        self.ref = weakref.ref(t)
+        self.grad_fn_name = t.grad_fn.name() if t.grad_fn is not None else None
+
+    def unpack(self):
+        if self.box[0] != self.version:
+            t = self.ref()
+            fn = t.grad_fn.name() if t is not None and t.grad_fn is not None else self.grad_fn_name
+            shape = ", ".join(map(str, self.data.shape))
+            which = f", which is output 0 of {_op_name(fn)}," if fn else ""
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [torch.{self.dtype._tensor_type} [{shape}]]{which} is at version "
+                f"{self.box[0]}; expected version {self.version} instead. Hint: enable anomaly detection "
+                "to find the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+        return self.data
+
+
+def _op_name(node_name):
+    # PyTorch names the forward op in this message: MulBackward0 -> Mul
+    name = node_name.rstrip("0123456789")
+    return name[:-len("Backward")] if name.endswith("Backward") else name
+
+
+class Node:
+    """Base of every graph node. `next_functions` is a tuple of (node, input_nr)."""
+    next_functions = ()
+    _retain_refs = None     # weakrefs of non-leaf tensors that called retain_grad()
+
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    def saved_tensors_info(self):
+        return []
+
+    @property
+    def saved_freed(self):
+        return False
+
+
+class AccumulateGrad(Node):
+    """The sink for a leaf: adds the incoming gradient into `variable.grad`."""
+    _seq = float("inf")     # in PyTorch's ready queue AccumulateGrad runs first
+
+    def __init__(self, variable):
+        self.variable = variable
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
+
+class Function(Node):
+    """Base of the op nodes. A subclass sets:
+      inputs  -- PyTorch's names of the differentiable arguments ("self", "other")
+      saved   -- which of them (or "result") backward receives, version-checked
+      attrs   -- non-tensor values forward stored on self, shown as _saved_<name>
+      is_view -- output shares storage and version counter with the input
+      to_float -- integer inputs give a float result (exp, mean, division...)
+      promote_params -- Python-number params take part in type promotion
+      elementwise -- the two inputs broadcast (checked with PyTorch's message)
+    and defines forward(*arrays, *params) -> array and backward(grad, *saved)
+    -> one gradient per input (None where not needed)."""
+    inputs = ("self",)
+    saved = ()
+    attrs = ()
+    is_view = False
+    to_float = False
+    promote_params = False   # Python-number params take part in type promotion (x ** 2.5)
+    elementwise = False      # two inputs broadcast against each other
+
+    @classmethod
+    def apply(cls, *args):
+        n = len(cls.inputs)
+        ins, params = args[:n], args[n:]
+        if cls.promote_params:
+            dt = dtypes.result_type(*ins, *params)
+        else:
+            dt = dtypes.result_type(*ins) if n > 1 else ins[0].dtype
+        if cls.to_float and not dt.is_floating_point:
+            dt = dtypes.default_float
+        arrays = [a._data.astype(dt.np) if type(a) is Tensor and a._data.dtype != dt.np
+                  else (a._data if type(a) is Tensor else a) for a in ins]
+        if cls.elementwise and type(ins[1]) is Tensor and ins[0]._data.shape != ins[1]._data.shape:
+            check_broadcast(ins[0]._data.shape, ins[1]._data.shape)
+        node = cls.__new__(cls)
+        data = node.forward(*arrays, *params)
+        if type(data) is not np.ndarray:
+            data = np.asarray(data)
+        if data.dtype != dt.np and not cls.is_view:
+            data = data.astype(node.out_dtype(dt).np, copy=False)
+        out = Tensor._make(data)
+        if cls.is_view:
+            out._version_box = ins[0]._version_box
+            out._base = ins[0]._base if ins[0]._base is not None else ins[0]
+        if not (grad_mode._enabled and any(type(a) is Tensor and a.requires_grad for a in ins)):
+            return out
+        node._seq = next(_sequence)
+        node.next_functions = tuple(a._grad_edge() if type(a) is Tensor else (None, 0) for a in ins)
+        node._meta = tuple((a.shape, a.dtype.np) if type(a) is Tensor else ((), None) for a in ins)
+        node._saved = {name: (SavedTensor(out) if name == "result" else
+                              (SavedTensor(ins[cls.inputs.index(name)]) if type(ins[cls.inputs.index(name)]) is Tensor
+                               else ins[cls.inputs.index(name)]))
+                       for name in cls.saved} if cls.saved else {}
+        out._requires_grad = True
+        out.grad_fn = node
+        return out
+
+    def out_dtype(self, dt):
+        return dt
+
+    # -- backward, called by the engine -------------------------------------
+    def _apply_backward(self, grad):
+        """Unpack the saved tensors (checking versions), run backward, reduce
+        each gradient to its input's shape and dtype."""
+        if self._saved is None:
+            if self.saved:
+                raise RuntimeError(FREED)
+            saved = ()
+        else:
+            saved = tuple(s.unpack() if type(s) is SavedTensor else s for s in self._saved.values())
+        grads = self.backward(grad, *saved)
+        if type(grads) is not tuple:
+            grads = (grads,)
+        out = []
+        for g, (shape, dt), (fn, _) in zip(grads, self._meta, self.next_functions):
+            if fn is None or g is None:
+                out.append(None)
+                continue
+            if type(g) is not np.ndarray:
+                g = np.asarray(g)
+            if g.shape != shape:
+                g = unbroadcast(g, shape)
+            if g.dtype != dt:
+                g = g.astype(dt)
+            out.append(g)
+        return tuple(out)
+
+    def _release(self):
+        """Free the saved tensors, as PyTorch does after backward."""
+        if self.saved:
+            self._saved = None
+
+    @property
+    def saved_freed(self):
+        return self._saved is None
+
+    def saved_tensors_info(self):
+        if self._saved is None:
+            return []
+        info = []
+        for name, s in self._saved.items():
+            if type(s) is SavedTensor:
+                info.append(SavedInfo("_saved_" + name, Tensor._make(s.data), s.version, s.box[0]))
+            else:
+                info.append(SavedInfo("_saved_" + name, s, None, None))
+        for name in self.attrs:
+            info.append(SavedInfo("_saved_" + name, getattr(self, name), None, None))
+        return info
+
+    def __getattr__(self, name):
+        # PyTorch exposes what a node saved as _saved_<name>.
+        if name.startswith("_saved_"):
+            key = name[len("_saved_"):]
+            saved = self.__dict__.get("_saved")
+            if key in type(self).saved:
+                if saved is None:
+                    raise RuntimeError(FREED)
+                s = saved[key]
+                return Tensor._make(s.unpack()) if type(s) is SavedTensor else s
+            if key in type(self).attrs:
+                return getattr(self, key)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def unbroadcast(grad, shape):
+    """Sum a gradient back to the shape of an input that was broadcast."""
+    extra = grad.ndim - len(shape)
+    if extra > 0:
+        grad = grad.sum(axis=tuple(range(extra)))
+    axes = tuple(i for i, s in enumerate(shape) if s == 1 and grad.shape[i] != 1)
+    if axes:
+        grad = grad.sum(axis=axes, keepdims=True)
+    return grad.reshape(shape)
+
+
+def check_broadcast(a, b):
+    """PyTorch's message for shapes that do not broadcast."""
+    for k in range(1, min(len(a), len(b)) + 1):
+        if a[-k] != b[-k] and a[-k] != 1 and b[-k] != 1:
+            raise RuntimeError(f"The size of tensor a ({a[-k]}) must match the size of tensor b ({b[-k]}) "
+                               f"at non-singleton dimension {max(len(a), len(b)) - k}")

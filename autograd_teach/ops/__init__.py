@@ -1,0 +1,14 @@
+"""One small class per differentiable op, named after PyTorch's backward node."""
+from .arithmetic import (AddBackward0, DivBackward0, MulBackward0, NegBackward0, PowBackward0,  # noqa: F401
+                         PowBackward1, PowBackward2, ReciprocalBackward0, RsubBackward1, SubBackward0)
+from .linalg import BmmBackward0, DotBackward0, MmBackward0, MvBackward0  # noqa: F401
+from .loss import MseLossBackward0  # noqa: F401
+from .pointwise import (AbsBackward0, ClampBackward1, CosBackward0, ExpBackward0, LogBackward0,  # noqa: F401
+                        ReluBackward0, SigmoidBackward0, SinBackward0, SqrtBackward0, TanhBackward0,
+                        ZeroBackward0, FillBackward2)
+from .reduction import (LinalgVectorNormBackward0, MaxBackward0, MaxBackward1, MeanBackward0,  # noqa: F401
+                        MeanBackward1, MinBackward0, MinBackward1, SumBackward0, SumBackward1)
+from .shape import (CloneBackward0, ExpandBackward0, IndexBackward0, PermuteBackward0,  # noqa: F401
+                    SelectBackward0, SliceBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward4,
+                    TBackward0, ToCopyBackward0, TransposeBackward0, UnsqueezeBackward0, ViewBackward0,
+                    CopySlices)

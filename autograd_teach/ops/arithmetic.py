@@ -1,0 +1,144 @@
+"""+ - * / ** and negation. Each class is one PyTorch node: the forward on
+numpy arrays and, beside it, the local derivative. Broadcasting is undone by
+the base class, so `backward` may return gradients of the output's shape."""
+import numpy as np
+
+from ..function import Function
+
+
+class AddBackward0(Function):
+    """out = self + alpha * other"""
+    inputs = ("self", "other")
+    elementwise = True
+    attrs = ("alpha",)
+
+    def forward(self, a, b, alpha=1):
+        self.alpha = alpha
+        return a + b if alpha == 1 else a + alpha * b
+
+    def backward(self, grad):
+        return grad, (grad if self.alpha == 1 else grad * self.alpha)
+
+
+class SubBackward0(Function):
+    """out = self - alpha * other"""
+    inputs = ("self", "other")
+    elementwise = True
+    attrs = ("alpha",)
+
+    def forward(self, a, b, alpha=1):
+        self.alpha = alpha
+        return a - b if alpha == 1 else a - alpha * b
+
+    def backward(self, grad):
+        return grad, -grad * self.alpha
+
+
+class RsubBackward1(Function):
+    """out = other - alpha * self, for `2 - x` (other is a Python number)"""
+    promote_params = True
+    attrs = ("alpha",)
+
+    def forward(self, a, other, alpha=1):
+        self.alpha = alpha
+        return other - alpha * a
+
+    def backward(self, grad):
+        return -grad * self.alpha
+
+
+class MulBackward0(Function):
+    """out = self * other;  d/dself = other, d/dother = self"""
+    inputs = ("self", "other")
+    elementwise = True
+    saved = ("self", "other")
+
+    def forward(self, a, b):
+        return a * b
+
+    def backward(self, grad, a, b):
+        return grad * b, grad * a
+
+
+class DivBackward0(Function):
+    """out = self / other;  d/dself = 1/other, d/dother = -self/other**2"""
+    inputs = ("self", "other")
+    elementwise = True
+    saved = ("self", "other")
+    to_float = True
+
+    def forward(self, a, b):
+        return a / b
+
+    def backward(self, grad, a, b):
+        return grad / b, -grad * a / (b * b)
+
+
+class ReciprocalBackward0(Function):
+    """out = 1 / self;  d/dself = -out**2  (`2 / x` is 2 * reciprocal(x) in PyTorch)"""
+    saved = ("result",)
+    to_float = True
+
+    def forward(self, a):
+        return 1 / a
+
+    def backward(self, grad, result):
+        return -grad * result * result
+
+
+class NegBackward0(Function):
+    def forward(self, a):
+        return -a
+
+    def backward(self, grad):
+        return -grad
+
+
+class PowBackward0(Function):
+    """out = self ** exponent (a number);  d/dself = exponent * self**(exponent-1)"""
+    saved = ("self",)
+    attrs = ("exponent",)
+    promote_params = True
+
+    def forward(self, a, exponent):
+        if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        self.exponent = exponent
+        return a ** exponent
+
+    def backward(self, grad, a):
+        if self.exponent == 0:
+            return np.zeros_like(grad)
+        return grad * self.exponent * a ** (self.exponent - 1)
+
+
+class PowBackward1(Function):
+    """out = self ** exponent (both tensors)"""
+    inputs = ("self", "exponent")
+    elementwise = True
+    saved = ("self", "exponent", "result")
+
+    def forward(self, a, b):
+        return a ** b
+
+    def backward(self, grad, a, b, result):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d_base = np.where(b == 0, 0.0, grad * b * a ** (b - 1))
+            # PyTorch masks the log term where self == 0 and exponent >= 0
+            d_exp = np.where((a == 0) & (b >= 0), 0.0, grad * result * np.log(a))
+        return d_base, d_exp
+
+
+class PowBackward2(Function):
+    """out = self ** exponent where self is a number: `2 ** x`"""
+    inputs = ("exponent",)
+    saved = ("result",)
+    attrs = ("self",)
+    promote_params = True
+
+    def forward(self, b, base):
+        self.self = base
+        return np.power(base, b)
+
+    def backward(self, grad, result):
+        return grad * result * np.log(self.self)

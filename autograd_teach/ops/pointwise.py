@@ -1,0 +1,144 @@
+"""Elementwise functions: exp log sqrt abs sin cos tanh sigmoid relu clamp."""
+import numpy as np
+
+from ..function import Function
+
+
+class ExpBackward0(Function):
+    saved = ("result",)
+    to_float = True
+
+    def forward(self, a):
+        return np.exp(a)
+
+    def backward(self, grad, result):
+        return grad * result
+
+
+class LogBackward0(Function):
+    saved = ("self",)
+    to_float = True
+
+    def forward(self, a):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(a)
+
+    def backward(self, grad, a):
+        return grad / a
+
+
+class SqrtBackward0(Function):
+    saved = ("result",)
+    to_float = True
+
+    def forward(self, a):
+        with np.errstate(invalid="ignore"):
+            return np.sqrt(a)
+
+    def backward(self, grad, result):
+        return grad / (2 * result)
+
+
+class AbsBackward0(Function):
+    saved = ("self",)
+
+    def forward(self, a):
+        return np.abs(a)
+
+    def backward(self, grad, a):
+        return grad * np.sign(a)
+
+
+class SinBackward0(Function):
+    saved = ("self",)
+    to_float = True
+
+    def forward(self, a):
+        return np.sin(a)
+
+    def backward(self, grad, a):
+        return grad * np.cos(a)
+
+
+class CosBackward0(Function):
+    saved = ("self",)
+    to_float = True
+
+    def forward(self, a):
+        return np.cos(a)
+
+    def backward(self, grad, a):
+        return -grad * np.sin(a)
+
+
+class TanhBackward0(Function):
+    saved = ("result",)
+    to_float = True
+
+    def forward(self, a):
+        return np.tanh(a)
+
+    def backward(self, grad, result):
+        return grad * (1 - result * result)
+
+
+class SigmoidBackward0(Function):
+    saved = ("result",)
+    to_float = True
+
+    def forward(self, a):
+        # split by sign so exp never overflows
+        e = np.exp(-np.abs(a))
+        return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+
+    def backward(self, grad, result):
+        return grad * result * (1 - result)
+
+
+class ReluBackward0(Function):
+    saved = ("result",)
+
+    def forward(self, a):
+        return np.maximum(a, 0).astype(a.dtype, copy=False)
+
+    def backward(self, grad, result):
+        return grad * (result > 0)
+
+
+class ClampBackward1(Function):
+    """clamp(min, max): the gradient passes where min <= self <= max"""
+    saved = ("self",)
+    attrs = ("min", "max")
+
+    def forward(self, a, min=None, max=None):
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        self.min, self.max = min, max
+        return np.clip(a, min, max).astype(a.dtype, copy=False)
+
+    def backward(self, grad, a):
+        keep = np.ones(a.shape, dtype=bool)
+        if self.min is not None:
+            keep &= a >= self.min
+        if self.max is not None:
+            keep &= a <= self.max
+        return grad * keep
+
+
+class ZeroBackward0(Function):
+    """x.zero_() inside a graph: the old values no longer matter"""
+
+    def forward(self, a):
+        return np.zeros_like(a)
+
+    def backward(self, grad):
+        return np.zeros_like(grad)
+
+
+class FillBackward2(ZeroBackward0):
+    """x.fill_(value) inside a graph"""
+    attrs = ("value",)
+
+    def forward(self, a, value):
+        self.value = value
+        return np.full_like(a, value)

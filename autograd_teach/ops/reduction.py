@@ -1,0 +1,168 @@
+"""Reductions: sum mean max min norm. Backward spreads the gradient back over
+the elements that were reduced."""
+import numpy as np
+
+from .. import dtypes
+from ..function import Function
+
+
+def normalize_dims(dim, ndim):
+    """dim as a sorted tuple of non-negative axes, with PyTorch's range check."""
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    out = []
+    for d in dims:
+        lo, hi = -max(ndim, 1), max(ndim, 1) - 1
+        if not lo <= d <= hi:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
+        out.append(d % max(ndim, 1))
+    return tuple(sorted(out))
+
+
+def _expand_back(grad, shape, dims, keepdim):
+    """Undo a reduction over dims: reinsert the reduced axes, broadcast to shape."""
+    if not keepdim and shape:
+        grad = np.expand_dims(grad, dims)
+    return np.broadcast_to(grad, shape)
+
+
+class SumBackward0(Function):
+    """sum of all elements"""
+    attrs = ("self_sym_sizes",)
+
+    def forward(self, a):
+        self.self_sym_sizes = a.shape
+        return a.sum()
+
+    def out_dtype(self, dt):
+        return dt if dt.is_floating_point else dtypes.int64
+
+    def backward(self, grad):
+        return np.broadcast_to(grad, self.self_sym_sizes)
+
+
+class SumBackward1(Function):
+    """sum over dim (int or tuple), keepdim"""
+    attrs = ("self_sym_sizes", "dim", "keepdim")
+
+    def forward(self, a, dim, keepdim=False):
+        self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
+        return a.sum(axis=self.dim if a.ndim else None, keepdims=keepdim)
+
+    out_dtype = SumBackward0.out_dtype
+
+    def backward(self, grad):
+        return _expand_back(grad, self.self_sym_sizes, self.dim, self.keepdim)
+
+
+class MeanBackward0(Function):
+    attrs = ("self_sym_sizes", "self_sym_numel")
+
+    def forward(self, a):
+        if a.dtype.kind != "f":
+            raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
+                               f"point or complex dtype. Got: {dtypes.from_numpy(a.dtype)._tensor_type[:-len('Tensor')]}")
+        self.self_sym_sizes, self.self_sym_numel = a.shape, a.size
+        return a.mean()
+
+    def backward(self, grad):
+        return np.broadcast_to(grad / self.self_sym_numel, self.self_sym_sizes)
+
+
+class MeanBackward1(Function):
+    attrs = ("self_sym_sizes", "dim", "keepdim")
+
+    def forward(self, a, dim, keepdim=False):
+        if a.dtype.kind != "f":
+            MeanBackward0.forward(self, a)
+        self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
+        return a.mean(axis=self.dim if a.ndim else None, keepdims=keepdim)
+
+    def backward(self, grad):
+        n = int(np.prod([self.self_sym_sizes[d] for d in self.dim])) if self.self_sym_sizes else 1
+        return _expand_back(grad / n, self.self_sym_sizes, self.dim, self.keepdim)
+
+
+class MaxBackward1(Function):
+    """max of all elements; ties share the gradient evenly, as in PyTorch"""
+    saved = ("self", "result")
+    _reduce = staticmethod(np.max)
+
+    def forward(self, a):
+        if a.size == 0:
+            raise RuntimeError(f"{type(self).__name__[:3].lower()}(): Expected reduction dim to be specified "
+                               "for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+        return self._reduce(a)
+
+    def backward(self, grad, a, result):
+        mask = a == result
+        return mask * (grad / mask.sum())
+
+
+class MinBackward1(MaxBackward1):
+    _reduce = staticmethod(np.min)
+
+
+class MaxBackward0(Function):
+    """max over dim: returns values and indices; the gradient goes to the index"""
+    attrs = ("self_sym_sizes", "dim", "keepdim", "indices")
+    _arg = staticmethod(np.argmax)
+
+    def forward(self, a, dim, keepdim=False):
+        (d,) = normalize_dims(dim, a.ndim)
+        idx = np.expand_dims(self._arg(a, axis=d), d) if a.ndim else np.zeros((), dtype=np.int64)
+        values = np.take_along_axis(a, idx, axis=d) if a.ndim else a
+        if not keepdim and a.ndim:
+            values, idx = values.squeeze(d), idx.squeeze(d)
+        self.self_sym_sizes, self.dim, self.keepdim, self.indices = a.shape, d, keepdim, idx.astype(np.int64)
+        return values
+
+    def backward(self, grad):
+        out = np.zeros(self.self_sym_sizes, dtype=grad.dtype)
+        if not out.ndim:
+            return grad
+        idx, g = self.indices, grad
+        if not self.keepdim:
+            idx, g = np.expand_dims(idx, self.dim), np.expand_dims(g, self.dim)
+        np.put_along_axis(out, idx, g, axis=self.dim)
+        return out
+
+
+class MinBackward0(MaxBackward0):
+    _arg = staticmethod(np.argmin)
+
+
+class LinalgVectorNormBackward0(Function):
+    """vector p-norm over all elements or over dim"""
+    saved = ("self", "result")
+    attrs = ("ord", "dim", "keepdim")
+    to_float = True
+
+    def forward(self, a, ord=2, dim=None, keepdim=False):
+        self.ord, self.keepdim = ord, keepdim
+        self.dim = None if dim is None else normalize_dims(dim, a.ndim)
+        axis = self.dim if a.ndim else None
+        absa = np.abs(a)
+        if ord == float("inf"):
+            return absa.max(axis=axis, keepdims=keepdim)
+        if ord == 2:
+            return np.sqrt((a * a).sum(axis=axis, keepdims=keepdim))
+        if ord == 1:
+            return absa.sum(axis=axis, keepdims=keepdim)
+        return (absa ** ord).sum(axis=axis, keepdims=keepdim) ** (1.0 / ord)
+
+    def backward(self, grad, a, result):
+        if self.dim is not None and not self.keepdim and a.ndim:
+            grad, result = np.expand_dims(grad, self.dim), np.expand_dims(result, self.dim)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.ord == 2:
+                scale = np.where(result == 0, 0, a / result)
+            elif self.ord == 1:
+                scale = np.sign(a)
+            elif self.ord == float("inf"):
+                mask = np.abs(a) == result
+                scale = np.sign(a) * mask / mask.sum(axis=self.dim, keepdims=True)
+            else:
+                p = self.ord
+                scale = np.where(result == 0, 0, np.sign(a) * np.abs(a) ** (p - 1) / result ** (p - 1))
+        return grad * scale
+

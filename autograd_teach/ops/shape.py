@@ -1,0 +1,250 @@
+"""Shape ops: view/reshape, transposes, (un)squeeze, expand, indexing, clone,
+dtype casts. Most are views in PyTorch: they share storage and the version
+counter with their input. Backward moves the gradient back into the input's
+layout."""
+import numpy as np
+
+from .. import dtypes
+from ..function import Function
+
+
+def check_dim(dim, ndim):
+    lo, hi = -max(ndim, 1), max(ndim, 1) - 1
+    if not lo <= dim <= hi:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})")
+    return dim % max(ndim, 1)
+
+
+def infer_shape(shape, numel):
+    """Resolve one -1 in a view/reshape, with PyTorch's error for a bad shape."""
+    shape = list(shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = int(np.prod([s for s in shape if s != -1]))
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+        shape[shape.index(-1)] = numel // known
+    elif known != numel:
+        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+class ViewBackward0(Function):
+    """view / reshape / flatten"""
+    attrs = ("self_sym_sizes",)
+    is_view = True
+
+    def forward(self, a, shape, must_view=False):
+        shape = infer_shape(shape, a.size)
+        self.self_sym_sizes = a.shape
+        out = a.reshape(shape)
+        if must_view and out.size and not np.shares_memory(out, a):
+            raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
+                               "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+        return out
+
+    def backward(self, grad):
+        return grad.reshape(self.self_sym_sizes)
+
+
+class TBackward0(Function):
+    is_view = True
+
+    def forward(self, a):
+        if a.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
+        return a.T
+
+    def backward(self, grad):
+        return grad.T
+
+
+class PermuteBackward0(Function):
+    attrs = ("dims",)
+    is_view = True
+
+    def forward(self, a, dims):
+        self.dims = tuple(check_dim(d, a.ndim) for d in dims)
+        if sorted(self.dims) != list(range(a.ndim)):
+            raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
+                               "the length of the desired ordering of dimensions i.e. input.dim() = "
+                               f"{a.ndim} is not equal to len(dims) = {len(dims)}")
+        return a.transpose(self.dims)
+
+    def backward(self, grad):
+        return grad.transpose(np.argsort(self.dims))
+
+
+class TransposeBackward0(Function):
+    attrs = ("dim0", "dim1")
+    is_view = True
+
+    def forward(self, a, dim0, dim1):
+        self.dim0, self.dim1 = check_dim(dim0, a.ndim), check_dim(dim1, a.ndim)
+        return np.swapaxes(a, self.dim0, self.dim1) if a.ndim else a
+
+    def backward(self, grad):
+        return np.swapaxes(grad, self.dim0, self.dim1) if grad.ndim else grad
+
+
+class UnsqueezeBackward0(Function):
+    attrs = ("dim",)
+    is_view = True
+
+    def forward(self, a, dim):
+        self.dim = check_dim(dim, a.ndim + 1)
+        return np.expand_dims(a, self.dim)
+
+    def backward(self, grad):
+        return grad.squeeze(self.dim)
+
+
+class SqueezeBackward0(Function):
+    """squeeze(): drop every size-1 dim"""
+    attrs = ("self_sym_sizes",)
+    is_view = True
+
+    def forward(self, a):
+        self.self_sym_sizes = a.shape
+        return a.squeeze()
+
+    def backward(self, grad):
+        return grad.reshape(self.self_sym_sizes)
+
+
+class SqueezeBackward1(SqueezeBackward0):
+    """squeeze(dim): drop dim if it has size 1"""
+    attrs = ("self_sym_sizes", "dim")
+
+    def forward(self, a, dim):
+        self.self_sym_sizes, self.dim = a.shape, check_dim(dim, a.ndim)
+        return a.squeeze(self.dim) if a.ndim and a.shape[self.dim] == 1 else a
+
+
+class SqueezeBackward4(SqueezeBackward1):
+    """squeeze(dims): several dims at once (PyTorch uses it inside matmul)"""
+
+    def forward(self, a, dims):
+        self.self_sym_sizes = a.shape
+        self.dim = tuple(d for d in (check_dim(d, a.ndim) for d in dims) if a.shape[d] == 1)
+        return a.squeeze(self.dim)
+
+
+class ExpandBackward0(Function):
+    attrs = ("self_sym_sizes",)
+    is_view = True
+
+    def forward(self, a, shape):
+        self.self_sym_sizes = a.shape
+        lead = len(shape) - a.ndim
+        shape = tuple(a.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
+        try:
+            return np.broadcast_to(a, shape)
+        except ValueError:
+            raise RuntimeError(f"The expanded size of the tensor ({shape[-1]}) must match the existing size "
+                               f"({a.shape[-1] if a.ndim else 1}) at non-singleton dimension {len(shape) - 1}.  "
+                               f"Target sizes: [{', '.join(map(str, shape))}].  Tensor sizes: "
+                               f"[{', '.join(map(str, a.shape))}]") from None
+
+    def backward(self, grad):
+        return grad     # the base class sums broadcast dims back
+
+
+class SelectBackward0(Function):
+    """x[i] along one dim"""
+    attrs = ("self_sym_sizes", "dim", "index")
+    is_view = True
+
+    def forward(self, a, dim, index):
+        if a.ndim == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        size = a.shape[dim]
+        if not -size <= index < size:
+            raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+        self.self_sym_sizes, self.dim, self.index = a.shape, dim, index % size
+        return a[(slice(None),) * dim + (self.index,)]
+
+    def backward(self, grad):
+        out = np.zeros(self.self_sym_sizes, dtype=grad.dtype)
+        out[(slice(None),) * self.dim + (self.index,)] = grad
+        return out
+
+
+class SliceBackward0(Function):
+    """x[start:end:step] along one dim"""
+    attrs = ("self_sym_sizes", "dim", "start", "end", "step")
+    is_view = True
+
+    def forward(self, a, dim, sl):
+        if sl.step is not None and sl.step <= 0:
+            raise ValueError("step must be greater than zero")
+        self.self_sym_sizes, self.dim = a.shape, dim
+        self.start, self.end, self.step = sl.indices(a.shape[dim])
+        return a[(slice(None),) * dim + (sl,)]
+
+    def backward(self, grad):
+        out = np.zeros(self.self_sym_sizes, dtype=grad.dtype)
+        out[(slice(None),) * self.dim + (slice(self.start, self.end, self.step),)] = grad
+        return out
+
+
+class IndexBackward0(Function):
+    """advanced indexing: lists, integer or boolean tensors (a copy, not a view)"""
+    attrs = ("self_sym_sizes", "indices")
+
+    def forward(self, a, index):
+        self.self_sym_sizes, self.indices = a.shape, index
+        try:
+            return a[index]
+        except IndexError as e:
+            raise IndexError(str(e)) from None
+
+    def backward(self, grad):
+        out = np.zeros(self.self_sym_sizes, dtype=grad.dtype)
+        np.add.at(out, self.indices, grad)    # repeated indices add up
+        return out
+
+
+class CloneBackward0(Function):
+    def forward(self, a):
+        return a.copy()
+
+    def backward(self, grad):
+        return grad
+
+
+class ToCopyBackward0(Function):
+    """x.to(dtype) / x.double() / x.float(); the base casts the gradient back"""
+
+    def forward(self, a, np_dtype):
+        self._np_dtype = np_dtype
+        return a.astype(np_dtype)
+
+    def out_dtype(self, dt):
+        return dtypes.from_numpy(self._np_dtype)
+
+    def backward(self, grad):
+        return grad
+
+
+class CopySlices(Function):
+    """x[index] = value on a tensor that is part of a graph. In PyTorch this
+    node wraps the copy into the selected slice of x."""
+    inputs = ("self", "src")
+    attrs = ("index",)
+
+    def forward(self, a, v, index):
+        self.index = index
+        out = a.copy()
+        out[index] = v
+        return out
+
+    def name(self):
+        return "torch::autograd::CopySlices"
+
+    def backward(self, grad):
+        g_self = grad.copy()
+        g_self[self.index] = 0
+        return g_self, grad[self.index]
