@@ -56,3 +56,10 @@ for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal"
 del _name
 
 subtract, multiply, divide, true_divide = sub, mul, div, div  # noqa: F821
+
+
+def pow(input, exponent):  # noqa: A001
+    """torch.pow(2, x) is allowed: a number base gives PowBackward2."""
+    if not isinstance(input, Tensor):
+        return exponent.__rpow__(input)
+    return input.pow(exponent)

@@ -74,6 +74,17 @@ def _size(size):
     return tuple(int(s) for s in size)
 
 
+def _size_kw(size, kw):
+    """rand(2, 3), rand((2, 3)) and rand(size=(2, 3)) are the same call."""
+    if "size" in kw:
+        if size:
+            raise TypeError("argument 'size' given by name and by position")
+        size = (kw.pop("size"),)
+    if kw:
+        raise TypeError(f"got an unexpected keyword argument '{next(iter(kw))}'")
+    return size
+
+
 def _float_dtype(dtype, fn):
     dt = dtypes.as_dtype(dtype) or dtypes.default_float
     if not dt.is_floating_point:
@@ -116,12 +127,14 @@ def empty_like(t, dtype=None, device=None, requires_grad=False):
     return zeros_like(t, dtype=dtype, requires_grad=requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, **kw):
+    size = _size_kw(size, kw)
     dt = _float_dtype(dtype, "check_uniform_bounds")
     return _finish(random.uniform(_size(size), 0.0, 1.0, dt.np), None, requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, **kw):
+    size = _size_kw(size, kw)
     dt = _float_dtype(dtype, "normal_kernel_cpu")
     return _finish(random.normal(_size(size), 0.0, 1.0, dt.np), None, requires_grad)
 

@@ -34,15 +34,18 @@ class SavedTensor:
     it shares with its tensor, and the version it had when saved."""
     __slots__ = ("data", "box", "version", "dtype", "ref", "grad_fn_name")
 
-    def __init__(self, t):
+    def __init__(self, t, output_of=None):
         self.data, self.box, self.dtype = t._data, t._version_box, t.dtype
         self.version = self.box[0]
-        self.ref = weakref.ref(t)
-        self.grad_fn_name = t.grad_fn.name() if t.grad_fn is not None else None
+        # An input is reported by its current grad_fn; a node's own output by
+        # that node (PyTorch keeps no strong reference to its outputs).
+        self.ref = None if output_of is not None else weakref.ref(t)
+        self.grad_fn_name = output_of.name() if output_of is not None else (
+            t.grad_fn.name() if t.grad_fn is not None else None)
 
     def unpack(self):
         if self.box[0] != self.version:
-            t = self.ref()
+            t = self.ref() if self.ref is not None else None
             fn = t.grad_fn.name() if t is not None and t.grad_fn is not None else self.grad_fn_name
             shape = ", ".join(map(str, self.data.shape))
             which = f", which is output 0 of {_op_name(fn)}," if fn else ""
@@ -139,7 +142,7 @@ class Function(Node):
         node._seq = next(_sequence)
         node.next_functions = tuple(a._grad_edge() if type(a) is Tensor else (None, 0) for a in ins)
         node._meta = tuple((a.shape, a.dtype.np) if type(a) is Tensor else ((), None) for a in ins)
-        node._saved = {name: (SavedTensor(out) if name == "result" else
+        node._saved = {name: (SavedTensor(out, node) if name == "result" else
                               (SavedTensor(ins[cls.inputs.index(name)]) if type(ins[cls.inputs.index(name)]) is Tensor
                                else ins[cls.inputs.index(name)]))
                        for name in cls.saved} if cls.saved else {}
@@ -212,6 +215,10 @@ class Function(Node):
             if key in type(self).attrs:
                 return getattr(self, key)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+# Ops whose values can be inf/nan (1/0, log 0, ...) return them silently, as PyTorch does.
+quiet = np.errstate(divide="ignore", invalid="ignore", over="ignore")
 
 
 def unbroadcast(grad, shape):

@@ -3,7 +3,7 @@ numpy arrays and, beside it, the local derivative. Broadcasting is undone by
 the base class, so `backward` may return gradients of the output's shape."""
 import numpy as np
 
-from ..function import Function
+from ..function import Function, quiet
 
 
 class AddBackward0(Function):
@@ -67,9 +67,11 @@ class DivBackward0(Function):
     saved = ("self", "other")
     to_float = True
 
+    @quiet
     def forward(self, a, b):
         return a / b
 
+    @quiet
     def backward(self, grad, a, b):
         return grad / b, -grad * a / (b * b)
 
@@ -79,9 +81,11 @@ class ReciprocalBackward0(Function):
     saved = ("result",)
     to_float = True
 
+    @quiet
     def forward(self, a):
         return 1 / a
 
+    @quiet
     def backward(self, grad, result):
         return -grad * result * result
 
@@ -100,12 +104,14 @@ class PowBackward0(Function):
     attrs = ("exponent",)
     promote_params = True
 
+    @quiet
     def forward(self, a, exponent):
         if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         self.exponent = exponent
         return a ** exponent
 
+    @quiet
     def backward(self, grad, a):
         if self.exponent == 0:
             return np.zeros_like(grad)
@@ -118,14 +124,15 @@ class PowBackward1(Function):
     elementwise = True
     saved = ("self", "exponent", "result")
 
+    @quiet
     def forward(self, a, b):
         return a ** b
 
+    @quiet
     def backward(self, grad, a, b, result):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            d_base = np.where(b == 0, 0.0, grad * b * a ** (b - 1))
-            # PyTorch masks the log term where self == 0 and exponent >= 0
-            d_exp = np.where((a == 0) & (b >= 0), 0.0, grad * result * np.log(a))
+        d_base = np.where(b == 0, 0.0, grad * b * a ** (b - 1))
+        # PyTorch masks the log term where self == 0 and exponent >= 0
+        d_exp = np.where((a == 0) & (b >= 0), 0.0, grad * result * np.log(a))
         return d_base, d_exp
 
 
@@ -136,9 +143,11 @@ class PowBackward2(Function):
     attrs = ("self",)
     promote_params = True
 
+    @quiet
     def forward(self, b, base):
         self.self = base
         return np.power(base, b)
 
+    @quiet
     def backward(self, grad, result):
         return grad * result * np.log(self.self)

@@ -3,7 +3,7 @@ the elements that were reduced."""
 import numpy as np
 
 from .. import dtypes
-from ..function import Function
+from ..function import Function, quiet
 
 
 def normalize_dims(dim, ndim):
@@ -150,19 +150,19 @@ class LinalgVectorNormBackward0(Function):
             return absa.sum(axis=axis, keepdims=keepdim)
         return (absa ** ord).sum(axis=axis, keepdims=keepdim) ** (1.0 / ord)
 
+    @quiet
     def backward(self, grad, a, result):
         if self.dim is not None and not self.keepdim and a.ndim:
             grad, result = np.expand_dims(grad, self.dim), np.expand_dims(result, self.dim)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if self.ord == 2:
-                scale = np.where(result == 0, 0, a / result)
-            elif self.ord == 1:
-                scale = np.sign(a)
-            elif self.ord == float("inf"):
-                mask = np.abs(a) == result
-                scale = np.sign(a) * mask / mask.sum(axis=self.dim, keepdims=True)
-            else:
-                p = self.ord
-                scale = np.where(result == 0, 0, np.sign(a) * np.abs(a) ** (p - 1) / result ** (p - 1))
+        if self.ord == 2:
+            scale = np.where(result == 0, 0, a / result)
+        elif self.ord == 1:
+            scale = np.sign(a)
+        elif self.ord == float("inf"):
+            mask = np.abs(a) == result
+            scale = np.sign(a) * mask / mask.sum(axis=self.dim, keepdims=True)
+        else:
+            p = self.ord
+            scale = np.where(result == 0, 0, np.sign(a) * np.abs(a) ** (p - 1) / result ** (p - 1))
         return grad * scale
 

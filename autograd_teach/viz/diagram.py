@@ -1,0 +1,94 @@
+"""``draw()`` and the :class:`Diagram` it returns."""
+from __future__ import annotations
+
+import os
+
+from . import dot, layout, pdf, svg
+from . import graph as G
+from .record import Recorder, find_recording
+from .summary import text_summary
+
+
+class Diagram:
+    """A drawn graph: shows as SVG in Jupyter, as text in a console.
+
+    ``.source`` is the DOT text, ``.svg()`` the SVG text, ``.save(path)``
+    writes ``.svg``, ``.png`` or ``.pdf``.
+    """
+
+    def __init__(self, graph, steps=None, engine="pure", **dot_options):
+        self.graph = graph
+        self.steps = steps
+        self.engine = engine
+        self.source = dot.to_dot(graph, steps, **dot_options)
+        self._svg = None
+
+    def svg(self):
+        if self._svg is None:
+            raw = layout.run(self.source, "svg", self.engine).decode("utf-8")
+            self._svg = svg.tidy(raw, {n.id: n.name for n in self.graph.nodes})
+        return self._svg
+
+    def _repr_svg_(self):
+        return self.svg()
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
+
+    def __repr__(self):
+        return text_summary(self.graph, self.steps)
+
+    def save(self, path, format=None):
+        """Write the diagram to ``path``; the format comes from its suffix (svg, png, pdf)."""
+        fmt = (format or os.path.splitext(str(path))[1].lstrip(".")).lower()
+        if fmt == "svg":
+            data = self.svg().encode("utf-8")
+        elif fmt == "png":
+            data = layout.run(self.source, "png", self.engine)
+        elif fmt == "pdf":
+            data = (layout.run(self.source, "pdf", "system") if self.engine == "system"
+                    else pdf.from_layout_json(layout.run(self.source, "json", self.engine)))
+        else:
+            raise ValueError(f"cannot save as {fmt!r}: use a path ending in .svg, .png or .pdf")
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
+
+def find_steps(graph, outputs, recording=None):
+    """The gradient steps for ``graph``: from ``recording``, else the newest kept one."""
+    roots = [t.grad_fn for t in outputs if getattr(t, "grad_fn", None) is not None]
+    if not roots:
+        return None
+    if isinstance(recording, Recorder):
+        candidates = list(reversed(recording.recordings))
+    elif recording is not None:
+        candidates = [recording]
+    else:
+        found = find_recording(roots[0])
+        candidates = [found] if found is not None else []
+    for rec in candidates:
+        if any(s.fn is roots[0] for s in rec.steps):
+            return G.grad_steps(graph, rec)
+    return None
+
+
+def _as_list(outputs):
+    return list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+
+
+def draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
+         show_saved=False, show_constants=False, max_nodes=G.DEFAULT_MAX_NODES,
+         depth=None, recording=None, legend=True, engine="pure"):
+    """Draw the autograd graph behind ``outputs`` (a tensor or a list of tensors).
+
+    After ``backward()`` the diagram shows the gradient on every edge and at
+    every node; before it, it says that no gradient exists yet.
+    ``recording`` is a ``record()`` result or a Recording; by default the
+    newest backward of this graph recorded in the background is used.
+    """
+    graph = G.build_graph(outputs, names=names, name=name, show_constants=show_constants,
+                          show_saved=show_saved, max_nodes=max_nodes, depth=depth)
+    steps = find_steps(graph, _as_list(outputs), recording) if show_grads else None
+    return Diagram(graph, steps, engine=engine, show_values=show_values,
+                   show_grads=show_grads, legend=legend)

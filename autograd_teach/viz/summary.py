@@ -1,0 +1,50 @@
+"""A plain-text account of a graph, for consoles and for ``repr``.
+
+Same information as the diagram, one node per line in graph order, each
+edge indented under its source with the gradient that flowed along it.
+"""
+from __future__ import annotations
+
+from . import graph as G
+from . import values
+
+
+def _one_line(text):
+    return " ".join(str(text).split())
+
+
+def node_line(n):
+    if n.kind in (G.OUTPUT, G.LEAF, G.SAVED) and n.tensor is not None:
+        t = n.tensor
+        return (f"{n.id} {n.kind} {n.name}: {values.shape_text(tuple(t.shape))} "
+                f"{values.dtype_name(t)} {_one_line(values.short(t))}")
+    if n.kind == G.REPEAT:
+        return f"{n.id} {n.name} x {n.count}"
+    return f"{n.id} {n.name}" if n.kind != G.CONSTANT else f"{n.id} constant (needs no grad)"
+
+
+def text_summary(graph, steps=None, upto=None):
+    """The graph as text; with ``steps``, the gradients of the first ``upto`` steps."""
+    upto = len(steps) if steps is not None and upto is None else upto
+    grads = G.grads_until(steps, upto) if steps is not None else {}
+    n_fn = sum(n.kind in (G.FUNCTION, G.ACCUMULATE, G.REPEAT) for n in graph.nodes)
+    head = f"autograd graph: {n_fn} backward nodes, {len(graph.edges)} edges"
+    if steps is None:
+        head += "; no gradients yet (they appear after backward())"
+    else:
+        head += f"; backward ran {len(steps)} steps"
+        if upto != len(steps):
+            head += f", showing the first {upto}"
+    lines = [head]
+    names = {n.id: n.name for n in graph.nodes}
+    for n in graph.nodes:
+        lines.append(node_line(n))
+        for e in graph.out_edges(n.id):
+            slot = f"[{e.slot}] " if e.multi and e.slot is not None else ""
+            grad = f"   grad {_one_line(values.short(grads[e.id]))}" if e.id in grads else ""
+            lines.append(f"    {slot}-> {e.dst} {names[e.dst]}{grad}")
+    if steps is not None:
+        order = " -> ".join(s.name for s in steps[:upto])
+        lines.append(f"engine order: {order}" if order else "engine order: (no step yet)")
+    lines.extend(graph.hidden)
+    return "\n".join(lines)

@@ -1,0 +1,68 @@
+"""Tensor values as text, the way the core prints tensors.
+
+Labels in the diagram use :func:`short`: small tensors in full, large ones
+as their shape and norm.  The inspector uses :func:`full`.  Both go through
+``autograd_teach.printing.format_tensor`` so a gradient in the diagram reads
+exactly like ``print(x.grad)``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+SMALL = 6  # at most this many elements are shown in full inside a diagram label
+
+
+def as_array(value):
+    """A numpy array for a Tensor, an ndarray or a Python scalar."""
+    if hasattr(value, "detach") and hasattr(value, "numpy"):   # real PyTorch
+        return value.detach().numpy()
+    if hasattr(value, "numpy"):
+        return value.numpy()
+    return np.asarray(value)
+
+
+def dtype_name(value):
+    """``float32`` for a Tensor (whose dtype prints ``torch.float32``) or an ndarray."""
+    dt = getattr(value, "dtype", None)
+    return str(dt).replace("torch.", "") if dt is not None else "float32"
+
+
+def shape_text(shape):
+    return "(" + ", ".join(str(int(s)) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _format(array, dtype):
+    try:
+        from autograd_teach.printing import format_tensor
+    except ImportError:
+        format_tensor = None
+    if format_tensor is not None:
+        return format_tensor(array, dtype)
+    return _fallback(array, dtype)
+
+
+def _fallback(array, dtype):
+    # Only used until (or if) the core's printer is missing: close to PyTorch's style.
+    body = np.array2string(np.asarray(array), separator=", ", precision=4,
+                           threshold=1000, edgeitems=3, prefix="tensor(")
+    suffix = "" if dtype in ("float32", "int64", "bool") else f", dtype=torch.{dtype}"
+    return f"tensor({body}{suffix})"
+
+
+def full(value, dtype=None):
+    """The whole tensor, as the core's repr prints it (summarised past 1000 elements)."""
+    if value is None:
+        return "None"
+    array = as_array(value)
+    return _format(array, dtype or dtype_name(value))
+
+
+def short(value, dtype=None):
+    """A label-sized summary: the tensor itself when small, else shape and norm."""
+    if value is None:
+        return "None"
+    array = as_array(value)
+    if array.size <= SMALL:
+        return _format(array, dtype or dtype_name(value))
+    norm = float(np.linalg.norm(array.astype(np.float64).ravel()))
+    return f"shape {shape_text(array.shape)}, norm {norm:.4g}"
