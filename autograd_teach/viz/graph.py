@@ -264,7 +264,7 @@ def _count_functions(outputs):
 
 
 def _repeated_runs(outputs, min_len=3):
-    """Chains of same-named Functions, each with one parent and one non-None input.
+    """Chains of same-named Functions, each with one parent and one input to the next.
 
     Returns {id(fn): run} for the head of every run of at least ``min_len``;
     the run lists the Functions from head to tail.  ``b = b * 2`` in a loop
@@ -291,10 +291,11 @@ def _repeated_runs(outputs, min_len=3):
             continue
         run = [fn]
         nxt = only_child(fn)
-        while (nxt is not None and chainable(nxt) and fn_name(nxt) == fn_name(fn)
+        # The last member may have any inputs: the run's node keeps its edges.
+        while (nxt is not None and not hasattr(nxt, "variable") and fn_name(nxt) == fn_name(fn)
                and parents.get(id(nxt)) == 1 and id(nxt) not in in_run):
             run.append(nxt)
-            nxt = only_child(nxt)
+            nxt = only_child(nxt) if chainable(nxt) else None
         if len(run) >= min_len:
             runs[id(fn)] = run
             in_run.update(id(f) for f in run)

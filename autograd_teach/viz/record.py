@@ -44,6 +44,7 @@ class Recording:
     def __init__(self, roots):
         self.roots = list(roots)
         self.steps = []
+        self.placeholder = False
 
     def __len__(self):
         return len(self.steps)
@@ -80,6 +81,11 @@ class Recorder:
     def on_step(self, node, grad_outputs, grad_inputs):
         if self._current is None:         # an engine that does not call on_begin
             self.on_begin([node])
+        if grad_outputs and not isinstance(grad_outputs[0], np.ndarray):
+            # Not a real backward: engine.topological_order() walks with placeholder
+            # gradients.  Keep such a run out of the store.
+            self._current.placeholder = True
+            return
         leaf_grad = None
         var = getattr(node, "variable", None)
         if var is not None and getattr(var, "grad", None) is not None:
@@ -89,9 +95,16 @@ class Recorder:
                           tuple(_copy(g) for g in grad_inputs), leaf_grad))
 
     def on_end(self):
-        if self._current is not None and self._store:
-            _store(self._current)
-        self._current = None
+        current, self._current = self._current, None
+        if current is None:
+            return
+        if current.placeholder:
+            self.recordings.remove(current)
+        elif self._store:
+            _store(current)
+
+    def __repr__(self):
+        return f"<Recorder: {len(self.recordings)} recordings>"
 
 
 # --- the background store: the last KEEP recordings, newest last ------------

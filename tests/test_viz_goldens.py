@@ -1,0 +1,109 @@
+"""The graph viz draws, and what its recorder sees, equal what PyTorch builds and runs.
+
+tests/golden/viz/seeds.json was recorded from PyTorch 2.13 by
+scripts/record_viz_goldens.py; these tests need no torch.
+"""
+import json
+import os
+import sys
+from collections import deque
+
+import numpy as np
+import pytest
+
+import autograd_teach
+from autograd_teach.viz import graph as G
+from autograd_teach.viz.record import Recorder
+
+from autograd_teach import viz
+
+viz.autorecord(False)  # importing viz switched on the background recorder; keep other tests clean
+
+HERE = os.path.dirname(__file__)
+sys.path.insert(0, os.path.join(HERE, "golden", "viz"))
+from seeds import SEEDS  # noqa: E402
+
+with open(os.path.join(HERE, "golden", "viz", "seeds.json")) as f:
+    GOLDEN = json.load(f)
+
+
+def canonical(graph):
+    """Number the model's backward nodes the way the golden script numbers PyTorch's."""
+    root = next(e.dst for e in graph.edges if e.kind == "output")
+    index, order, queue = {root: 0}, [root], deque([root])
+    while queue:
+        nid = queue.popleft()
+        for e in sorted(graph.out_edges(nid), key=lambda e: (e.slot is None, e.slot)):
+            if e.kind == "grad" and e.dst not in index:
+                index[e.dst] = len(order)
+                order.append(e.dst)
+                queue.append(e.dst)
+    return order, index
+
+
+def build(seed, **kw):
+    out, names = SEEDS[seed](autograd_teach)
+    return out, names, G.build_graph(out, names=names, max_nodes=None, **kw)
+
+
+@pytest.mark.parametrize("seed", sorted(SEEDS))
+def test_nodes_and_edges_match_pytorch(seed):
+    gold = GOLDEN[seed]
+    _, _, graph = build(seed)
+    order, index = canonical(graph)
+    assert [graph.node(n).name for n in order] == gold["nodes"]
+    edges = sorted([index[e.src], e.slot, index[e.dst]] for e in graph.edges if e.kind == "grad")
+    assert edges == sorted(gold["edges"])
+
+
+@pytest.mark.parametrize("seed", sorted(SEEDS))
+def test_none_entries_become_constants(seed):
+    gold = GOLDEN[seed]
+    _, _, graph = build(seed, show_constants=True)
+    _, index = canonical(graph)
+    constants = sorted([index[e.src], e.slot] for e in graph.edges if e.kind == "constant")
+    assert constants == sorted(gold["none_slots"])
+    assert all(graph.node(e.dst).kind == G.CONSTANT for e in graph.edges if e.kind == "constant")
+
+
+@pytest.mark.parametrize("seed", sorted(SEEDS))
+def test_each_accumulategrad_leads_to_its_named_leaf(seed):
+    gold = GOLDEN[seed]
+    _, names, graph = build(seed)
+    _, index = canonical(graph)
+    for name, leaf in gold["leaves"].items():
+        (acc,) = [n for n, i in index.items() if i == leaf["node"]]
+        (edge,) = graph.out_edges(acc)
+        assert edge.kind == "variable" and graph.node(edge.dst).name == name
+
+
+@pytest.mark.parametrize("seed", sorted(SEEDS))
+def test_recorder_sees_pytorchs_order_and_gradients(seed):
+    gold = GOLDEN[seed]
+    out, names, graph = build(seed)
+    _, index = canonical(graph)
+    rec = Recorder(store=False)
+    out.backward(record=rec)
+    steps = G.grad_steps(graph, rec.last)
+    assert [index[s.node_id] for s in steps] == gold["engine_order"]
+    sent = []
+    for s in steps:
+        for e in graph.out_edges(s.node_id):
+            if e.id in s.edge_grads and e.kind == "grad":
+                sent.append((index[e.src], e.slot, s.edge_grads[e.id]))
+    assert [(i, slot) for i, slot, _ in sent] == [(i, slot) for i, slot, _ in gold["edge_grads"]]
+    for (_, _, got), (_, _, want) in zip(sent, gold["edge_grads"]):
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+    for name, leaf in gold["leaves"].items():
+        np.testing.assert_allclose(names[name].grad.numpy(), leaf["grad"], rtol=1e-5)
+
+
+@pytest.mark.parametrize("seed", sorted(SEEDS))
+def test_saved_tensor_names_are_pytorchs(seed):
+    gold = GOLDEN[seed]
+    out, _, graph = build(seed)
+    order, _ = canonical(graph)
+    for i, nid in enumerate(order):
+        fn = graph.node(nid).fn
+        got = {s.name for s in fn.saved_tensors_info()}
+        assert got <= set(gold["saved"][str(i)]), (graph.node(nid).name, got)
