@@ -19,8 +19,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $@
 
+# JupyterLab on the lessons, loopback only; it prints the URL (with its token).
+# The news pop-up is switched off: it covers the lessons.
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) notebooks/
+	@mkdir -p $(VENV)/share/jupyter/lab/settings
+	@echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' \
+	  > $(VENV)/share/jupyter/lab/settings/overrides.json
+	@echo "Opening the lessons: start with index.ipynb"
+	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) --ServerApp.root_dir=notebooks
 
 test: $(STAMP)
 	$(PY) -m pytest
@@ -33,6 +39,8 @@ $(ORACLE)/.installed:
 
 goldens: $(ORACLE)/.installed
 	$(ORACLE)/bin/python scripts/record_goldens.py
+	$(ORACLE)/bin/python scripts/record_printing_goldens.py
+	$(ORACLE)/bin/python scripts/record_engine_order.py
 
 clean:
 	rm -rf $(VENV) $(ORACLE)
