@@ -1,0 +1,130 @@
+"""GraphWidget state: steps, what is shown at step k, the inspector, the console fallback."""
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+import autograd_teach as torch
+from autograd_teach import viz
+from autograd_teach.viz import graph as G
+from autograd_teach.viz.widget import step_classes
+
+viz.autorecord(False)  # importing viz switched on the background recorder; keep other tests clean
+
+
+def recorded(make):
+    out, names = make()
+    with viz.record() as rec:
+        out.backward()
+    return viz.GraphWidget(out, names=names, recording=rec), rec
+
+
+def dot_example():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    return 2 * torch.dot(x, x), {"x": x}
+
+
+def square_mean():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    return (3 * (x + 2) ** 2).mean(), {"x": x}
+
+
+def shown_grads(w):
+    """Edges whose gradient label the widget shows: those not pending."""
+    return {i for i, c in w.view.classes.items() if i.startswith("e") and c != "at-pending"}
+
+
+@pytest.mark.parametrize("make", [dot_example, square_mean])
+def test_step_count_is_the_number_of_nodes_the_engine_ran(make):
+    w, rec = recorded(make)
+    ran = sum(n.kind in (G.FUNCTION, G.ACCUMULATE) for n in w.graph.nodes)
+    assert w.slider.max == w.play.max == len(rec.steps) == ran
+
+
+@pytest.mark.parametrize("make", [dot_example, square_mean])
+def test_at_step_k_exactly_the_gradients_computed_by_then_are_shown(make):
+    w, rec = recorded(make)
+    for k in range(len(rec.steps) + 1):
+        w.step = k
+        expected = set()
+        for s in w.steps[:k]:
+            expected |= set(s.edge_grads)
+        assert shown_grads(w) == expected, k
+        current = [i for i, c in w.view.classes.items() if c == "at-current" and i.startswith("n")]
+        if k:
+            assert w.steps[k - 1].node_id in current
+            assert w.steps[k - 1].name in w.status.value
+        else:
+            assert current == []
+
+
+def test_grad_labels_are_laid_out_once_and_only_restyled():
+    w, rec = recorded(square_mean)
+    svg = w.view.svg
+    assert svg.count('class="at-grad"') > len(rec.steps)   # every label is already there
+    for k in range(len(rec.steps) + 1):
+        w.step = k
+        assert w.view.svg is svg
+
+
+def test_inspector_shows_the_picked_nodes_tensor_and_gradient():
+    w, _ = recorded(dot_example)
+    leaf = next(n for n in w.graph.nodes if n.kind == G.LEAF)
+    w.picker.value = leaf.id
+    html = w.inspector.value
+    assert 'class="at-inspector"' in html and f'data-node="{leaf.id}"' in html
+    assert "tensor([1., 2., 3.])" in html and "(3,)" in html and "torch.float32" in html
+    assert "not yet: written at step 3" in html
+    w.step = 3
+    assert "tensor([ 4.,  8., 12.])" in w.inspector.value     # its .grad once AccumulateGrad ran
+    assert "at-selected" in w.view.classes[leaf.id]
+
+
+def test_clicking_a_node_picks_it():
+    w, _ = recorded(dot_example)
+    w.step = 2
+    dot = next(n for n in w.graph.nodes if n.name == "DotBackward0")
+    w.view.selected = dot.id                  # what the browser sets on a click
+    assert w.picker.value == dot.id
+    html = w.inspector.value
+    assert "gradient in" in html and "tensor(2.)" in html
+    assert html.count("tensor([2., 4., 6.])") == 2             # sent along [0] and [1]
+
+
+def test_inspector_shows_saved_tensors_while_they_exist():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    out = (x ** 3).sum()
+    w = viz.GraphWidget(out)
+    pow_node = next(n for n in w.graph.nodes if n.name == "PowBackward0")
+    w.picker.value = pow_node.id
+    assert "_saved_self" in w.inspector.value and "tensor([1., 2.])" in w.inspector.value
+    assert "_saved_exponent" in w.inspector.value
+
+
+def test_without_a_recording_the_widget_says_so():
+    out, _ = square_mean()
+    w = viz.GraphWidget(out)
+    assert w.slider.max == 0 and w.play.disabled
+    assert "No backward recorded" in w.status.value
+    assert step_classes(w.graph, w.steps, 0) == {}
+
+
+def test_toggles_drive_the_views_css_switches():
+    w, _ = recorded(dot_example)
+    w.toggles["grads"].value = False
+    w.toggles["saved"].value = False
+    assert (w.view.show_values, w.view.show_grads, w.view.show_saved) == (True, False, False)
+
+
+def test_plain_console_gets_a_text_summary():
+    code = ("import autograd_teach as torch\nfrom autograd_teach import viz\n"
+            "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+            "y = 2 * torch.dot(x, x)\ny.backward()\nviz.show(y, names={'x': x})\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=root)
+    assert done.stdout.startswith("autograd graph: 3 backward nodes")
+    assert "engine order: MulBackward0 -> DotBackward0 -> AccumulateGrad" in done.stdout
+    assert not re.search(r"0x[0-9a-f]{6,}", done.stdout)
