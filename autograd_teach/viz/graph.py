@@ -69,21 +69,29 @@ class Graph:
     hidden: list                 # sentences saying what was left out, for the caption
     _by_fn: dict                 # id(autograd Node) -> model Node; internal, never printed
 
+    _index: dict = None          # built on first look-up: the graph is complete by then
+
+    def _lookup(self):
+        if self._index is None:
+            index = {"node": {n.id: n for n in self.nodes}, "out": {}, "in": {}}
+            for e in self.edges:
+                index["out"].setdefault(e.src, []).append(e)
+                index["in"].setdefault(e.dst, []).append(e)
+            self._index = index
+        return self._index
+
     def node(self, node_id):
-        for n in self.nodes:
-            if n.id == node_id:
-                return n
-        raise KeyError(node_id)
+        return self._lookup()["node"][node_id]
 
     def node_for(self, fn):
         """The model node that draws the autograd Node ``fn`` (None if hidden)."""
         return self._by_fn.get(id(fn))
 
     def out_edges(self, node_id):
-        return [e for e in self.edges if e.src == node_id]
+        return list(self._lookup()["out"].get(node_id, ()))
 
     def in_edges(self, node_id):
-        return [e for e in self.edges if e.dst == node_id]
+        return list(self._lookup()["in"].get(node_id, ()))
 
 
 def fn_name(fn):
