@@ -1,0 +1,289 @@
+"""Build the lesson notebooks from their one source each, and execute them.
+
+    .venv/bin/python scripts/build_lessons.py            # every lesson, both languages
+    .venv/bin/python scripts/build_lessons.py 02 05      # only lessons 02 and 05
+    .venv/bin/python scripts/build_lessons.py --check    # only compare sources, run nothing
+
+Each lesson has one source, ``notebooks/src/NN_name.md``, holding the English
+and the Chinese markdown side by side and every code cell once::
+
+    Anything before the first %% line is a note for authors and is dropped.
+    %% md
+    :: en
+    # Lesson title
+    English prose...
+    :: zh
+    # 课程标题
+    中文说明……
+    %% code
+    x = torch.arange(4.0)
+    x
+
+A ``%% md`` cell must have both an ``:: en`` and a ``:: zh`` part; a ``%% code``
+cell is shared by both languages.  From it this script writes
+``notebooks/en/NN_name.ipynb`` and ``notebooks/zh/NN_name.ipynb``: the same
+cells in the same order with the same ids, so the two cannot drift apart
+(``tests/test_lessons.py`` rebuilds them and compares), then runs each one
+with nbclient in a kernel of the Python running this script, and stores the
+outputs.  ``notebooks/index.ipynb`` (markdown only) is written from the
+lessons' titles.
+
+The files are deterministic: cell ids come from the cell's position, there are
+no timings, the metadata is fixed (no Python version), and the random ids of
+widget models are replaced by ids derived from the notebook's name.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import re
+import sys
+import uuid
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+SRC = NOTEBOOKS / "src"
+LANGS = ("en", "zh")
+CELL_TIMEOUT = 300  # seconds per cell; no lesson cell comes near it
+
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+LANGUAGE_INFO = {  # what ipykernel reports, without the Python version (which varies)
+    "codemirror_mode": {"name": "ipython", "version": 3},
+    "file_extension": ".py",
+    "mimetype": "text/x-python",
+    "name": "python",
+    "nbconvert_exporter": "python",
+    "pygments_lexer": "ipython3",
+}
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+ID_NAMESPACE = uuid.UUID("6f1c3c52-5a0e-4d8e-9a57-2b7f4d1e0a11")  # any fixed UUID
+
+_MARKER = re.compile(r"^%%\s*(md|code)\s*$")
+_LANG = re.compile(r"^::\s*(en|zh)\s*$")
+
+
+class SourceError(ValueError):
+    """A lesson source that does not follow the format above."""
+
+
+def _strip_blank(lines):
+    while lines and not lines[0].strip():
+        lines = lines[1:]
+    while lines and not lines[-1].strip():
+        lines = lines[:-1]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def parse_source(text, where="<source>"):
+    """The cells of a lesson source: dicts ``{"type": "code", "source": str}`` or
+    ``{"type": "markdown", "en": str, "zh": str}``, in order."""
+    cells, kind, body, start = [], None, [], 0
+
+    def finish():
+        if kind is None:
+            return
+        if kind == "code":
+            code = _strip_blank(body)
+            if not code:
+                raise SourceError(f"{where}:{start}: empty code cell")
+            cells.append({"type": "code", "source": code})
+            return
+        parts, lang, chunk = {}, None, []
+        for line in body:
+            m = _LANG.match(line)
+            if m:
+                if lang is not None:
+                    parts[lang] = _strip_blank(chunk)
+                lang, chunk = m.group(1), []
+                if lang in parts:
+                    raise SourceError(f"{where}:{start}: two ':: {lang}' parts in one md cell")
+            elif lang is None:
+                if line.strip():
+                    raise SourceError(f"{where}:{start}: text before ':: en' / ':: zh' in an md cell")
+            else:
+                chunk.append(line)
+        if lang is not None:
+            parts[lang] = _strip_blank(chunk)
+        for need in LANGS:
+            if not parts.get(need):
+                raise SourceError(f"{where}:{start}: md cell without its ':: {need}' part")
+        cells.append({"type": "markdown", **{k: parts[k] for k in LANGS}})
+
+    for number, line in enumerate(text.splitlines(), 1):
+        m = _MARKER.match(line)
+        if m:
+            finish()
+            kind, body, start = m.group(1), [], number
+        elif kind is not None:
+            body.append(line)
+    finish()
+    if not cells:
+        raise SourceError(f"{where}: no cells")
+    return cells
+
+
+def lesson_sources():
+    """``{"01_tracking_computation": Path, ...}`` in lesson order."""
+    return {p.stem: p for p in sorted(SRC.glob("[0-9][0-9]_*.md"))}
+
+
+def build_notebook(source_path, lang):
+    """The unexecuted notebook of one lesson in one language."""
+    source_path = Path(source_path)
+    cells = parse_source(source_path.read_text(encoding="utf-8"), str(source_path))
+    nb = nbformat.v4.new_notebook()
+    nb.nbformat, nb.nbformat_minor = 4, 5
+    nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": copy.deepcopy(LANGUAGE_INFO)}
+    for i, cell in enumerate(cells):
+        cell_id = f"{source_path.stem[:2]}-{i:03d}"
+        if cell["type"] == "code":
+            nb.cells.append(nbformat.v4.new_code_cell(cell["source"], id=cell_id))
+        else:
+            nb.cells.append(nbformat.v4.new_markdown_cell(cell[lang], id=cell_id))
+    return nb
+
+
+def title_of(nb):
+    """The first '# ' heading of a notebook's first cell."""
+    for line in nb.cells[0].source.splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    raise SourceError("a lesson's first cell must start with a '# Title' line")
+
+
+INDEX_HEAD = """# autograd_teach: the lessons · 课程目录
+
+Seven short lessons on how PyTorch's autograd works, each in English and in Chinese
+(the same code cells in both). Every lesson runs the code of a Chinese PyTorch tutorial
+on `autograd_teach`, which prints what PyTorch prints, draws the autograd graph before
+and after `backward()`, and replays the backward pass node by node in a widget.
+
+七节短课，讲清 PyTorch 的 autograd（自动求导）是怎么工作的。每节课都有英文版和中文版，
+两者的代码单元格完全相同。课程中的代码来自几篇中文 PyTorch 教程，运行在 `autograd_teach`
+上——它打印的结果与 PyTorch 一致；每节课都会画出 `backward()` 前后的计算图，并用一个小部件
+逐个节点地回放反向传播。"""
+
+INDEX_TAIL = """## How to use them · 使用方法
+
+- Run `make lab` in the project folder; JupyterLab opens on this folder. Open a lesson and run
+  its cells from the top (**Run → Run All Cells**), then read along.
+- The notebooks are saved with their outputs. To do the exercises honestly, clear them first
+  (**Kernel → Restart Kernel and Clear Outputs of All Cells**) and predict before you run.
+- `import autograd_teach as torch` is the only change from PyTorch: with `import torch` the
+  code cells run unchanged (except the `viz` diagrams, which are `autograd_teach`'s own).
+
+- 在项目目录里运行 `make lab`，JupyterLab 会打开本目录。打开一节课，从头运行所有单元格
+  （**Run → Run All Cells**），然后跟着读。
+- 笔记本保存时带着运行结果。想认真做练习，先清空输出
+  （**Kernel → Restart Kernel and Clear Outputs of All Cells**），先预测，再运行。
+- 与 PyTorch 相比唯一的改动是 `import autograd_teach as torch`：换成 `import torch`，
+  代码单元格照样能运行（`viz` 画图部分除外，那是 `autograd_teach` 自己的功能）。"""
+
+
+def build_index(lessons):
+    """The markdown-only lesson index, linking both languages of every lesson."""
+    rows = ["| # | English | 中文 |", "| --- | --- | --- |"]
+    for stem, path in lessons.items():
+        en, zh = (title_of(build_notebook(path, lang)) for lang in LANGS)
+        rows.append(f"| {stem[:2]} | [{en}](en/{stem}.ipynb) | [{zh}](zh/{stem}.ipynb) |")
+    nb = nbformat.v4.new_notebook()
+    nb.nbformat, nb.nbformat_minor = 4, 5
+    nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": copy.deepcopy(LANGUAGE_INFO)}
+    for i, text in enumerate((INDEX_HEAD, "\n".join(rows), INDEX_TAIL)):
+        nb.cells.append(nbformat.v4.new_markdown_cell(text, id=f"index-{i:03d}"))
+    return nb
+
+
+def execute(nb, cwd):
+    """Run every cell in a fresh kernel of this Python; outputs go into ``nb``."""
+    from nbclient import NotebookClient
+    client = NotebookClient(nb, kernel_name="python3", timeout=CELL_TIMEOUT,
+                            resources={"metadata": {"path": str(cwd)}},
+                            record_timing=False, store_widget_state=True,
+                            allow_errors=False)
+    # "python3" resolves to this interpreter: jupyter_client swaps a spec's
+    # leading "python" for sys.executable, so the venv that runs this runs the lessons.
+    client.execute()
+    return nb
+
+
+def normalize(nb, name):
+    """Make an executed notebook's bytes depend on its cells and outputs only."""
+    nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": copy.deepcopy(LANGUAGE_INFO),
+                   **({"widgets": nb.metadata["widgets"]} if "widgets" in nb.metadata else {})}
+    for cell in nb.cells:
+        cell.metadata = {}
+        for out in cell.get("outputs", []):
+            if "metadata" in out:
+                out.metadata = {k: v for k, v in out.metadata.items() if k != "execution"}
+    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state")
+    if not state:
+        nb.metadata.pop("widgets", None)
+        return nb
+    # Model ids are random uuids: give each a fixed one, in the order the models opened.
+    text = json.dumps(nbformat.from_dict(nb), ensure_ascii=False)
+    for i, old in enumerate(list(state)):
+        text = text.replace(old, uuid.uuid5(ID_NAMESPACE, f"{name}/{i}").hex)
+    return nbformat.from_dict(json.loads(text))
+
+
+def write(nb, path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.validate(nb)
+    text = nbformat.writes(nb)  # sorted keys, indent 1: stable bytes
+    path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+
+
+def check_sources(lessons):
+    """Names of committed notebooks whose cells differ from what their source builds."""
+    stale = []
+    for stem, path in lessons.items():
+        for lang in LANGS:
+            target = NOTEBOOKS / lang / f"{stem}.ipynb"
+            if not target.exists():
+                stale.append(f"{target.relative_to(ROOT)} (missing)")
+                continue
+            built = build_notebook(path, lang)
+            have = nbformat.read(target, as_version=4)
+            if ([(c.id, c.cell_type, c.source) for c in built.cells]
+                    != [(c.id, c.cell_type, c.source) for c in have.cells]):
+                stale.append(str(target.relative_to(ROOT)))
+    return stale
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("lessons", nargs="*", help="lesson numbers or names (default: all)")
+    parser.add_argument("--check", action="store_true",
+                        help="only check that the notebooks' cells match their sources")
+    args = parser.parse_args(argv)
+    lessons = lesson_sources()
+    if args.check:
+        stale = check_sources(lessons)
+        for s in stale:
+            print(f"out of date: {s}")
+        print("notebooks match their sources" if not stale else
+              "run scripts/build_lessons.py to rebuild")
+        return 1 if stale else 0
+    chosen = {k: v for k, v in lessons.items()
+              if not args.lessons or any(k == a or k.startswith(a + "_") or k[:2] == a for a in args.lessons)}
+    if args.lessons and not chosen:
+        parser.error(f"no lesson matches {args.lessons}; have {list(lessons)}")
+    for stem, path in chosen.items():
+        for lang in LANGS:
+            target = NOTEBOOKS / lang / f"{stem}.ipynb"
+            print(f"building {target.relative_to(ROOT)}", flush=True)
+            nb = execute(build_notebook(path, lang), target.parent)
+            write(normalize(nb, f"{lang}/{stem}"), target)
+    write(build_index(lessons), NOTEBOOKS / "index.ipynb")
+    print("wrote notebooks/index.ipynb")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
