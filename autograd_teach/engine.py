@@ -58,18 +58,20 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None
 
     accumulate -- add into leaf .grad (backward) or not (autograd.grad)
     capture    -- dict {node: None}: gradients arriving at these nodes are
-                  stored there instead of being passed on (autograd.grad)
+                  stored there (autograd.grad, backward(inputs=...)); then
+                  only the nodes on a path to them run, as in PyTorch
     visit      -- called with each node in run order, which is all it does
     """
     recorder = recorder if recorder is not None else _recorder
     root_nodes = [n for n, _ in roots]
     deps = dependencies(root_nodes)
+    needed = None if capture is None else _needed(root_nodes, capture)
     buffers = {}
     for node, grad in roots:
         buffers[node] = grad if node not in buffers else buffers[node] + grad
     ready, tie = [], 0
     for node in dict.fromkeys(root_nodes):
-        if deps.get(node, 0) == 0:
+        if deps.get(node, 0) == 0 and (needed is None or node in needed or node in capture):
             heapq.heappush(ready, (-node._seq, tie, node))
             tie += 1
     undo = []  # (leaf, its .grad before this run, a copy of its data) for rollback
@@ -79,12 +81,13 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None
         while ready:
             node = heapq.heappop(ready)[2]
             grad = buffers.pop(node)
+            if capture is not None and node in capture:
+                capture[node] = grad
+            if needed is not None and node not in needed:
+                continue
             if visit is not None:
                 visit(node)
                 grads = tuple(None if n is None else grad for n, _ in node.next_functions)
-            elif capture is not None and node in capture:
-                capture[node] = grad
-                continue
             elif type(node) is AccumulateGrad:
                 if accumulate:
                     _accumulate(node.variable, grad, undo)
@@ -98,7 +101,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None
             if recorder is not None:
                 recorder.on_step(node, (grad,), grads)
             for (nxt, _), g in zip(node.next_functions, grads):
-                if nxt is None:
+                if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue
                 if g is not None:
                     buffers[nxt] = g if nxt not in buffers else buffers[nxt] + g
@@ -130,9 +133,35 @@ def _accumulate(leaf, grad, undo):
         old._version_box[0] += 1
 
 
+def _needed(roots, targets):
+    """The nodes that must run for gradients to reach targets: those with a
+    path to one (PyTorch's exec_info). Other branches are skipped, so a freed
+    or modified part of the graph that the targets do not depend on is harmless."""
+    parents, stack, seen = {}, list(roots), set(roots)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                parents.setdefault(nxt, []).append(node)
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+    needed, stack = set(), [t for t in targets if t in seen]
+    while stack:
+        for p in parents.get(stack.pop(), ()):
+            if p not in needed:
+                needed.add(p)
+                stack.append(p)
+    return needed
+
+
 def _retain(node, grad, undo):
-    """retain_grad(): a non-leaf keeps the gradient that reached its grad_fn."""
+    """retain_grad(): a non-leaf keeps the gradient that reached its grad_fn.
+    Unlike AccumulateGrad, PyTorch's hook adds out of place: a new tensor each time."""
+    from .tensor import Tensor
     for ref in node._retain_refs:
         t = ref()
         if t is not None and t.grad_fn is node:
-            _accumulate(t, grad, undo)
+            old = t._grad
+            undo.append((t, old, None if old is None else old._data.copy()))
+            t._grad = Tensor._make(np.array(grad if old is None else old._data + grad, dtype=t._data.dtype))
