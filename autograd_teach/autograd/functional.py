@@ -71,10 +71,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     capture = {t._grad_edge()[0]: None for t in inputs}
     engine.execute(roots, retain_graph=bool(retain_graph), accumulate=False, capture=capture)
     result = []
-    for t in inputs:
+    for i, t in enumerate(inputs):
         g = capture[t._grad_edge()[0]]
         if g is None and not allow_unused:
-            raise RuntimeError("One of the differentiated Tensors appears to not have been used in the graph. "
+            raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
                                "Set allow_unused=True if this is the desired behavior.")
         result.append(None if g is None else Tensor._make(np.array(g, dtype=t._data.dtype)))
     return tuple(result)
