@@ -11,6 +11,10 @@ the nodes (seen through Node hooks), the gradient sent along each edge, and
 the names of the tensors each node saved.  tests/test_viz_goldens.py checks
 autograd_teach against it without torch.  The walk here is written
 independently of autograd_teach.viz on purpose.
+
+It also draws each seed's PyTorch graph (before backward) with
+autograd_teach.viz into tests/golden/viz/<seed>.svg: drawing autograd_teach's
+graph of the same code must give these exact bytes.
 """
 import json
 import os
@@ -22,7 +26,10 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "..", "tests", "golden", "viz")
 sys.path.insert(0, GOLDEN)
+sys.path.insert(0, os.path.join(HERE, ".."))
 from seeds import SEEDS  # noqa: E402
+
+from autograd_teach import viz  # noqa: E402  (duck-types PyTorch's graph)
 
 
 def name_of(fn):
@@ -46,6 +53,12 @@ def walk(root):
 
 def as_list(t):
     return t.detach().numpy().tolist()
+
+
+def draw(seed):
+    out, names = SEEDS[seed](torch)
+    with open(os.path.join(GOLDEN, f"{seed}.svg"), "w") as f:
+        f.write(viz.draw(out, names=names).svg())
 
 
 def record(seed):
@@ -82,6 +95,8 @@ def record(seed):
 def main():
     data = {"torch": torch.__version__.split("+")[0]}
     data.update({seed: record(seed) for seed in SEEDS})
+    for seed in SEEDS:
+        draw(seed)
     path = os.path.join(GOLDEN, "seeds.json")
     with open(path, "w") as f:
         json.dump(data, f, indent=1, sort_keys=True)

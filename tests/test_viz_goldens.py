@@ -107,3 +107,10 @@ def test_saved_tensor_names_are_pytorchs(seed):
         fn = graph.node(nid).fn
         got = {s.name for s in fn.saved_tensors_info()}
         assert got <= set(gold["saved"][str(i)]), (graph.node(nid).name, got)
+
+
+@pytest.mark.parametrize("seed", sorted(SEEDS))
+def test_drawing_gives_the_bytes_drawn_from_pytorchs_graph(seed):
+    out, names = SEEDS[seed](autograd_teach)
+    with open(os.path.join(HERE, "golden", "viz", f"{seed}.svg")) as f:
+        assert viz.draw(out, names=names).svg() == f.read()

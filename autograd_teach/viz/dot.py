@@ -125,20 +125,16 @@ def node_label(graph, n, state, show_values=True, show_grads=True):
     elif n.kind == G.REPEAT:
         body = _bold(f"{n.name} \u00d7 {n.count}") + _lines(f"{n.count} identical steps in a row")
     elif n.kind == G.CONSTANT:
-        body = _bold(n.name) + _lines("needs no grad") if n.tensor is None else \
-            _bold(n.name) + _lines(_tensor_info(n.tensor))
+        body = _bold(n.name) + (_lines("needs no grad") if n.tensor is None
+                                else _lines(_tensor_info(n.tensor)))
     elif n.kind == G.HIDDEN:
         body = _bold(n.name) + _lines("raise max_nodes= or depth= to draw them")
     else:  # FUNCTION
         body = _bold(n.name)
-    if n.kind == G.FUNCTION:
-        for note in n.notes:
-            body += _lines(note)
-        if grads and n.id in state.node_in:
-            body += _lines("grad = " + values.short(state.node_in[n.id]), GRAD_COLOR, MONO)
-    elif n.notes and n.kind != G.FUNCTION:
-        for note in n.notes:
-            body += _lines(note)
+    for note in n.notes:          # saved scalars, "saved tensors freed by backward"
+        body += _lines(note)
+    if n.kind == G.FUNCTION and grads and n.id in state.node_in:
+        body += _lines("grad = " + values.short(state.node_in[n.id]), GRAD_COLOR, MONO)
     return body
 
 
@@ -153,7 +149,9 @@ def edge_label(e, state, show_grads=True):
 
 def _caption(graph, state, steps):
     lines = []
-    if not state.known:
+    if not state.shown:
+        pass                      # gradients switched off: say nothing about them
+    elif not state.known:
         lines.append(NO_GRAD_YET)
     else:
         lines.append(f"Gradients from one backward pass: {len(steps)} steps.")
@@ -173,6 +171,7 @@ def _legend(graph):
 def to_dot(graph, steps=None, show_values=True, show_grads=True, legend=True, caption=True):
     """DOT text for ``graph``; ``steps`` (from graph.grad_steps) adds the gradients."""
     state = _State(graph, steps)
+    state.shown = show_grads
     xlabel = "xlabel" if len(graph.edges) > EDGE_XLABELS_ABOVE else "label"
     out = [
         "digraph autograd {",

@@ -81,9 +81,9 @@ class Recorder:
     def on_step(self, node, grad_outputs, grad_inputs):
         if self._current is None:         # an engine that does not call on_begin
             self.on_begin([node])
-        if grad_outputs and not isinstance(grad_outputs[0], np.ndarray):
-            # Not a real backward: engine.topological_order() walks with placeholder
-            # gradients.  Keep such a run out of the store.
+        if grad_outputs and type(grad_outputs[0]) in (int, float):
+            # Not a real backward: engine.topological_order() walks with a plain 0
+            # as every gradient.  Keep such a run out of the store.
             self._current.placeholder = True
             return
         leaf_grad = None
