@@ -67,6 +67,15 @@ def as_dtype(d):
     return from_numpy(d)
 
 
+_C_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
+            "int64": "long int", "float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+def c_name(d):
+    """The C++ type name some PyTorch messages use: float, double, long int."""
+    return _C_NAMES[d.name]
+
+
 def _category(d):
     return 0 if d is bool_ else (2 if d.is_floating_point else 1)
 

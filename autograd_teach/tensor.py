@@ -444,12 +444,11 @@ class Tensor:
             return self.mm(other)
         if a == 1 and b == 2:   # PyTorch: unsqueeze, mm, squeeze
             return O.SqueezeBackward4.apply(self.unsqueeze(0).mm(other), (0,))
+        if b <= 2:   # PyTorch folds self's batch dims into rows and runs mm or mv: their errors
+            rows = (int(np.prod(self.shape[:-1])), self.shape[-1])
+            (O.MvBackward0 if b == 1 else O.MmBackward0).check(rows, other.shape, self.dtype, other.dtype)
         lhs = self.unsqueeze(0) if a == 1 else self
         rhs = other.unsqueeze(-1) if b == 1 else other
-        if lhs.shape[-1] != rhs.shape[-2]:
-            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                               f"[{lhs.shape[-3] if lhs.dim() > 2 else 1}, {lhs.shape[-1]}] but got: "
-                               f"[{rhs.shape[-3] if rhs.dim() > 2 else 1}, {rhs.shape[-2]}].")
         out = O.BmmBackward0.apply(lhs, rhs)
         if a == 1:
             out = out.squeeze(-2)

@@ -2,70 +2,114 @@
 matmul. `x @ y` picks one of them by the inputs' dimensions, as PyTorch does."""
 import numpy as np
 
-from ..function import Function
+from .. import dtypes
+from ..function import Function, check_broadcast
 
 
-class DotBackward0(Function):
+def _legacy(d):
+    return d._tensor_type[:-len("Tensor")]     # torch.float32 -> Float
+
+
+class _Product(Function):
+    """Products do not promote: PyTorch wants both operands of one dtype.
+    `check(a_shape, b_shape, a_dtype, b_dtype)` raises PyTorch's errors in
+    PyTorch's order before anything is computed."""
+    inputs = ("self", "other")
+
+    @classmethod
+    def apply(cls, a, b):
+        cls.check(a.shape, b.shape, a.dtype, b.dtype)
+        return super().apply(a, b)
+
+
+class DotBackward0(_Product):
     inputs = ("self", "tensor")
     saved = ("self", "tensor")
 
-    def forward(self, a, b):
-        if a.ndim != 1 or b.ndim != 1:
-            raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
-        if a.shape[0] != b.shape[0]:
-            raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] "
-                               f"to have the same number of elements, but got {a.shape[0]} and {b.shape[0]} "
+    @staticmethod
+    def check(sa, sb, da, db):
+        if len(sa) != 1 or len(sb) != 1:
+            raise RuntimeError(f"1D tensors expected, but got {len(sa)}D and {len(sb)}D tensors")
+        if da is not db:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_legacy(da)} and "
+                               f"{_legacy(db)}")
+        if sa[0] != sb[0]:
+            raise RuntimeError(f"inconsistent tensor size, expected tensor [{sa[0]}] and src [{sb[0]}] "
+                               f"to have the same number of elements, but got {sa[0]} and {sb[0]} "
                                "elements respectively")
+
+    def forward(self, a, b):
         return np.dot(a, b)
 
     def backward(self, grad, a, b):
         return grad * b, grad * a
 
 
-class MvBackward0(Function):
+class MvBackward0(_Product):
     inputs = ("self", "vec")
     saved = ("self", "vec")
 
+    @staticmethod
+    def check(sm, sv, dm, dv):
+        # PyTorch runs mv as addmv(out, mat, vec): out is 1-D and has vec's dtype
+        if len(sm) != 2 or len(sv) != 1:
+            raise RuntimeError(f"vector + matrix @ vector expected, got 1, {len(sm)}, {len(sv)}")
+        if sm[1] != sv[0]:
+            raise RuntimeError(f"size mismatch, got input ({sm[0]}), mat ({sm[0]}x{sm[1]}), vec ({sv[0]})")
+        if dm is not dv:
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_legacy(dv)}, "
+                               f"{_legacy(dm)}, and {_legacy(dv)}")
+
     def forward(self, m, v):
-        if m.ndim != 2 or v.ndim != 1 or m.shape[1] != v.shape[0]:
-            raise RuntimeError(f"size mismatch, got input ({m.shape[0]}), mat "
-                               f"({'x'.join(map(str, m.shape))}), vec ({v.shape[0]})")
         return m @ v
 
     def backward(self, grad, m, v):
         return np.outer(grad, v), m.T @ grad
 
 
-class MmBackward0(Function):
+class MmBackward0(_Product):
     inputs = ("self", "mat2")
     saved = ("self", "mat2")
 
-    def forward(self, a, b):
-        if a.ndim != 2:
+    @staticmethod
+    def check(sa, sb, da, db):
+        if len(sa) != 2:
             raise RuntimeError("self must be a matrix")
-        if b.ndim != 2:
+        if len(sb) != 2:
             raise RuntimeError("mat2 must be a matrix")
-        if a.shape[1] != b.shape[0]:
-            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} "
-                               f"and {b.shape[0]}x{b.shape[1]})")
+        if sa[1] != sb[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({sa[0]}x{sa[1]} and {sb[0]}x{sb[1]})")
+        if da is not db:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {dtypes.c_name(da)} != "
+                               f"{dtypes.c_name(db)}")
+
+    def forward(self, a, b):
         return a @ b
 
     def backward(self, grad, a, b):
         return grad @ b.T, a.T @ grad
 
 
-class BmmBackward0(Function):
+class BmmBackward0(_Product):
     """Batched matmul (3-D and up; 1-D operands are unsqueezed first), batch
     dims broadcast. PyTorch wraps this in view/expand nodes; here it is one node."""
     inputs = ("self", "mat2")
     saved = ("self", "mat2")
 
-    def forward(self, a, b):
-        try:
-            return np.matmul(a, b)
-        except ValueError:
+    @staticmethod
+    def check(sa, sb, da, db):
+        # PyTorch broadcasts the batch dims, flattens them into one, then calls bmm
+        if sa[:-2] != sb[:-2]:
+            check_broadcast(sa[:-2], sb[:-2])
+        batch = int(np.prod(np.broadcast_shapes(sa[:-2], sb[:-2])))
+        if sa[-1] != sb[-2]:
             raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
-                               f"{list(a.shape[:-2]) + [a.shape[-1]]} but got: {list(b.shape[:-1])}.") from None
+                               f"[{batch}, {sa[-1]}] but got: [{batch}, {sb[-2]}].")
+        if da is not db:
+            raise RuntimeError(f"expected scalar type {_legacy(da)} but found {_legacy(db)}")
+
+    def forward(self, a, b):
+        return np.matmul(a, b)
 
     def backward(self, grad, a, b):
         return grad @ np.swapaxes(b, -1, -2), np.swapaxes(a, -1, -2) @ grad
