@@ -136,10 +136,13 @@ class Tensor:
                                    "use var_no_grad = var.detach().")
             return
         if value and self._data.dtype.kind != "f":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
+        if requires_grad and self.grad_fn is None and self._data.dtype.kind != "f":
+            # PyTorch words this one differently from the attribute's
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self.requires_grad = requires_grad
         return self
 
@@ -156,9 +159,12 @@ class Tensor:
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
                                 f"{type(value).__name__}")
             if value.dtype is not self.dtype:
-                raise RuntimeError(f"attempting to assign a gradient with dtype '{_c_name(value.dtype)}' to a "
-                                   f"tensor with dtype '{_c_name(self.dtype)}'. Please ensure that the gradient "
-                                   "and the tensor have the same dtype")
+                raise RuntimeError(f"attempting to assign a gradient with dtype '{dtypes.c_name(value.dtype)}' to a "
+                                   f"tensor with grad_dtype '{_legacy(self.dtype)}'. The gradient must match the "
+                                   "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's "
+                                   "grad_dtype attribute with a specific dtype, or None to allow any dtype. Set "
+                                   "grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may "
+                                   "break downstream systems that assume they match.")
             if value.shape != self.shape:
                 raise RuntimeError(f"attempting to assign a gradient of size '{_dims(value.shape)}' to a tensor "
                                    f"of size '{_dims(self.shape)}'. Please ensure that the gradient and the "
@@ -800,8 +806,4 @@ def _dims(shape):
 def _legacy(d):
     return d._tensor_type[:-len("Tensor")]
 
-
-def _c_name(d):
-    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-            "bool": "bool", "float16": "c10::Half"}.get(d.name, d.name)
 
