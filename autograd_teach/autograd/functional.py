@@ -9,16 +9,20 @@ from ..tensor import Tensor
 
 
 def _as_tuple(x):
+    """A tensor, or any iterable of them (as PyTorch: a numpy array is a sequence of numbers)."""
     if x is None:
         return None
-    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+    return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
 def _roots(outputs, grad_outputs):
     """(node, gradient array) per output, with PyTorch's checks and messages."""
-    grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs")
+    grads = (_as_tuple(grad_outputs) or (None,) * len(outputs))[:len(outputs)]   # PyTorch zips them
+    for g in grads:
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+    if len(grads) < len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     roots = []
     for i, (t, g) in enumerate(zip(outputs, grads)):
         if not t.requires_grad:
@@ -28,7 +32,7 @@ def _roots(outputs, grad_outputs):
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = np.ones(t._data.shape, dtype=t._data.dtype)
         else:
-            g = g._data if isinstance(g, Tensor) else np.asarray(g, dtype=t._data.dtype)
+            g = g._data
             if g.shape != t._data.shape:
                 raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g.shape)} and "
                                    f"output[{i}] has a shape of {t.shape}.")
