@@ -1,20 +1,138 @@
-"""The random number generator behind rand/randn and manual_seed.
+"""PyTorch's CPU random number generator, reproduced bit for bit.
 
-Numbers come from numpy's PCG64, so they differ from PyTorch's (which uses a
-Mersenne Twister with its own transforms); what matches is the API and that a
-seed makes a run repeatable. Like PyTorch, the generator starts from a fixed
-seed, so an unseeded run is repeatable too."""
+``torch.manual_seed(0); torch.rand(2, 2)`` gives the same float32 bits here as
+in PyTorch 2.x on an x86-64 CPU, and so do randn, randint, randperm,
+Tensor.uniform_ and Tensor.normal_, alone or in any sequence, because every
+step below consumes the generator exactly as PyTorch does.  Each function
+says which PyTorch code it mirrors (file names are relative to
+``aten/src/ATen``).
+
+The pieces:
+
+* the engine is a 32-bit Mersenne Twister (``core/MT19937RNGEngine.h``);
+  ``random()`` is one 32-bit word, ``random64()`` two words joined
+  high-then-low (``CPUGeneratorImpl.cpp``);
+* a float32 uniform uses the low 24 bits of one word, a float64 uniform the
+  low 53 bits of a random64 (``core/TransformationHelper.h``);
+* normal samples use Box-Muller.  Tensors of 16 or more elements (contiguous,
+  as every tensor here is) take the vectorized ``normal_fill`` path, smaller
+  ones the scalar ``normal_distribution<double>`` path, which caches its
+  second sample in the generator (``native/cpu/DistributionTemplates.h``).
+  For float32, ``normal_fill`` runs the AVX2 kernel built on
+  ``native/cpu/avx_mathfun.h``; we evaluate the same float32 polynomials.
+
+PyTorch's kernels are compiled with fused multiply-add contraction, so
+``x * std + mean`` is one rounding there, not two; ``_fma32``/``_fma64``
+emulate that instruction exactly.  float64 Box-Muller calls the C library's
+log/sin/cos, which Python's ``math`` module calls too.
+
+Limits (what is NOT guaranteed to match):
+
+* the float32 randn path for >= 16 elements follows PyTorch's AVX2 kernel,
+  which PyTorch uses on every x86-64 CPU with AVX2 (AVX-512 machines too).
+  On CPUs without AVX2 and on ARM (e.g. Apple silicon) PyTorch uses a scalar
+  kernel and the C library's logf/sinf/cosf, so its numbers differ there by
+  an ulp now and then;
+* float64 randn relies on the C library's log/log1p/sin/cos being the same
+  as the one PyTorch runs on (true when both run on one machine);
+* a fresh PyTorch 2.x process seeds itself from /dev/urandom, so its
+  unseeded numbers change from run to run and cannot be matched.  Here an
+  unseeded program starts from seed 67280421310721 (PyTorch's historical
+  default) so it is at least repeatable; ``initial_seed()`` says so;
+* randperm's algorithm for n >= 2**32 / 20 (a different shuffle) is not
+  implemented, nor are other distributions (bernoulli, dropout masks, ...).
+"""
+import math
+import os
+
 import numpy as np
 
-_DEFAULT_SEED = 67280421310721   # torch.initial_seed() in a fresh PyTorch process
+_DEFAULT_SEED = 67280421310721
+
+
+# ---------------------------------------------------------------------------
+# The engine: at::mt19937 (core/MT19937RNGEngine.h)
+# ---------------------------------------------------------------------------
+
+_N, _M = 624, 397
+_U32 = np.uint32
+
+
+class _MT19937:
+    """The Mersenne Twister behind PyTorch's CPU generator.
+
+    PyTorch regenerates its 624-word state one word at a time; we regenerate
+    the whole block with numpy (same words, same order) and hand out the
+    tempered outputs from a buffer."""
+
+    def __init__(self, seed):
+        # init_with_uint32: only the low 32 bits of the seed are used.
+        state = [seed & 0xFFFFFFFF]
+        for j in range(1, _N):
+            prev = state[-1]
+            state.append((1812433253 * (prev ^ (prev >> 30)) + j) & 0xFFFFFFFF)
+        self.state = np.array(state, dtype=_U32)
+        self.out = np.empty(0, dtype=_U32)   # tempered words not yet handed out
+
+    @staticmethod
+    def _twist(u, v):
+        # mix_bits + twist: top bit of u, low 31 bits of v.
+        y = (u & _U32(0x80000000)) | (v & _U32(0x7FFFFFFF))
+        return (y >> _U32(1)) ^ np.where(v & _U32(1), _U32(0x9908B0DF), _U32(0))
+
+    def _next_block(self):
+        # next_state: word i becomes s[i+397] ^ twist(s[i], s[i+1]), where
+        # s[i+397] is already the NEW word once i+397 wraps past 623.  Words
+        # depend on new words 227 places back, so 227-word slices are safe.
+        old, new = self.state, np.empty_like(self.state)
+        new[:227] = old[397:] ^ self._twist(old[:227], old[1:228])
+        new[227:454] = new[:227] ^ self._twist(old[227:454], old[228:455])
+        new[454:623] = new[227:396] ^ self._twist(old[454:623], old[455:])
+        new[623] = new[396] ^ self._twist(old[623:], new[:1])[0]
+        self.state = new
+        # operator(): tempering
+        y = new.copy()
+        y ^= y >> _U32(11)
+        y ^= (y << _U32(7)) & _U32(0x9D2C5680)
+        y ^= (y << _U32(15)) & _U32(0xEFC60000)
+        y ^= y >> _U32(18)
+        return y
+
+    def random(self, n):
+        """n calls of CPUGeneratorImpl::random(), as a uint32 array."""
+        parts, have = [self.out], len(self.out)
+        while have < n:
+            parts.append(self._next_block())
+            have += _N
+        words = np.concatenate(parts) if len(parts) > 1 else self.out
+        self.out = words[n:]
+        return words[:n]
+
+    def random64(self, n):
+        """n calls of CPUGeneratorImpl::random64(): (first << 32) | second."""
+        w = self.random(2 * n).astype(np.uint64)
+        return (w[0::2] << np.uint64(32)) | w[1::2]
+
+
+# The default generator's state (CPUGeneratorImpl): the engine, the seed it
+# was built from, and the cached second Box-Muller sample of the scalar
+# normal path (next_double_normal_sample).
 _seed = _DEFAULT_SEED
-_gen = np.random.default_rng(_seed)
+_engine = _MT19937(_seed)
+_next_normal = None
 
 
 def manual_seed(seed):
-    global _gen, _seed
-    _seed = int(seed)
-    _gen = np.random.default_rng(_seed % 2**64)
+    """torch.manual_seed: re-create the engine and drop the cached normal."""
+    global _seed, _engine, _next_normal
+    s = int(seed)
+    # THPGenerator_manualSeed reads an unsigned 64-bit int, or a signed one
+    # reinterpreted (so -1 becomes 2**64 - 1).
+    if not -2**63 <= s < 2**64:
+        raise ValueError("Overflow when unpacking long long")
+    _seed = s % 2**64
+    _engine = _MT19937(_seed)
+    _next_normal = None
     return _Generator()
 
 
@@ -23,23 +141,253 @@ def initial_seed():
 
 
 def seed():
-    return manual_seed(int(np.random.SeedSequence().entropy % 2**63)) and _seed
+    """torch.seed: seed with 64 bits from the OS (getNonDeterministicRandom)."""
+    s = int.from_bytes(os.urandom(8), "little")
+    manual_seed(s)
+    return s
+
+
+# ---------------------------------------------------------------------------
+# Fused multiply-add: what the compiled kernels compute for x * a + b
+# ---------------------------------------------------------------------------
+
+def _two_sum(a, b):
+    """s, e with s = fl(a + b) and s + e == a + b exactly (Knuth)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _round_to_odd(s, e):
+    """Round s + e (exact value, s = fl(s + e)) to odd instead of to nearest:
+    when inexact and s's last bit is even, step one ulp toward e.  Rounding a
+    round-to-odd result again to fewer bits rounds correctly (Boldo and
+    Melquiond, 'Emulation of FMA and correctly rounded sums', 2008)."""
+    s, e = np.asarray(s), np.asarray(e)
+    even = (s.view(np.int64) & 1) == 0
+    fix = (e != 0) & even
+    return np.where(fix, np.nextafter(s, np.where(e > 0, np.inf, -np.inf)), s)
+
+
+def _fma32(a, b, c):
+    """float32 fma(a, b, c).  a*b is exact in float64 (24+24 bits), so only
+    the sum rounds twice: to float64, then to float32.  That can go wrong
+    only when the float64 sum lands exactly halfway between two float32s
+    (or is tiny); those few are redone with a round-to-odd float64 sum,
+    which then rounds to float32 correctly."""
+    a, b, c = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b, c))
+    p = a * b
+    s = np.asarray(p + c)
+    out = s.astype(np.float32)
+    halfway = (s.view(np.int64) & 0x1FFFFFFF) == 0x10000000
+    redo = halfway | (np.abs(s) < 2.0**-125)
+    if redo.any():
+        p, c = np.broadcast_arrays(p, c)
+        out[redo] = _round_to_odd(*_two_sum(p[redo], c[redo])).astype(np.float32)
+    return out
+
+
+def _split(a):
+    t = 134217729.0 * a          # 2**27 + 1 (Veltkamp splitting)
+    hi = t - (t - a)
+    return hi, a - hi
+
+
+def _fma64(a, b, c):
+    """float64 fma(a, b, c), emulated exactly: a*b = ph + pl exactly
+    (Dekker), c + ph = sh + sl exactly, then sh + round_to_odd(sl + pl)."""
+    if np.ndim(b) == 0 and np.ndim(c) == 0 and b == 1 and c == 0:
+        return np.asarray(a, np.float64) + 0.0     # a*1 + 0 is exact: skip the work
+    a, b, c = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c)))
+    ph = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    pl = ((ah * bh - ph) + ah * bl + al * bh) + al * bl
+    sh, sl = _two_sum(c, ph)
+    v = _round_to_odd(*_two_sum(sl, pl))
+    return sh + v
+
+
+# ---------------------------------------------------------------------------
+# Uniform: uniform_real_distribution (core/DistributionsHelper.h)
+# ---------------------------------------------------------------------------
+
+def _uniform01_f32(n):
+    # float: one 32-bit word, its low 24 bits times 2**-24.
+    return (_engine.random(n) & _U32(0xFFFFFF)).astype(np.float32) * np.float32(2.0**-24)
+
+
+def _uniform01_f64(n):
+    # double: one random64, its low 53 bits times 2**-53.
+    return (_engine.random64(n) & np.uint64(2**53 - 1)).astype(np.float64) * 2.0**-53
 
 
 def uniform(shape, low, high, np_dtype):
-    return (_gen.random(shape) * (high - low) + low).astype(np_dtype)
+    """rand / Tensor.uniform_: uniform_kernel computes x * (to - from) + from
+    (fused), in float32 for float16 too; a value that rounds up to `to`
+    becomes `from`, so the result stays in [from, to)."""
+    n = int(np.prod(shape, dtype=np.int64))
+    dt = np.dtype(np_dtype)
+    if dt == np.float64:
+        x = _fma64(_uniform01_f64(n), float(high) - float(low), float(low))
+    else:
+        lo, hi = np.float32(low), np.float32(high)
+        x = _fma32(_uniform01_f32(n), hi - lo, lo).astype(dt)
+    return np.where(x == dt.type(high), dt.type(low), x).reshape(shape)
 
+
+# ---------------------------------------------------------------------------
+# Normal (native/cpu/DistributionTemplates.h: normal_kernel)
+# ---------------------------------------------------------------------------
 
 def normal(shape, mean, std, np_dtype):
-    return (_gen.standard_normal(shape) * std + mean).astype(np_dtype)
+    """randn / Tensor.normal_."""
+    n = int(np.prod(shape, dtype=np.int64))
+    if n >= 16:
+        if np.dtype(np_dtype) == np.float64:
+            x = _normal_fill(n, _normal16_f64, _uniform01_f64, float(mean), float(std))
+        else:
+            # float16 runs the float32 kernel chunk by chunk (see _normal_fill)
+            x = _normal_fill(n, _normal16_f32, _uniform01_f32, np.float32(mean), np.float32(std),
+                             chunked=np.dtype(np_dtype) == np.float16)
+    else:
+        x = np.array([_normal_scalar(float(mean), float(std)) for _ in range(n)])
+    return x.astype(np_dtype).reshape(shape)
 
+
+def _normal_scalar(mean, std):
+    """One sample of normal_distribution<double> (core/DistributionsHelper.h).
+
+    Box-Muller makes two samples from two uniform doubles; the second is
+    cached in the generator and returned by the next call."""
+    global _next_normal
+    if _next_normal is not None:
+        z, _next_normal = _next_normal, None
+    else:
+        u1, u2 = _uniform01_f64(2).tolist()
+        r = math.sqrt(-2.0 * math.log1p(-u2))
+        theta = 2.0 * math.pi * u1
+        _next_normal = r * math.sin(theta)
+        z = r * math.cos(theta)
+    return _fma64(z, std, mean)[()]          # transformation::normal
+
+
+def _normal_fill(n, normal16, uniform01, mean, std, chunked=False):
+    """normal_fill: draw n uniforms, turn each block of 16 into 16 normals;
+    if n is not a multiple of 16, draw 16 fresh uniforms and recompute the
+    last 16 elements from them (overwriting the tail of the last block).
+    float16 draws its uniforms block by block instead, so it skips the
+    n % 16 uniforms that float32 draws and then overwrites."""
+    k = n // 16 * 16
+    if chunked:
+        out = np.concatenate([uniform01(k), np.zeros(n - k, np.float32)])
+    else:
+        out = uniform01(n)
+    out[:k] = normal16(out[:k].reshape(-1, 16), mean, std).reshape(-1)
+    if n % 16:
+        out[n - 16:] = normal16(uniform01(16).reshape(1, 16), mean, std).reshape(-1)
+    return out
+
+
+def _normal16_f64(u, mean, std):
+    """normal_fill_16<double>: columns 0-7 give radii, 8-15 angles; the C
+    library's log/sin/cos (via math), then radius*cos*std + mean, fused."""
+    libm = lambda f, a: np.array([f(v) for v in a.ravel().tolist()]).reshape(a.shape)
+    radius = np.sqrt(libm(math.log, 1.0 - u[:, :8]) * -2.0)
+    theta = 2.0 * math.pi * u[:, 8:]
+    return np.concatenate([_fma64(radius * libm(math.cos, theta), std, mean),
+                           _fma64(radius * libm(math.sin, theta), std, mean)], axis=1)
+
+
+# float32: normal_fill_16_AVX2 with log256_ps and sincos256_ps from
+# native/cpu/avx_mathfun.h (Cephes polynomials in float32).  Each _fma32
+# below is a multiply-add that the compiler fused in PyTorch's binary.
+_F = np.float32
+_LOG_P = [_F(c) for c in (7.0376836292E-2, -1.1514610310E-1, 1.1676998740E-1,
+                          -1.2420140846E-1, 1.4249322787E-1, -1.6668057665E-1,
+                          2.0000714765E-1, -2.4999993993E-1, 3.3333331174E-1)]
+
+
+def _log256_ps(x):
+    """log for x in (0, 1]: x = m * 2**e with m in [0.5, 1), polynomial in m."""
+    bits = x.view(np.int32)
+    e = ((bits >> 23) - 0x7F).astype(np.float32) + _F(1)
+    m = ((bits & ~0x7F800000) | 0x3F000000).view(np.float32)      # mantissa, [0.5, 1)
+    small = m < _F(0.707106781186547524)                           # then use 2m, e-1
+    e = e - np.where(small, _F(1), _F(0))
+    m = (m - _F(1)) + np.where(small, m, _F(0))
+    z = m * m
+    y = _LOG_P[0]
+    for p in _LOG_P[1:]:
+        y = _fma32(y, m, p)
+    y = y * m
+    y = _fma32(y, z, e * _F(-2.12194440e-4))
+    y = _fma32(-z, _F(0.5), y)
+    return _fma32(e, _F(0.693359375), m + y)
+
+
+def _sincos256_ps(x):
+    """sin and cos for x >= 0: reduce by multiples of pi/4 (in three parts
+    for precision), then one polynomial for sin and one for cos."""
+    j = (x * _F(1.27323954473516)).astype(np.int32)     # x * 4/pi, truncated
+    j = (j + 1) & ~1
+    y = j.astype(np.float32)
+    x = _fma32(y, _F(-0.78515625), x)
+    x = _fma32(y, _F(-2.4187564849853515625e-4), x)
+    x = _fma32(y, _F(-3.77489497744594108e-8), x)
+    z = x * x
+    c = _fma32(_F(2.443315711809948E-005), z, _F(-1.388731625493765E-003))
+    c = _fma32(c, z, _F(4.166664568298827E-002))
+    c = _fma32(z, c * z, -(z * _F(0.5))) + _F(1)
+    s = _fma32(_F(-1.9515295891E-4), z, _F(8.3321608736E-3))
+    s = _fma32(s, z, _F(-1.6666654611E-1))
+    s = _fma32(x, z * s, x)
+    use_s = (j & 2) == 0           # which polynomial is the sine
+    zero = _F(0)
+    s_part, c_part = np.where(use_s, s, zero), np.where(use_s, zero, c)
+    sin = s_part + c_part
+    cos = (s - s_part) + (c - c_part)
+    sin = np.where((j & 4) != 0, -sin, sin)
+    cos = np.where((~(j - 2) & 4) != 0, -cos, cos)
+    return sin, cos
+
+
+def _normal16_f32(u, mean, std):
+    radius = np.sqrt(_log256_ps(_F(1) - u[:, :8]) * _F(-2))
+    sin, cos = _sincos256_ps(_F(2.0 * math.pi) * u[:, 8:])
+    return np.concatenate([_fma32(radius * cos, std, mean),
+                           _fma32(radius * sin, std, mean)], axis=1)
+
+
+# ---------------------------------------------------------------------------
+# Integers
+# ---------------------------------------------------------------------------
 
 def integers(low, high, shape):
-    return _gen.integers(low, high, size=shape, dtype=np.int64)
+    """randint: random_from_to_kernel, (word % range) + low.  The word is a
+    random() for small ranges and a random64() once range >= 2**28 (the
+    threshold in PyTorch 2.13's binary; the source once said 2**32)."""
+    n = int(np.prod(shape, dtype=np.int64))
+    rng = int(high) - int(low)
+    if rng <= 0:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    words = _engine.random(n) if rng < 2**28 else _engine.random64(n)
+    vals = (words.astype(np.uint64) % np.uint64(rng)).astype(np.int64) + np.int64(low)
+    return vals.reshape(shape)
 
 
 def permutation(n):
-    return _gen.permutation(n).astype(np.int64)
+    """randperm (native/TensorFactories.cpp, randperm_cpu for small n): a
+    Fisher-Yates shuffle of 0..n-1, swapping r[i] with r[i + random() % (n-i)]."""
+    n = int(n)
+    if n >= (2**32 - 1) // 20:
+        raise NotImplementedError("randperm for n >= 214748364 is not implemented")
+    r = np.arange(n, dtype=np.int64)
+    if n > 1:
+        offsets = (_engine.random(n - 1) % np.arange(n, 1, -1, dtype=np.uint32)).tolist()
+        for i, z in enumerate(offsets):
+            r[i], r[i + z] = r[i + z], r[i]
+    return r
 
 
 class _Generator:
