@@ -12,7 +12,7 @@ The same runner is used to record the goldens with real PyTorch
 
 Both sides are normalized the same way before comparison: object addresses
 ``at 0x1f2e...`` become ``at 0x\u2026`` and trailing whitespace goes.  A program
-whose output is truly nondeterministic (torch.rand values, id(), data_ptr())
+whose output depends on the run or the machine (id(), data_ptr(), build paths)
 declares extra masks in comment lines ``# golden-mask: <regex>``; every match
 becomes ``<masked>``, line by line.  Say why next to each mask.
 """
@@ -53,8 +53,8 @@ def _reset(torch_module) -> None:
             torch_module.set_printoptions(
                 precision=4, threshold=1000, edgeitems=3, linewidth=80
             )
-    # Programs never print random values unmasked, but seeding keeps a
-    # recording independent of which programs ran before it.
+    # autograd_teach draws PyTorch's random stream, so seeding makes random
+    # values comparable and independent of which programs ran before.
     if hasattr(torch_module, "manual_seed"):
         torch_module.manual_seed(0)
 

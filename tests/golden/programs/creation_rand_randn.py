@@ -1,5 +1,5 @@
-# rand / randn: only shapes, dtypes and ranges are printed (the values come
-# from torch's generator, which autograd_teach does not reproduce).
+# rand / randn: shapes, dtypes and ranges (creation_rand_values prints the
+# values themselves).
 import torch
 
 r = torch.rand(2, 3)

@@ -1,8 +1,7 @@
 # Seed 001, 二、代码 (reconstructed from the squashed text): a one-layer net
 # z = x*w + b with an MSE loss, leaf checks, backward(retain_graph=True).
-# w and b come from torch.rand, whose stream autograd_teach does not share,
-# so every 4-decimal number derived from them is masked:
-# golden-mask: -?\d+\.\d{4}
+# w and b come from torch.rand (seeded with 0 by the golden runner), whose
+# stream autograd_teach reproduces, so every number is compared.
 import torch
 x=torch.tensor(10.0)
 y=torch.tensor([[3.0]])
