@@ -1,7 +1,21 @@
 """See the autograd graph: ``draw(out)`` for a diagram, ``show(out)`` for a widget.
 
-Importing this module switches on a background recorder (see record.py) so
-that ``draw(out)`` after ``out.backward()`` shows the gradients.
+``draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
+show_saved=False, show_constants=False, max_nodes=400, depth=None,
+recording=None, legend=True, engine="pure") -> Diagram``
+    The graph PyTorch would build, with the gradient on every edge once
+    backward has run.  A Diagram shows as SVG in Jupyter and as text in a
+    console; ``.source`` is its DOT, ``.svg()``, ``.save("g.svg"/".png"/".pdf")``.
+``show(outputs, names=None, name=None, **GraphWidget options)``
+    Displays a :class:`GraphWidget`: Play / step slider over the recorded
+    backward steps, toggles, a node inspector.  DOM hooks: widget.py.
+``with record() as rec:`` / ``out.backward(record=Recorder())``
+    Record each node the engine runs, in order, with its gradients.
+
+Importing this module switches on a background recorder (``autorecord``,
+see record.py) keeping the last few backward calls, so that ``draw(out)``
+after a plain ``out.backward()`` shows the gradients.  (``viz.record`` is
+the function; the module is ``autograd_teach.viz.record``.)
 """
 from .diagram import Diagram, draw
 from .layout import RenderError
