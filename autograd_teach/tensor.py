@@ -559,6 +559,11 @@ class Tensor:
         return self.expand(other.shape)
 
     def __getitem__(self, index):
+        if self.dim() == 0 and isinstance(index, (int, np.integer, slice)) and not isinstance(index, bool):
+            # PyTorch sends a lone int or slice straight to select / slice, which refuse a 0-d tensor
+            if isinstance(index, slice):
+                raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+            return O.SelectBackward0.apply(self, 0, int(index))   # "invalid index of a 0-dim tensor..."
         index = index if isinstance(index, tuple) else (index,)
         if any(_is_advanced(i) for i in index):
             return O.IndexBackward0.apply(self, _np_index(index))

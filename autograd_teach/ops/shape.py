@@ -195,6 +195,15 @@ class IndexBackward0(Function):
     attrs = ("self_sym_sizes", "indices")
 
     def forward(self, a, index):
+        parts = index if isinstance(index, tuple) else (index,)
+        used = 0      # dims the index consumes: a boolean mask as many as it has, None and ... none
+        for p in parts:
+            if isinstance(p, (np.ndarray, bool, np.bool_)) and np.asarray(p).dtype == np.bool_:
+                used += np.ndim(p)
+            elif p is not None and p is not Ellipsis:
+                used += 1
+        if used > a.ndim:
+            raise IndexError(f"too many indices for tensor of dimension {a.ndim}")
         self.self_sym_sizes, self.indices = a.shape, index
         try:
             return a[index]
