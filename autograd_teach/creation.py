@@ -93,7 +93,11 @@ def _float_dtype(dtype, fn):
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
-    return _finish(np.zeros(_size(size), dtype=(dtypes.as_dtype(dtype) or dtypes.default_float).np),
+    try:
+        shape = _size(size)
+    except RuntimeError:    # a negative size: PyTorch's zeros words it its own way
+        raise RuntimeError("zeros: Dimension size must be non-negative.") from None
+    return _finish(np.zeros(shape, dtype=(dtypes.as_dtype(dtype) or dtypes.default_float).np),
                    None, requires_grad)
 
 
@@ -103,7 +107,7 @@ def ones(*size, dtype=None, device=None, requires_grad=False):
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False):
-    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+    return zeros(_size(size), dtype=dtype, requires_grad=requires_grad)
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
