@@ -62,7 +62,8 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None
                   only the nodes on a path to them run, as in PyTorch
     visit      -- called with each node in run order, which is all it does
     """
-    recorder = recorder if recorder is not None else _recorder
+    if visit is None and recorder is None:   # an order-only walk is not a backward pass: not recorded
+        recorder = _recorder
     root_nodes = [n for n, _ in roots]
     deps = dependencies(root_nodes)
     needed = None if capture is None else _needed(root_nodes, capture)
