@@ -212,12 +212,27 @@ def execute(nb, cwd):
     return nb
 
 
+def _merge_streams(outputs):
+    """Join consecutive prints to the same stream: how the kernel happened to
+    flush them (one message or three) is timing, not content."""
+    merged = []
+    for out in outputs:
+        if (out.output_type == "stream" and merged and merged[-1].output_type == "stream"
+                and merged[-1].name == out.name):
+            merged[-1].text += out.text
+        else:
+            merged.append(out)
+    return merged
+
+
 def normalize(nb, name):
     """Make an executed notebook's bytes depend on its cells and outputs only."""
     nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": copy.deepcopy(LANGUAGE_INFO),
                    **({"widgets": nb.metadata["widgets"]} if "widgets" in nb.metadata else {})}
     for cell in nb.cells:
         cell.metadata = {}
+        if cell.cell_type == "code":
+            cell.outputs = _merge_streams(cell.outputs)
         for out in cell.get("outputs", []):
             if "metadata" in out:
                 out.metadata = {k: v for k, v in out.metadata.items() if k != "execution"}
