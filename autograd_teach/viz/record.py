@@ -44,7 +44,6 @@ class Recording:
     def __init__(self, roots):
         self.roots = list(roots)
         self.steps = []
-        self.placeholder = False
 
     def __len__(self):
         return len(self.steps)
@@ -81,11 +80,6 @@ class Recorder:
     def on_step(self, node, grad_outputs, grad_inputs):
         if self._current is None:         # an engine that does not call on_begin
             self.on_begin([node])
-        if grad_outputs and type(grad_outputs[0]) in (int, float):
-            # Not a real backward: engine.topological_order() walks with a plain 0
-            # as every gradient.  Keep such a run out of the store.
-            self._current.placeholder = True
-            return
         leaf_grad = None
         var = getattr(node, "variable", None)
         if var is not None and getattr(var, "grad", None) is not None:
@@ -96,11 +90,7 @@ class Recorder:
 
     def on_end(self):
         current, self._current = self._current, None
-        if current is None:
-            return
-        if current.placeholder:
-            self.recordings.remove(current)
-        elif self._store:
+        if current is not None and self._store:
             _store(current)
 
     def __repr__(self):
