@@ -28,19 +28,24 @@ log/sin/cos, which Python's ``math`` module calls too.
 
 Limits (what is NOT guaranteed to match):
 
-* the float32 randn path for >= 16 elements follows PyTorch's AVX2 kernel,
-  which PyTorch uses on every x86-64 CPU with AVX2 (AVX-512 machines too).
-  On CPUs without AVX2 and on ARM (e.g. Apple silicon) PyTorch uses a scalar
-  kernel and the C library's logf/sinf/cosf, so its numbers differ there by
-  an ulp now and then;
-* float64 randn relies on the C library's log/log1p/sin/cos being the same
-  as the one PyTorch runs on (true when both run on one machine);
+* which kernels PyTorch runs depends on the CPU.  Everything here follows
+  its AVX2 kernels, which it uses on every x86-64 CPU with AVX2 (AVX-512
+  machines included; checked against torch 2.13 on one).  On x86-64 without
+  AVX2 (checked with ATEN_CPU_CAPABILITY=default) rand, randint, randperm
+  and float64 randn still match, but float32 randn of >= 16 elements (libm's
+  logf/sinf/cosf instead of avx_mathfun) and uniform_/normal_ with bounds
+  other than 0 and 1 (no fused multiply-add) differ in the last bit now and
+  then.  ARM builds (e.g. Apple silicon) were not checked;
+* float64 randn relies on the C library's log/log1p/sin/cos being the one
+  PyTorch runs with (true when both run on one machine);
 * a fresh PyTorch 2.x process seeds itself from /dev/urandom, so its
   unseeded numbers change from run to run and cannot be matched.  Here an
-  unseeded program starts from seed 67280421310721 (PyTorch's historical
-  default) so it is at least repeatable; ``initial_seed()`` says so;
+  unseeded program starts from 67280421310721, the seed of a fresh
+  ``torch.Generator()`` (c10's default_rng_seed_val), so it is at least
+  repeatable; ``initial_seed()`` says so;
 * randperm's algorithm for n >= 2**32 / 20 (a different shuffle) is not
-  implemented, nor are other distributions (bernoulli, dropout masks, ...).
+  implemented, nor are other distributions (bernoulli, dropout masks, ...),
+  nor the float randint of ranges beyond 2**24.
 """
 import math
 import os
