@@ -20,6 +20,8 @@ from . import dtypes, grad_mode
 Tensor = None          # set by tensor.py (tensor.py imports this module)
 _sequence = itertools.count()   # PyTorch's sequence_nr: later nodes run first
 
+_NO_EDGE = (None, 0)        # next_functions entry of an input that is not a tensor
+_NO_META = ((), None)
 SavedInfo = namedtuple("SavedInfo", "name value saved_version current_version")
 
 FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
@@ -32,16 +34,19 @@ FREED = ("Trying to backward through the graph a second time (or directly access
 class SavedTensor:
     """In PyTorch: SavedVariable. The array backward needs, the version counter
     it shares with its tensor, and the version it had when saved."""
-    __slots__ = ("data", "box", "version", "dtype", "ref", "grad_fn_name")
+    __slots__ = ("data", "box", "version", "ref", "grad_fn_name")
 
     def __init__(self, t, output_of=None):
-        self.data, self.box, self.dtype = t._data, t._version_box, t.dtype
+        self.data, self.box = t._data, t._version_box
         self.version = self.box[0]
-        # An input is reported by its current grad_fn; a node's own output by
-        # that node (PyTorch keeps no strong reference to its outputs).
-        self.ref = None if output_of is not None else weakref.ref(t)
-        self.grad_fn_name = output_of.name() if output_of is not None else (
-            t.grad_fn.name() if t.grad_fn is not None else None)
+        # For the error message only: an input is reported by its current
+        # grad_fn; a node's own output by that node (PyTorch keeps no strong
+        # reference to its outputs).
+        if output_of is not None:
+            self.ref, self.grad_fn_name = None, output_of.name()
+        else:
+            self.ref = weakref.ref(t)
+            self.grad_fn_name = t.grad_fn.name() if t.grad_fn is not None else None
 
     def unpack(self):
         if self.box[0] != self.version:
@@ -49,9 +54,10 @@ class SavedTensor:
             fn = t.grad_fn.name() if t is not None and t.grad_fn is not None else self.grad_fn_name
             shape = ", ".join(map(str, self.data.shape))
             which = f", which is output 0 of {_op_name(fn)}," if fn else ""
+            tensor_type = dtypes._BY_NUMPY[self.data.dtype]._tensor_type
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
-                f"inplace operation: [torch.{self.dtype._tensor_type} [{shape}]]{which} is at version "
+                f"inplace operation: [torch.{tensor_type} [{shape}]]{which} is at version "
                 f"{self.box[0]}; expected version {self.version} instead. Hint: enable anomaly detection "
                 "to find the operation that failed to compute its gradient, with "
                 "torch.autograd.set_detect_anomaly(True, check_nan=False).")
@@ -113,20 +119,35 @@ class Function(Node):
     promote_params = False   # Python-number params take part in type promotion (x ** 2.5)
     elementwise = False      # two inputs broadcast against each other
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Where apply finds each saved value: the output (None) or input i.
+        cls._saved_from = tuple((name, None if name == "result" else cls.inputs.index(name))
+                                for name in cls.saved)
+
     @classmethod
     def apply(cls, *args):
+        # This runs for every op, so it is written as plain loops (no
+        # generators) and does the common case first: see docs/benchmarks.md.
         n = len(cls.inputs)
         ins, params = args[:n], args[n:]
+        first = ins[0]
         if cls.promote_params:
             dt = dtypes.result_type(*ins, *params)
+        elif n == 1 or (type(ins[1]) is Tensor and ins[1]._data.dtype == first._data.dtype):
+            dt = first.dtype    # tensors of one dtype: no promotion rule needed
         else:
-            dt = dtypes.result_type(*ins) if n > 1 else ins[0].dtype
+            dt = dtypes.result_type(*ins)
         if cls.to_float and not dt.is_floating_point:
             dt = dtypes.default_float
-        arrays = [a._data.astype(dt.np) if type(a) is Tensor and a._data.dtype != dt.np
-                  else (a._data if type(a) is Tensor else a) for a in ins]
-        if cls.elementwise and type(ins[1]) is Tensor and ins[0]._data.shape != ins[1]._data.shape:
-            check_broadcast(ins[0]._data.shape, ins[1]._data.shape)
+        arrays, requires_grad = [], False
+        for a in ins:
+            if type(a) is Tensor:
+                requires_grad = requires_grad or a._requires_grad
+                a = a._data if a._data.dtype == dt.np else a._data.astype(dt.np)
+            arrays.append(a)
+        if cls.elementwise and type(ins[1]) is Tensor and first._data.shape != ins[1]._data.shape:
+            check_broadcast(first._data.shape, ins[1]._data.shape)
         node = cls.__new__(cls)
         data = node.forward(*arrays, *params)
         if type(data) is not np.ndarray:
@@ -135,17 +156,30 @@ class Function(Node):
             data = data.astype(node.out_dtype(dt).np, copy=False)
         out = Tensor._make(data)
         if cls.is_view:
-            out._version_box = ins[0]._version_box
-            out._base = ins[0]._base if ins[0]._base is not None else ins[0]
-        if not (grad_mode._enabled and any(type(a) is Tensor and a.requires_grad for a in ins)):
+            out._version_box = first._version_box
+            out._base = first._base if first._base is not None else first
+        if not (requires_grad and grad_mode._enabled):
             return out
+        # Record the node: where each input's gradient goes, the input's shape
+        # and dtype (to reduce the gradient to), and what backward needs.
         node._seq = next(_sequence)
-        node.next_functions = tuple(a._grad_edge() if type(a) is Tensor else (None, 0) for a in ins)
-        node._meta = tuple((a.shape, a.dtype.np) if type(a) is Tensor else ((), None) for a in ins)
-        node._saved = {name: (SavedTensor(out, node) if name == "result" else
-                              (SavedTensor(ins[cls.inputs.index(name)]) if type(ins[cls.inputs.index(name)]) is Tensor
-                               else ins[cls.inputs.index(name)]))
-                       for name in cls.saved} if cls.saved else {}
+        edges, meta = [], []
+        for a in ins:
+            if type(a) is Tensor:
+                edges.append(a._grad_edge())
+                meta.append((a._data.shape, a._data.dtype))
+            else:
+                edges.append(_NO_EDGE)
+                meta.append(_NO_META)
+        node.next_functions, node._meta = tuple(edges), tuple(meta)
+        saved = {}
+        for name, i in cls._saved_from:
+            if i is None:
+                saved[name] = SavedTensor(out, node)
+            else:
+                a = ins[i]
+                saved[name] = SavedTensor(a) if type(a) is Tensor else a
+        node._saved = saved
         out._requires_grad = True
         out.grad_fn = node
         return out
