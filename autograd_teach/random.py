@@ -59,7 +59,7 @@ _DEFAULT_SEED = 67280421310721
 # The engine: at::mt19937 (core/MT19937RNGEngine.h)
 # ---------------------------------------------------------------------------
 
-_N, _M = 624, 397
+_N = 624          # state words (the twist offset, 397, appears in _next_block)
 _U32 = np.uint32
 
 
