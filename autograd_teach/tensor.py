@@ -28,6 +28,14 @@ NONLEAF_GRAD_WARNING = (
     "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
     "for more information. (Triggered internally at "
     "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
+T_ND_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will "
+    "throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+    "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered internally "
+    "at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
+T_0D_WARNING = (
+    "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases. (Triggered internally "
+    "at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4321.)")
 
 
 class device:
@@ -532,8 +540,8 @@ class Tensor:
 
     @property
     def T(self):
-        if self.dim() < 2:
-            return self
+        if self.dim() != 2:     # PyTorch 2.x deprecates .T except on matrices, but still permutes
+            warnings.warn(T_0D_WARNING if self.dim() == 0 else T_ND_WARNING, UserWarning, stacklevel=2)
         return O.PermuteBackward0.apply(self, tuple(range(self.dim() - 1, -1, -1)))
 
     def transpose(self, dim0, dim1):
