@@ -88,10 +88,10 @@ class SigmoidBackward0(Function):
     saved = ("result",)
     to_float = True
 
+    @quiet
     def forward(self, a):
-        # split by sign so exp never overflows
-        e = np.exp(-np.abs(a))
-        return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+        # PyTorch's formula: for very negative a, exp(-a) overflows to inf and the result is exactly 0
+        return 1 / (1 + np.exp(-a))
 
     def backward(self, grad, result):
         return grad * result * (1 - result)
