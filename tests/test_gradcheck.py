@@ -353,3 +353,35 @@ def test_gradcheck_fails_for_a_wrong_sign(monkeypatch):
     assert not gradcheck(torch.sin, (rnd(4),), raise_exception=False)
     monkeypatch.undo()
     assert gradcheck(torch.sin, (rnd(4),))
+
+
+# -- where finite differences cannot look: ties, zeros, saturation ---------------------
+# Gradients recorded from torch 2.13.0 (float32, out.sum().backward()).
+EDGES = [
+    ("max_dim_ties_first", lambda z: z.max(1).values, [[1.0, 3.0, 3.0]], [[0.0, 1.0, 0.0]]),
+    ("min_dim_ties_first", lambda z: z.min(0).values, [[0.0, 1.0], [0.0, 1.0]], [[1.0, 1.0], [0.0, 0.0]]),
+    ("norm_inf_ties", lambda z: z.norm(p=float("inf")), [[-3.0, 3.0, 1.0]], [[-0.5, 0.5, 0.0]]),
+    ("norm_at_zero", lambda z: z.norm(), [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+    ("norm_dim_at_zero", lambda z: z.norm(dim=1), [[0.0, 0.0], [3.0, 4.0]],
+     [[0.0, 0.0], [0.6000000238418579, 0.800000011920929]]),
+    ("norm_p1_at_zero", lambda z: z.norm(p=1), [0.0, -2.0, 2.0], [0.0, -1.0, 1.0]),
+    ("sqrt_at_zero", lambda z: z.sqrt(), [0.0, 4.0], [float("inf"), 0.25]),
+    ("pow_half_at_zero", lambda z: z ** 0.5, [0.0, 4.0], [float("inf"), 0.25]),
+    ("pow_self_at_zero", lambda z: z ** z, [0.0, 2.0], [0.0, 6.772588729858398]),
+    ("pow_zero_exponent", lambda z: z ** 0, [0.0, 2.0], [0.0, 0.0]),
+    ("log_at_zero", lambda z: z.log(), [0.0, 2.0], [float("inf"), 0.5]),
+    ("div_by_zero", lambda z: 1 / z, [0.0, 2.0], [float("-inf"), -0.25]),
+    ("mse_equal", lambda z: F.mse_loss(z, torch.tensor([1.0, 2.0])), [1.0, 2.0], [0.0, 0.0]),
+    ("sigmoid_saturated", lambda z: z.sigmoid(), [-100.0, 100.0], [0.0, 0.0]),
+    ("tanh_saturated", lambda z: z.tanh(), [-30.0, 30.0], [0.0, 0.0]),
+    ("index_repeated", lambda z: z[[0, 0, 1]], [1.0, 2.0, 3.0], [2.0, 1.0, 0.0]),
+]
+
+
+@pytest.mark.parametrize("fn, value, expected", [e[1:] for e in EDGES], ids=[e[0] for e in EDGES])
+def test_gradient_at_edges_matches_pytorch(fn, value, expected):
+    z = torch.tensor(value, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # inf and nan come out silently, as in PyTorch
+        fn(z).sum().backward()
+    assert z.grad.tolist() == expected
