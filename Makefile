@@ -29,6 +29,7 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) --ServerApp.root_dir=notebooks
 
 test: $(STAMP)
+	@sh scripts/ensure_chromium.sh
 	$(PY) -m pytest
 
 # Re-record the PyTorch goldens (needs the torch wheel pinned below; never unpinned).
