@@ -18,6 +18,7 @@ import heapq
 
 import numpy as np
 
+from . import function
 from .function import AccumulateGrad
 
 # Set by autograd_teach.viz to watch the engine: on_step(node, grad_outputs,
@@ -124,12 +125,12 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None
 def _accumulate(leaf, grad, undo):
     """AccumulateGrad: the first gradient becomes .grad (a fresh copy, so that
     no two leaves ever share one array); later ones are added in place."""
-    from .tensor import Tensor
     old = leaf._grad
-    undo.append((leaf, old, None if old is None else old._data.copy()))
     if old is None:
-        leaf._grad = Tensor._make(np.array(grad, dtype=leaf._data.dtype))
+        undo.append((leaf, None, None))
+        leaf._grad = function.Tensor._make(np.array(grad, dtype=leaf._data.dtype))
     else:
+        undo.append((leaf, old, old._data.copy()))
         old._data += grad
         old._version_box[0] += 1
 

@@ -191,27 +191,28 @@ class Function(Node):
     def _apply_backward(self, grad):
         """Unpack the saved tensors (checking versions), run backward, reduce
         each gradient to its input's shape and dtype."""
+        saved = []
         if self._saved is None:
             if self.saved:
                 raise RuntimeError(FREED)
-            saved = ()
         else:
-            saved = tuple(s.unpack() if type(s) is SavedTensor else s for s in self._saved.values())
+            for s in self._saved.values():
+                saved.append(s.unpack() if type(s) is SavedTensor else s)
         grads = self.backward(grad, *saved)
         if type(grads) is not tuple:
             grads = (grads,)
         out = []
         for g, (shape, dt), (fn, _) in zip(grads, self._meta, self.next_functions):
-            if fn is None or g is None:
+            if fn is not None and g is not None:
+                if type(g) is not np.ndarray:
+                    g = np.asarray(g)
+                if g.shape != shape:
+                    g = unbroadcast(g, shape)
+                if g.dtype != dt:
+                    g = g.astype(dt)
+                out.append(g)
+            else:
                 out.append(None)
-                continue
-            if type(g) is not np.ndarray:
-                g = np.asarray(g)
-            if g.shape != shape:
-                g = unbroadcast(g, shape)
-            if g.dtype != dt:
-                g = g.astype(dt)
-            out.append(g)
         return tuple(out)
 
     def _release(self):
