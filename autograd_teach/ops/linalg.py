@@ -64,7 +64,8 @@ class MvBackward0(_Product):
         return m @ v
 
     def backward(self, grad, m, v):
-        return np.outer(grad, v), m.T @ grad
+        need_m, need_v = self.needs_input_grad
+        return (np.outer(grad, v) if need_m else None), (m.T @ grad if need_v else None)
 
 
 class MmBackward0(_Product):
@@ -87,7 +88,8 @@ class MmBackward0(_Product):
         return a @ b
 
     def backward(self, grad, a, b):
-        return grad @ b.T, a.T @ grad
+        need_a, need_b = self.needs_input_grad   # x @ w with a constant x: no x.grad to compute
+        return (grad @ b.T if need_a else None), (a.T @ grad if need_b else None)
 
 
 class BmmBackward0(_Product):
@@ -112,4 +114,6 @@ class BmmBackward0(_Product):
         return np.matmul(a, b)
 
     def backward(self, grad, a, b):
-        return grad @ np.swapaxes(b, -1, -2), np.swapaxes(a, -1, -2) @ grad
+        need_a, need_b = self.needs_input_grad
+        return (grad @ np.swapaxes(b, -1, -2) if need_a else None,
+                np.swapaxes(a, -1, -2) @ grad if need_b else None)
