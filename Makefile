@@ -28,9 +28,13 @@ lab: $(STAMP)
 	@echo "Opening the lessons: start with index.ipynb"
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) --ServerApp.root_dir=notebooks
 
+# One pytest run: unit, property, golden and browser tests under tests/, and
+# nbval over every executed lesson (stored outputs, SVG diagrams included,
+# must match a fresh run; only object addresses are masked).
 test: $(STAMP)
 	@sh scripts/ensure_chromium.sh
-	$(PY) -m pytest
+	$(PY) -m pytest tests notebooks --nbval --nbval-current-env \
+	  --nbval-sanitize-with notebooks/nbval_sanitize.cfg
 
 # Re-record the PyTorch goldens (needs the torch wheel pinned below; never unpinned).
 $(ORACLE)/.installed:
@@ -42,6 +46,8 @@ goldens: $(ORACLE)/.installed
 	$(ORACLE)/bin/python scripts/record_goldens.py
 	$(ORACLE)/bin/python scripts/record_printing_goldens.py
 	$(ORACLE)/bin/python scripts/record_engine_order.py
+	$(ORACLE)/bin/python scripts/record_random_goldens.py
+	$(ORACLE)/bin/python scripts/record_viz_goldens.py
 
 clean:
 	rm -rf $(VENV) $(ORACLE)
