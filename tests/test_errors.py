@@ -336,6 +336,16 @@ CASES = [
      "index 5 is out of bounds for dimension 0 with size 3"),
     ("mask_shape", lambda: torch.ones(3)[torch.tensor([True, False])], IndexError,
      "The shape of the mask [2] at index 0 does not match the shape of the indexed tensor [3] at index 0"),
+    ("mask_shape_after_slice", lambda: torch.ones(3, 4)[:, torch.tensor([True, False])], IndexError,
+     "The shape of the mask [2] at index 0 does not match the shape of the indexed tensor [3, 4] at index 1"),
+    ("mask_shape_after_int", lambda: torch.ones(3, 4)[0, torch.tensor([True])], IndexError,
+     "The shape of the mask [1] at index 0 does not match the shape of the indexed tensor [4] at index 0"),
+    ("list_index_after_slice", lambda: torch.ones(3, 4)[:, [0, 5]], IndexError,
+     "index 5 is out of bounds for dimension 0 with size 4"),
+    ("second_list_index", lambda: torch.ones(3, 4)[[0, 1], [0, 5]], IndexError,
+     "index 5 is out of bounds for dimension 1 with size 4"),
+    ("list_index_after_int", lambda: torch.ones(2, 3, 4)[1, :, [7]], IndexError,
+     "index 7 is out of bounds for dimension 0 with size 4"),
     # ops and factories
     ("int_to_negative_power", lambda: torch.tensor([1, 2]) ** -1, RuntimeError,
      "Integers to negative integer powers are not allowed."),
@@ -356,19 +366,10 @@ CASES = [
 ]
 
 
-# Not matched yet: the core passes numpy's wording through for index arrays.
-# PyTorch numbers an out-of-bounds index array among the index arrays (x[:, [0, 5]]
-# reports "dimension 0 with size 4") and reports a mask's full shape against the
-# shape left after ints and slices; reproducing that needs its own index walk.
-XFAIL = {
-    "list_index_out_of_bounds": "advanced-index bounds error still has numpy's wording ('for axis 0')",
-    "mask_shape": "boolean-mask shape error still has numpy's wording",
-}
 
 
 @pytest.mark.parametrize("code, exc, first_line", [
-    pytest.param(*c[1:], id=c[0], marks=[pytest.mark.xfail(strict=True, reason=XFAIL[c[0]])] if c[0] in XFAIL else [])
-    for c in CASES])
+    pytest.param(*c[1:], id=c[0]) for c in CASES])
 def test_pytorch_error(code, exc, first_line):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -190,6 +190,43 @@ class SliceBackward0(Function):
         return out
 
 
+def check_advanced_index(shape, parts, used):
+    """PyTorch's bounds and mask-shape errors. PyTorch applies integer indices
+    first, then counts dims in what is left; an index tensor is reported by
+    its position among the index tensors."""
+    left = [s for s, p in zip(shape, _dims_of(parts, len(shape) - used)) if not isinstance(p, (int, np.integer))]
+    dim = nth = 0
+    for p in parts:
+        if p is Ellipsis:
+            dim += len(shape) - used
+        elif isinstance(p, slice):
+            dim += 1
+        elif isinstance(p, np.ndarray) and p.dtype == np.bool_:
+            for k, m in enumerate(p.shape):
+                if m != left[dim + k]:
+                    raise IndexError(f"The shape of the mask {list(p.shape)} at index {k} does not match the "
+                                     f"shape of the indexed tensor {left} at index {dim + k}")
+            dim, nth = dim + p.ndim, nth + 1
+        elif isinstance(p, np.ndarray):
+            bad = p[(p < -left[dim]) | (p >= left[dim])]
+            if bad.size:
+                raise IndexError(f"index {bad.flat[0]} is out of bounds for dimension {nth} with size {left[dim]}")
+            dim, nth = dim + 1, nth + 1
+
+
+def _dims_of(parts, ellipsis_width):
+    """The index part that each dim of the tensor meets (None and masks aside)."""
+    for p in parts:
+        if p is Ellipsis:
+            yield from [slice(None)] * ellipsis_width
+        elif isinstance(p, np.ndarray) and p.dtype == np.bool_:
+            yield from [p] * p.ndim
+        elif p is not None:
+            yield p
+    while True:
+        yield slice(None)
+
+
 class IndexBackward0(Function):
     """advanced indexing: lists, integer or boolean tensors (a copy, not a view)"""
     attrs = ("self_sym_sizes", "indices")
@@ -204,11 +241,9 @@ class IndexBackward0(Function):
                 used += 1
         if used > a.ndim:
             raise IndexError(f"too many indices for tensor of dimension {a.ndim}")
+        check_advanced_index(a.shape, parts, used)
         self.self_sym_sizes, self.indices = a.shape, index
-        try:
-            return a[index]
-        except IndexError as e:
-            raise IndexError(str(e)) from None
+        return a[index]
 
     def backward(self, grad):
         out = np.zeros(self.self_sym_sizes, dtype=grad.dtype)
