@@ -63,6 +63,19 @@ class SavedTensor:
                 "torch.autograd.set_detect_anomaly(True, check_nan=False).")
         return self.data
 
+    def as_tensor(self, node):
+        """What PyTorch's grad_fn._saved_<name> returns: the saved input itself
+        (while it lives), or for a saved output a tensor with that node as grad_fn."""
+        self.unpack()
+        t = self.ref() if self.ref is not None else None
+        if t is not None:
+            return t
+        t = Tensor._make(self.data)
+        t._version_box = self.box
+        if self.ref is None:
+            t.grad_fn, t._requires_grad = node, True
+        return t
+
 
 def _op_name(node_name):
     # PyTorch names the forward op in this message: MulBackward0 -> Mul
@@ -104,6 +117,8 @@ class Function(Node):
     """Base of the op nodes. A subclass sets:
       inputs  -- PyTorch's names of the differentiable arguments ("self", "other")
       saved   -- which of them (or "result") backward receives, version-checked
+      save_if -- {saved name: input index}: save it only if that input needs a
+                 gradient (else backward gets None), as PyTorch does
       attrs   -- non-tensor values forward stored on self, shown as _saved_<name>
       is_view -- output shares storage and version counter with the input
       to_float -- integer inputs give a float result (exp, mean, division...)
@@ -116,14 +131,16 @@ class Function(Node):
     attrs = ()
     is_view = False
     to_float = False
+    save_if = {}             # saved name -> the input whose gradient needs it
     promote_params = False   # Python-number params take part in type promotion (x ** 2.5)
     elementwise = False      # two inputs broadcast against each other
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        # Where apply finds each saved value: the output (None) or input i.
-        cls._saved_from = tuple((name, None if name == "result" else cls.inputs.index(name))
-                                for name in cls.saved)
+        # Where apply finds each saved value: the output (None) or input i;
+        # and which input's gradient needs it (None: always saved).
+        cls._saved_from = tuple((name, None if name == "result" else cls.inputs.index(name),
+                                 cls.save_if.get(name)) for name in cls.saved)
 
     @classmethod
     def apply(cls, *args):
@@ -173,8 +190,10 @@ class Function(Node):
                 meta.append(_NO_META)
         node.next_functions, node._meta = tuple(edges), tuple(meta)
         saved = {}
-        for name, i in cls._saved_from:
-            if i is None:
+        for name, i, needed_by in cls._saved_from:
+            if needed_by is not None and edges[needed_by][0] is None:
+                saved[name] = None    # no gradient will need it: PyTorch does not save it either
+            elif i is None:
                 saved[name] = SavedTensor(out, node)
             else:
                 a = ins[i]
@@ -235,6 +254,8 @@ class Function(Node):
             return []
         info = []
         for name, s in self._saved.items():
+            if s is None:
+                continue
             if type(s) is SavedTensor:
                 info.append(SavedInfo("_saved_" + name, Tensor._make(s.data), s.version, s.box[0]))
             else:
@@ -252,7 +273,10 @@ class Function(Node):
                 if saved is None:
                     raise RuntimeError(FREED)
                 s = saved[key]
-                return Tensor._make(s.unpack()) if type(s) is SavedTensor else s
+                if type(s) is SavedTensor:
+                    return s.as_tensor(self)
+                # a Python number in a tensor's place: PyTorch shows it wrapped (2 -> tensor(2))
+                return None if s is None else Tensor._make(np.array(s))
             if key in type(self).attrs:
                 return getattr(self, key)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")

@@ -52,12 +52,14 @@ class MulBackward0(Function):
     inputs = ("self", "other")
     elementwise = True
     saved = ("self", "other")
+    save_if = {"self": 1, "other": 0}   # self is needed only for other's gradient
 
     def forward(self, a, b):
         return a * b
 
     def backward(self, grad, a, b):
-        return grad * b, grad * a
+        need_a, need_b = self.needs_input_grad
+        return (grad * b if need_a else None), (grad * a if need_b else None)
 
 
 class DivBackward0(Function):
@@ -65,6 +67,7 @@ class DivBackward0(Function):
     inputs = ("self", "other")
     elementwise = True
     saved = ("self", "other")
+    save_if = {"self": 1}
     to_float = True
 
     @quiet
@@ -73,7 +76,8 @@ class DivBackward0(Function):
 
     @quiet
     def backward(self, grad, a, b):
-        return grad / b, -grad * a / (b * b)
+        need_a, need_b = self.needs_input_grad
+        return (grad / b if need_a else None), (-grad * a / (b * b) if need_b else None)
 
 
 class ReciprocalBackward0(Function):

@@ -25,6 +25,7 @@ class _Product(Function):
 class DotBackward0(_Product):
     inputs = ("self", "tensor")
     saved = ("self", "tensor")
+    save_if = {"self": 1, "tensor": 0}
 
     @staticmethod
     def check(sa, sb, da, db):
@@ -42,12 +43,14 @@ class DotBackward0(_Product):
         return np.dot(a, b)
 
     def backward(self, grad, a, b):
-        return grad * b, grad * a
+        need_a, need_b = self.needs_input_grad
+        return (grad * b if need_a else None), (grad * a if need_b else None)
 
 
 class MvBackward0(_Product):
     inputs = ("self", "vec")
     saved = ("self", "vec")
+    save_if = {"self": 1, "vec": 0}
 
     @staticmethod
     def check(sm, sv, dm, dv):
@@ -71,6 +74,8 @@ class MvBackward0(_Product):
 class MmBackward0(_Product):
     inputs = ("self", "mat2")
     saved = ("self", "mat2")
+    save_if = {"self": 1, "mat2": 0}
+    save_if = {"self": 1, "mat2": 0}   # x @ w with a constant x: x is not needed
 
     @staticmethod
     def check(sa, sb, da, db):
