@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 from . import dot, layout, pdf, svg
 from . import graph as G
@@ -84,9 +85,13 @@ def draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
 
     After ``backward()`` the diagram shows the gradient on every edge and at
     every node; before it, it says that no gradient exists yet.
+    ``names`` maps labels to tensors; by default tensors are labelled with the
+    names of the caller's variables that hold them.
     ``recording`` is a ``record()`` result or a Recording; by default the
     newest backward of this graph recorded in the background is used.
     """
+    if names is None:   # label tensors by the caller's variable names (names={} for none)
+        names = G.caller_names(sys._getframe(1))
     graph = G.build_graph(outputs, names=names, name=name, show_constants=show_constants,
                           show_saved=show_saved, max_nodes=max_nodes, depth=depth)
     steps = find_steps(graph, _as_list(outputs), recording) if show_grads else None

@@ -100,6 +100,20 @@ def fn_name(fn):
     return name.rsplit("::", 1)[-1]
 
 
+def caller_names(frame):
+    """{name: tensor} for the tensors bound to variables where draw()/show() was
+    called: its locals, then its globals. So ``draw(y)`` labels the leaf ``x``
+    without being told. Names starting with ``_`` (IPython's ``_``, ``_3``)
+    are skipped; the order is the order the variables were bound, so the
+    choice between two names of one tensor is the same on every run."""
+    found = {}
+    for scope in (frame.f_locals, frame.f_globals):
+        for key, value in scope.items():
+            if not key.startswith("_") and hasattr(value, "grad_fn") and hasattr(value, "requires_grad"):
+                found.setdefault(key, value)
+    return found
+
+
 def _tensor_name(t, names):
     for key, value in names.items():
         if value is t:

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from html import escape
 
+import sys
 import anywidget
 import ipywidgets as W
 import traitlets
@@ -149,6 +150,8 @@ class GraphWidget(W.VBox):
 
     def __init__(self, outputs, names=None, name=None, *, recording=None, show_constants=False,
                  max_nodes=G.DEFAULT_MAX_NODES, depth=None, engine="pure", interval=900):
+        if names is None:   # the caller's variable names, as draw() does
+            names = G.caller_names(sys._getframe(1))
         # Saved tensors are always laid out; the toggle only hides them.
         self.graph = G.build_graph(outputs, names=names, name=name, show_constants=show_constants,
                                    show_saved=True, max_nodes=max_nodes, depth=depth)
@@ -235,6 +238,8 @@ def _in_notebook():
 
 def show(outputs, names=None, name=None, **kwargs):
     """Open the replay widget for ``outputs``; in a plain console, print a text summary."""
+    if names is None:
+        names = G.caller_names(sys._getframe(1))
     widget = GraphWidget(outputs, names=names, name=name, **kwargs)
     if _in_notebook():
         from IPython.display import display
