@@ -243,7 +243,7 @@ class Function(Node):
     def needs_input_grad(self):
         """Which inputs get a gradient (as ctx.needs_input_grad in PyTorch): a
         backward may skip the work for the others, as PyTorch's kernels do."""
-        return tuple(fn is not None for fn, _ in self.next_functions)
+        return tuple([fn is not None for fn, _ in self.next_functions])
 
     @property
     def saved_freed(self):
