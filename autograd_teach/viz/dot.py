@@ -144,7 +144,8 @@ def edge_label(e, state, show_grads=True):
         parts += f'<font color="{SLOT_COLOR}">[{e.slot}]</font><br/>'
     if show_grads and e.id in state.edge:
         parts += _lines(values.short(state.edge[e.id]), GRAD_COLOR, MONO)
-    return parts
+    # a padded cell keeps the labels of side-by-side edges from touching
+    return f'<table border="0" cellborder="0" cellpadding="4"><tr><td>{parts}</td></tr></table>' if parts else ""
 
 
 def _caption(graph, state, steps):
@@ -175,7 +176,7 @@ def to_dot(graph, steps=None, show_values=True, show_grads=True, legend=True, ca
     xlabel = "xlabel" if len(graph.edges) > EDGE_XLABELS_ABOVE else "label"
     out = [
         "digraph autograd {",
-        '  graph [id="autograd" rankdir=TB ordering=out nodesep=0.25 ranksep=0.35 '
+        '  graph [id="autograd" rankdir=TB ordering=out nodesep=0.4 ranksep=0.35 '
         'fontname="Helvetica" fontsize=12 labelloc=t bgcolor="white" forcelabels=true'
         + (f" label=<{_caption(graph, state, steps)}>" if caption else "") + "]",
         '  node [shape=box style="rounded,filled" fontname="Helvetica" fontsize=11 '
