@@ -49,5 +49,18 @@ goldens: $(ORACLE)/.installed
 	$(ORACLE)/bin/python scripts/record_random_goldens.py
 	$(ORACLE)/bin/python scripts/record_viz_goldens.py
 
+# Core benchmarks: autograd_teach beside PyTorch (pinned: an unpinned torch
+# pulls gigabytes), numpy by hand and micrograd; rewrites the "## Core"
+# section of docs/benchmarks.md. See benchmarks/README.md.
+BENCH := .venv-bench
+$(BENCH)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(BENCH)
+	$(BENCH)/bin/pip install -q torch==2.13.0 numpy micrograd==0.1.0
+	$(BENCH)/bin/pip install -q -e .
+	touch $@
+
+bench: $(BENCH)/.installed
+	$(BENCH)/bin/python benchmarks/bench_core.py --write docs/benchmarks.md
+
 clean:
 	rm -rf $(VENV) $(ORACLE)
