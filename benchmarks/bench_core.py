@@ -419,6 +419,39 @@ def time_cases(cases, n, repeats, check):
     return results
 
 
+def time_viz_recorder(n_chain, n_single, repeats):
+    """Importing autograd_teach.viz switches on a background recorder that the
+    engine calls for every node. Its cost, on the mul chain and the single mul:
+    samples alternate with the recorder on and off. None if viz will not import."""
+    from autograd_teach import engine
+    before = engine._recorder
+    try:
+        import autograd_teach.viz  # noqa: F401  (installs the recorder)
+    except Exception as e:          # viz has dependencies of its own
+        return f"{type(e).__name__}: {e}"
+    recorder = engine._recorder
+    out = {}
+    try:
+        for case, n in ((CHAINS[0], n_chain), (SINGLES[0], n_single)):
+            run, reset, _ = case.make(AT, n)
+            samples = {"off": [], "on": []}
+            for _ in range(repeats):
+                for state in samples:
+                    engine._recorder = recorder if state == "on" else None
+                    gc.collect()
+                    t0 = time.perf_counter()
+                    run()
+                    t1 = time.perf_counter()
+                    reset()
+                    samples[state].append((t1 - t0) / n * 1e6)
+            out[case.what] = {state: summary(v) for state, v in samples.items()}
+    finally:
+        engine._recorder = before
+        autograd_teach.viz.autorecord(False)
+        engine._recorder = before
+    return out
+
+
 def _check(case, runs):
     """Every participant's gradients must equal numpy's (else its time means nothing)."""
     run, reset, grads = runs[NP]
@@ -803,7 +836,7 @@ def _short_path(path):
     return path if rel.startswith("..") else rel
 
 
-def report(args, info, chains, singles, mlp, deep, elapsed):
+def report(args, info, chains, singles, mlp, deep, viz, elapsed):
     cmd = " ".join(["python", os.path.relpath(os.path.abspath(sys.argv[0]), ROOT)] + sys.argv[1:])
     out = ["## Core", "",
            "Written by `benchmarks/bench_core.py` (how to run it: `benchmarks/README.md`); every figure below "
@@ -844,7 +877,25 @@ def report(args, info, chains, singles, mlp, deep, elapsed):
             "**One op, one backward**: the op and `backward()` on leaves that require grad, then `.grad = None` "
             f"on each leaf; {args.single_n} calls per sample, {args.repeats} samples. This is what one call "
             "costs, the engine's start-up included.", "",
-            op_table(singles, SINGLES), ""]
+            op_table(singles, SINGLES), "",
+            "Where the time goes (profiled while optimizing; the commits to `function.py` and `engine.py` "
+            "give before/after figures): numpy's own multiply of 4 floats takes about 0.3 us; around it "
+            "autograd_teach builds a dozen Python objects per op (the output Tensor, the node, its edges, "
+            "the saved tensors with their versions) and the engine does its bookkeeping per node, all in "
+            "Python: that is the autograd_teach column of the chain table. PyTorch does the same work in C++ "
+            "(its chain column), but each `backward()` call costs it some 15 us more to start (its single-op "
+            "column less its chain column), which is why one op + backward is cheaper here and a long chain "
+            "is not. Halving PyTorch would take removing most of those Python objects, i.e. a different design.",
+            ""]
+        if isinstance(viz, dict):
+            out += ["With `import autograd_teach.viz` (which switches on a background recorder that the "
+                    "engine calls after every node; `autograd_teach.viz.autorecord(False)` switches it off), "
+                    "autograd_teach, best (median), microseconds per op, samples alternating:", ""]
+            for what, r in viz.items():
+                out.append(f"- {what}: recorder off {_cell(r['off'])}, on {_cell(r['on'])}")
+            out.append("")
+        elif viz:
+            out += [f"(autograd_teach.viz did not import, so its recorder's cost is not measured: {viz})", ""]
     if mlp:
         out += ["### MLP training step, milliseconds", "",
                 "Two layers, 512 -> 512 -> 512, float32: `h = (x @ w1 + b1).relu()`, "
@@ -947,10 +998,11 @@ def main():
         print(f"bench_core: not installed, left out: {', '.join(MISSING)}", file=sys.stderr)
     t0 = time.perf_counter()
     info = machine()
-    chains = singles = mlp = deep = None
+    chains = singles = mlp = deep = viz = None
     if "ops" in only:
         chains = with_recursion_limit(10 * args.n, lambda: time_cases(CHAINS, args.n, args.repeats, True))
         singles = time_cases(SINGLES, args.single_n, args.repeats, False)
+        viz = time_viz_recorder(args.n, args.single_n, max(5, args.repeats // 2))
     if "mlp" in only:
         configs = [(int(b), int(t), "kept") for b in args.mlp_batch.split(",")
                    for t in args.mlp_threads.split(",")]
@@ -959,7 +1011,7 @@ def main():
         mlp = {c: time_mlp(c[0], 512, args.mlp_steps, c[1], c[2]) for c in configs}
     if "deep" in only:
         deep = time_deep(args.deep_n)
-    section = report(args, info, chains, singles, mlp, deep, time.perf_counter() - t0)
+    section = report(args, info, chains, singles, mlp, deep, viz, time.perf_counter() - t0)
     print(section)
     if args.write:
         write_section(args.write, section)
