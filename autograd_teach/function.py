@@ -131,9 +131,9 @@ class Function(Node):
     attrs = ()
     is_view = False
     to_float = False
-    save_if = {}             # saved name -> the input whose gradient needs it
-    promote_params = False   # Python-number params take part in type promotion (x ** 2.5)
-    elementwise = False      # two inputs broadcast against each other
+    save_if = {}
+    promote_params = False
+    elementwise = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -234,7 +234,7 @@ class Tensor:
         backward(self, gradient, retain_graph, create_graph, inputs=inputs, record=record)
 
     # -- conversion and printing -------------------------------------------------
-    def __repr__(self, *, tensor_contents=None):
+    def __repr__(self):
         if self.grad_fn is not None:
             suffixes = [f"grad_fn=<{type(self.grad_fn).__name__}>"]
         elif self._requires_grad:
