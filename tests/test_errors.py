@@ -356,6 +356,8 @@ CASES = [
      "'dim' argument."),
     ("clamp_without_bounds", lambda: torch.ones(2).clamp(), RuntimeError,
      "torch.clamp: At least one of 'min' or 'max' must not be None"),
+    ("bce_with_logits_size", lambda: torch.nn.functional.binary_cross_entropy_with_logits(torch.ones(2), torch.ones(3)),
+     ValueError, "Target size (torch.Size([3])) must be the same as input size (torch.Size([2]))"),
     ("mse_loss_reduction", lambda: torch.nn.functional.mse_loss(torch.ones(2), torch.ones(2), reduction="bad"),
      ValueError, "bad is not a valid value for reduction"),
     ("arange_step_zero", lambda: torch.arange(0, 3, 0), RuntimeError, "step must be nonzero"),

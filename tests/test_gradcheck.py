@@ -188,6 +188,11 @@ CASES = [
     ("mse_loss", F.mse_loss, lambda: (rnd(3, 4), rnd(3, 4, seed=1))),
     ("mse_loss_sum", lambda a, b: F.mse_loss(a, b, reduction="sum"), lambda: (rnd(3, 4), rnd(3, 4, seed=1))),
     ("mse_loss_none", lambda a, b: F.mse_loss(a, b, reduction="none"), lambda: (rnd(3, 4), rnd(3, 4, seed=1))),
+    ("bce_with_logits", F.binary_cross_entropy_with_logits, lambda: (rnd(3, 4), rnd(3, 4, seed=1).sigmoid().detach().requires_grad_())),
+    ("bce_with_logits_sum", lambda a, b: F.binary_cross_entropy_with_logits(a, b, reduction="sum"),
+     lambda: (rnd(3, 4), rnd(3, 4, seed=1).sigmoid().detach().requires_grad_())),
+    ("bce_with_logits_none", lambda a, b: F.binary_cross_entropy_with_logits(a, b, reduction="none"),
+     lambda: (rnd(2, 3) * 30, rnd(2, 3, seed=1).sigmoid().detach().requires_grad_())),
     ("MSELoss_module", lambda a, b: torch.nn.MSELoss()(a, b), lambda: (rnd(5), rnd(5, seed=1))),
     # x[index] = value inside a graph (CopySlices)
     ("setitem_int", setitem(1), lambda: (rnd(3, 4), rnd(4, seed=1))),

@@ -12,6 +12,12 @@ def mse_loss(input, target, reduction="mean"):
     return O.MseLossBackward0.apply(input, target, reduction)
 
 
+def binary_cross_entropy_with_logits(input, target, reduction="mean"):
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    return O.BinaryCrossEntropyWithLogitsBackward0.apply(input, target, reduction)
+
+
 def relu(input):
     return input.relu()
 

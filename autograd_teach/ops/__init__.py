@@ -2,7 +2,7 @@
 from .arithmetic import (AddBackward0, DivBackward0, MulBackward0, NegBackward0, PowBackward0,  # noqa: F401
                          PowBackward1, PowBackward2, ReciprocalBackward0, RsubBackward1, SubBackward0)
 from .linalg import BmmBackward0, DotBackward0, MmBackward0, MvBackward0  # noqa: F401
-from .loss import MseLossBackward0  # noqa: F401
+from .loss import BinaryCrossEntropyWithLogitsBackward0, MseLossBackward0  # noqa: F401
 from .pointwise import (AbsBackward0, ClampBackward1, CosBackward0, ExpBackward0, LogBackward0,  # noqa: F401
                         ReluBackward0, SigmoidBackward0, SinBackward0, SqrtBackward0, TanhBackward0,
                         ZeroBackward0, FillBackward2)
