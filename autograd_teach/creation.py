@@ -88,7 +88,7 @@ def _size_kw(size, kw):
 def _float_dtype(dtype, fn):
     dt = dtypes.as_dtype(dtype) or dtypes.default_float
     if not dt.is_floating_point:
-        raise NotImplementedError(f"\"{fn}\" not implemented for '{dt._tensor_type[:-len('Tensor')]}'")
+        raise NotImplementedError(f"\"{fn}\" not implemented for '{dt.legacy_name}'")
     return dt
 
 
@@ -152,7 +152,10 @@ def randn_like(t, dtype=None, requires_grad=False):
 
 
 def randint(low, high=None, size=None, dtype=None, requires_grad=False):
-    if high is None:
+    """randint(high, size) or randint(low, high, size), as in PyTorch."""
+    if size is None and isinstance(high, (tuple, list)):
+        low, high, size = 0, low, high
+    elif high is None:
         low, high = 0, low
     return _finish(random.integers(low, high, _size((size,))), dtype, requires_grad)
 

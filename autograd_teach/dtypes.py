@@ -22,6 +22,11 @@ class dtype:
     def __repr__(self):
         return f"torch.{self.name}"
 
+    @property
+    def legacy_name(self):
+        """The scalar-type name PyTorch's error messages use: torch.float32 -> Float."""
+        return self._tensor_type[:-len("Tensor")]
+
     def __reduce__(self):
         return self.name
 
@@ -38,10 +43,6 @@ float64 = dtype("float64", np.float64, 8, "DoubleTensor")
 
 ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
 _BY_NUMPY = {d.np: d for d in ALL}
-ALIASES = {"bool": bool_, "uint8": uint8, "int8": int8, "int16": int16, "short": int16,
-           "int32": int32, "int": int32, "int64": int64, "long": int64,
-           "float16": float16, "half": float16, "float32": float32, "float": float32,
-           "float64": float64, "double": float64}
 
 default_float = float32
 

@@ -29,7 +29,7 @@ _recorder = None
 def dependencies(roots):
     """Number of incoming edges of every node reachable from roots."""
     deps = {}
-    stack = list(roots)
+    stack = list(dict.fromkeys(roots))   # a root given twice is still one node
     seen = set(stack)
     while stack:
         node = stack.pop()
@@ -160,7 +160,7 @@ def _needed(roots, targets):
 def _retain(node, grad, undo):
     """retain_grad(): a non-leaf keeps the gradient that reached its grad_fn.
     Unlike AccumulateGrad, PyTorch's hook adds out of place: a new tensor each time."""
-    from .tensor import Tensor
+    Tensor = function.Tensor
     for ref in node._retain_refs:
         t = ref()
         if t is not None and t.grad_fn is node:

@@ -34,24 +34,24 @@ FREED = ("Trying to backward through the graph a second time (or directly access
 class SavedTensor:
     """In PyTorch: SavedVariable. The array backward needs, the version counter
     it shares with its tensor, and the version it had when saved."""
-    __slots__ = ("data", "box", "version", "ref", "grad_fn_name")
+    __slots__ = ("data", "box", "version", "ref", "made_by")
 
     def __init__(self, t, output_of=None):
         self.data, self.box = t._data, t._version_box
         self.version = self.box[0]
         # For the error message only: an input is reported by its current
-        # grad_fn; a node's own output by that node (PyTorch keeps no strong
-        # reference to its outputs).
+        # grad_fn; a node's own output by that node's class (PyTorch keeps no
+        # strong reference to its outputs, and a class makes no cycle).
         if output_of is not None:
-            self.ref, self.grad_fn_name = None, output_of.name()
+            self.ref, self.made_by = None, type(output_of)
         else:
-            self.ref = weakref.ref(t)
-            self.grad_fn_name = t.grad_fn.name() if t.grad_fn is not None else None
+            self.ref, self.made_by = weakref.ref(t), t.grad_fn
 
     def unpack(self):
         if self.box[0] != self.version:
             t = self.ref() if self.ref is not None else None
-            fn = t.grad_fn.name() if t is not None and t.grad_fn is not None else self.grad_fn_name
+            made_by = t.grad_fn if t is not None and t.grad_fn is not None else self.made_by
+            fn = None if made_by is None else (made_by.__name__ if isinstance(made_by, type) else made_by.name())
             shape = ", ".join(map(str, self.data.shape))
             which = f", which is output 0 of {_op_name(fn)}," if fn else ""
             tensor_type = dtypes._BY_NUMPY[self.data.dtype]._tensor_type

@@ -168,7 +168,7 @@ class Tensor:
                                 f"{type(value).__name__}")
             if value.dtype is not self.dtype:
                 raise RuntimeError(f"attempting to assign a gradient with dtype '{dtypes.c_name(value.dtype)}' to a "
-                                   f"tensor with grad_dtype '{_legacy(self.dtype)}'. The gradient must match the "
+                                   f"tensor with grad_dtype '{self.dtype.legacy_name}'. The gradient must match the "
                                    "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's "
                                    "grad_dtype attribute with a specific dtype, or None to allow any dtype. Set "
                                    "grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may "
@@ -533,7 +533,7 @@ class Tensor:
         return self.reshape(other.shape)
 
     def flatten(self):
-        return self.reshape(-1)
+        return self if self.dim() == 1 else self.reshape(-1)   # PyTorch returns a 1-D tensor itself
 
     def t(self):
         return O.TBackward0.apply(self)
@@ -665,8 +665,8 @@ class Tensor:
             src.grad_fn, src._requires_grad, src._acc = self.grad_fn, self._requires_grad, self._acc
         result = op(src, *args)
         if result.dtype is not self.dtype and not np.can_cast(result._data.dtype, self._data.dtype, "same_kind"):
-            raise RuntimeError(f"result type {_legacy(result.dtype)} can't be cast to the desired output "
-                               f"type {_legacy(self.dtype)}")
+            raise RuntimeError(f"result type {result.dtype.legacy_name} can't be cast to the desired output "
+                               f"type {self.dtype.legacy_name}")
         if result.shape != self.shape:
             raise RuntimeError(f"output with shape {_dims(self.shape)} doesn't match the broadcast shape "
                                f"{_dims(result.shape)}")
@@ -816,7 +816,5 @@ def _dims(shape):
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-def _legacy(d):
-    return d._tensor_type[:-len("Tensor")]
 
 

@@ -27,8 +27,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         if inputs[i].dtype.name != "float64":
             raise GradcheckError(f"Input #{i} requires gradient and is not a double precision floating point. "
                                  "gradcheck checks in float64: create it with dtype=torch.float64")
-    outputs = [o for o in _outputs(func, inputs) if isinstance(o, Tensor) and o.requires_grad]
-    for k, out in enumerate(outputs):
+    # k is the output's position in func's result, which the perturbed calls index too
+    outputs = [(k, o) for k, o in enumerate(_outputs(func, inputs)) if isinstance(o, Tensor) and o.requires_grad]
+    for k, out in outputs:
         for i in diff:
             x = inputs[i]
             numerical = np.zeros((out.numel(), x.numel()))

@@ -154,4 +154,6 @@ class PowBackward2(Function):
 
     @quiet
     def backward(self, grad, result):
+        if self.self == 0:   # PyTorch: 0 ** x has gradient 0 where it is finite (x >= 0)
+            return np.where(np.isfinite(result), 0.0, grad * result * -np.inf)
         return grad * result * np.log(self.self)

@@ -6,8 +6,6 @@ from .. import dtypes
 from ..function import Function, check_broadcast
 
 
-def _legacy(d):
-    return d._tensor_type[:-len("Tensor")]     # torch.float32 -> Float
 
 
 class _Product(Function):
@@ -32,8 +30,8 @@ class DotBackward0(_Product):
         if len(sa) != 1 or len(sb) != 1:
             raise RuntimeError(f"1D tensors expected, but got {len(sa)}D and {len(sb)}D tensors")
         if da is not db:
-            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_legacy(da)} and "
-                               f"{_legacy(db)}")
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {da.legacy_name} and "
+                               f"{db.legacy_name}")
         if sa[0] != sb[0]:
             raise RuntimeError(f"inconsistent tensor size, expected tensor [{sa[0]}] and src [{sb[0]}] "
                                f"to have the same number of elements, but got {sa[0]} and {sb[0]} "
@@ -60,8 +58,8 @@ class MvBackward0(_Product):
         if sm[1] != sv[0]:
             raise RuntimeError(f"size mismatch, got input ({sm[0]}), mat ({sm[0]}x{sm[1]}), vec ({sv[0]})")
         if dm is not dv:
-            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_legacy(dv)}, "
-                               f"{_legacy(dm)}, and {_legacy(dv)}")
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {dv.legacy_name}, "
+                               f"{dm.legacy_name}, and {dv.legacy_name}")
 
     def forward(self, m, v):
         return m @ v
@@ -74,7 +72,6 @@ class MvBackward0(_Product):
 class MmBackward0(_Product):
     inputs = ("self", "mat2")
     saved = ("self", "mat2")
-    save_if = {"self": 1, "mat2": 0}
     save_if = {"self": 1, "mat2": 0}   # x @ w with a constant x: x is not needed
 
     @staticmethod
@@ -113,7 +110,7 @@ class BmmBackward0(_Product):
             raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                                f"[{batch}, {sa[-1]}] but got: [{batch}, {sb[-2]}].")
         if da is not db:
-            raise RuntimeError(f"expected scalar type {_legacy(da)} but found {_legacy(db)}")
+            raise RuntimeError(f"expected scalar type {da.legacy_name} but found {db.legacy_name}")
 
     def forward(self, a, b):
         return np.matmul(a, b)

@@ -4,18 +4,13 @@ import numpy as np
 
 from .. import dtypes
 from ..function import Function, quiet
+from .shape import check_dim
 
 
 def normalize_dims(dim, ndim):
     """dim as a sorted tuple of non-negative axes, with PyTorch's range check."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    out = []
-    for d in dims:
-        lo, hi = -max(ndim, 1), max(ndim, 1) - 1
-        if not lo <= d <= hi:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})")
-        out.append(d % max(ndim, 1))
-    return tuple(sorted(out))
+    return tuple(sorted(check_dim(d, ndim) for d in dims))
 
 
 def _expand_back(grad, shape, dims, keepdim):
@@ -62,7 +57,7 @@ class MeanBackward0(Function):
     def forward(self, a):
         if a.dtype.kind != "f":
             raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
-                               f"point or complex dtype. Got: {dtypes.from_numpy(a.dtype)._tensor_type[:-len('Tensor')]}")
+                               f"point or complex dtype. Got: {dtypes.from_numpy(a.dtype).legacy_name}")
         self.self_sym_sizes, self.self_sym_numel = a.shape, a.size
         return a.mean()
 
@@ -150,10 +145,14 @@ class LinalgVectorNormBackward0(Function):
             return np.sqrt((a * a).sum(axis=axis, keepdims=keepdim))
         if ord == 1:
             return absa.sum(axis=axis, keepdims=keepdim)
+        if ord == 0:   # the number of nonzero elements
+            return (a != 0).sum(axis=axis, keepdims=keepdim).astype(a.dtype)
         return (absa ** ord).sum(axis=axis, keepdims=keepdim) ** (1.0 / ord)
 
     @quiet
     def backward(self, grad, a, result):
+        if self.ord == 0:
+            return None   # a count is flat: PyTorch sends no gradient at all (.grad stays None)
         if self.dim is not None and not self.keepdim and a.ndim:
             grad, result = np.expand_dims(grad, self.dim), np.expand_dims(result, self.dim)
         if self.ord == 2:
