@@ -1,7 +1,12 @@
-"""Grad mode: whether ops record a graph. In PyTorch this is thread-local state
-toggled by torch.no_grad / torch.enable_grad / torch.set_grad_enabled; each
-works as a context manager and as a decorator."""
+"""Grad mode: whether ops record a graph. torch.no_grad / torch.enable_grad /
+torch.set_grad_enabled / torch.inference_mode toggle it; each works as a
+context manager and as a decorator (of functions and of generator functions).
+
+Here grad mode is one global flag, shared by every thread; PyTorch's is
+thread-local, so a `with torch.no_grad():` in one thread does not affect another.
+"""
 import functools
+import inspect
 
 _enabled = True
 
@@ -16,6 +21,9 @@ def _set(mode):
 
 
 class _GradMode:
+    """Sets grad mode to `self.mode` on entry and restores the previous mode on
+    exit (also when the block raises)."""
+
     def __init__(self, mode):
         self.mode = bool(mode)
 
@@ -29,12 +37,43 @@ class _GradMode:
 
     def __call__(self, fn):
         mode = self.mode
+        fresh = lambda: _GradMode(mode)   # noqa: E731  a new context per call: calls may nest
+        if inspect.isgeneratorfunction(fn):
+            return _wrap_generator(fresh, fn)
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            with _GradMode(mode):   # a fresh context per call: calls may nest
+            with fresh():
                 return fn(*args, **kwargs)
         return wrapper
+
+
+def _wrap_generator(fresh, gen_fn):
+    """Run the generator's body under the mode, but give the caller back its
+    own mode at every `yield` (as PyTorch's torch.utils._contextlib does)."""
+
+    @functools.wraps(gen_fn)
+    def wrapper(*args, **kwargs):
+        gen = gen_fn(*args, **kwargs)
+        try:
+            with fresh():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with fresh():
+                        gen.close()
+                    raise
+                except BaseException as exc:      # thrown in by the caller: pass it on
+                    with fresh():
+                        response = gen.throw(exc)
+                else:
+                    with fresh():
+                        response = gen.send(request)
+        except StopIteration as stop:
+            return stop.value
+    return wrapper
 
 
 class no_grad(_GradMode):
@@ -54,21 +93,39 @@ class enable_grad(no_grad):
         _GradMode.__init__(self, True)
 
 
+class inference_mode(_GradMode):
+    """Here just no_grad (PyTorch's also skips version counters and view
+    tracking). inference_mode(False) *enables* grad, even inside no_grad, as
+    PyTorch's does."""
+
+    def __new__(cls, mode=True):
+        self = super().__new__(cls)
+        if not isinstance(mode, bool):   # `@torch.inference_mode` without parentheses
+            self.__init__()
+            return self(mode)
+        return self
+
+    def __init__(self, mode=True):
+        super().__init__(not mode)
+
+
 class set_grad_enabled(_GradMode):
     """Takes effect at once, so `torch.set_grad_enabled(False)` works as a plain
-    call; a `with` block or a decorated call restores the previous mode."""
+    call. As PyTorch's, the object remembers the mode from when it was made:
+    every `with` block on it sets its mode and, on exit, restores that
+    remembered mode. A decorated call restores the mode from before the call."""
 
     def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError("set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
+                            f"not {type(mode).__name__}")
         super().__init__(mode)
         self._prev = _enabled
-        _set(self.mode)
+        _set(mode)
 
     def __enter__(self):
-        pass
+        _set(self.mode)
 
     def __call__(self, fn):
         _set(self._prev)   # as a decorator, the mode applies inside calls only
         return super().__call__(fn)
-
-
-inference_mode = no_grad
