@@ -43,21 +43,79 @@ def test_step_count_is_the_number_of_nodes_the_engine_ran(make):
     assert w.slider.max == w.play.max == len(rec.steps) == ran
 
 
+class RawRecorder:
+    """The engine's hook at its barest: (node, grad_inputs) per step, nothing from viz."""
+
+    def __init__(self, tee):
+        self.calls = []
+        self.tee = tee              # viz's Recorder, for the widget, sees the same calls
+
+    def on_begin(self, roots):
+        self.tee.on_begin(roots)
+
+    def on_step(self, node, grad_outputs, grad_inputs):
+        self.calls.append((node, tuple(grad_inputs)))
+        self.tee.on_step(node, grad_outputs, grad_inputs)
+
+    def on_end(self):
+        self.tee.on_end()
+
+
+def raw_recorded(make):
+    out, names = make()
+    raw = RawRecorder(viz.Recorder(store=False))
+    out.backward(record=raw)
+    return viz.GraphWidget(out, names=names, recording=raw.tee), raw.calls
+
+
+def sent_by(graph, node, grad_inputs):
+    """Edge ids carrying what the engine's ``node`` produced (from the raw hook data)."""
+    n = graph.node_for(node)
+    ids = {e.id for e in graph.in_edges(n.id) if e.kind == "output"}     # it received the output's grad
+    for e in graph.out_edges(n.id):
+        if e.kind == "grad" and grad_inputs[e.slot] is not None:
+            ids.add(e.id)
+        elif e.kind == "variable":                                       # AccumulateGrad wrote .grad
+            ids.add(e.id)
+    return ids
+
+
 @pytest.mark.parametrize("make", [dot_example, square_mean])
 def test_at_step_k_exactly_the_gradients_computed_by_then_are_shown(make):
-    w, rec = recorded(make)
-    for k in range(len(rec.steps) + 1):
+    w, calls = raw_recorded(make)
+    assert len(calls) == len(w.steps)
+    expected = set()
+    for k in range(len(calls) + 1):
+        if k:
+            expected |= sent_by(w.graph, *calls[k - 1])
         w.step = k
-        expected = set()
-        for s in w.steps[:k]:
-            expected |= set(s.edge_grads)
         assert shown_grads(w) == expected, k
         current = [i for i, c in w.view.classes.items() if c == "at-current" and i.startswith("n")]
         if k:
-            assert w.steps[k - 1].node_id in current
-            assert w.steps[k - 1].name in w.status.value
+            assert w.graph.node_for(calls[k - 1][0]).id in current
+            assert G.fn_name(calls[k - 1][0]) in w.status.value
         else:
             assert current == []
+
+
+def test_dot_example_shows_the_gradients_by_hand():
+    # y = 2 * dot(x, x): MulBackward0 sends to Dot (slot 1 is the constant 2),
+    # DotBackward0 sends twice to x's AccumulateGrad, which writes x.grad.
+    w, _ = recorded(dot_example)
+    by = {n.kind if n.kind in (G.OUTPUT, G.LEAF) else n.name: n.id for n in w.graph.nodes}
+    edge = {(w.graph.node(e.src).name, e.slot): e.id for e in w.graph.edges}
+    out_edge = edge[("output", None)]
+    mul, dot0, dot1 = edge[("MulBackward0", 0)], edge[("DotBackward0", 0)], edge[("DotBackward0", 1)]
+    var = edge[("AccumulateGrad", None)]
+    want = [set(), {out_edge, mul}, {out_edge, mul, dot0, dot1}, {out_edge, mul, dot0, dot1, var}]
+    current = [set(), {by["MulBackward0"]}, {by["DotBackward0"]},
+               {by["AccumulateGrad"], by[G.LEAF]}]     # the leaf lights up with its AccumulateGrad
+    assert len(w.steps) == 3
+    for k in range(4):
+        w.step = k
+        assert shown_grads(w) == want[k], k
+        now = {i for i, c in w.view.classes.items() if c == "at-current" and i.startswith("n")}
+        assert now == current[k], k
 
 
 def test_grad_labels_are_laid_out_once_and_only_restyled():

@@ -7,8 +7,8 @@ on nothing but the graph: no ``id()``, no version, no timestamp.
 
 Text that the widget shows or hides is marked by its colour, which the SVG
 keeps as ``fill``: :data:`GRAD_COLOR` for gradients, :data:`VALUE_COLOR` for
-tensor values.  ``layout.py`` turns those fills into the CSS classes
-``at-grad`` and ``at-value``.
+tensor values.  ``svg.tidy`` (in ``svg.py``) turns those fills into the
+CSS classes ``at-grad`` and ``at-value``.
 """
 from __future__ import annotations
 
@@ -84,7 +84,8 @@ def _tensor_info(t):
 class _State:
     """What the labels say about gradients, from the steps run so far."""
 
-    def __init__(self, graph, steps):
+    def __init__(self, graph, steps, shown=True):
+        self.shown = shown     # gradients asked for (show_grads)
         self.known = steps is not None
         self.edge = G.grads_until(steps or [], len(steps or []))
         self.node_in = {}      # node id -> gradient that flowed into it
@@ -171,8 +172,7 @@ def _legend(graph):
 
 def to_dot(graph, steps=None, show_values=True, show_grads=True, legend=True, caption=True):
     """DOT text for ``graph``; ``steps`` (from graph.grad_steps) adds the gradients."""
-    state = _State(graph, steps)
-    state.shown = show_grads
+    state = _State(graph, steps, show_grads)
     xlabel = "xlabel" if len(graph.edges) > EDGE_XLABELS_ABOVE else "label"
     out = [
         "digraph autograd {",

@@ -19,11 +19,12 @@ last :data:`KEEP` recordings, so old graphs are not kept alive; call
 from __future__ import annotations
 
 import contextlib
-import importlib
 from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
+
+from .. import engine
 
 KEEP = 4  # recordings kept by the background store: enough to draw the last few backward calls
 
@@ -121,10 +122,6 @@ def clear():
     _recent.clear()
 
 
-def _engine():
-    return importlib.import_module("autograd_teach.engine")
-
-
 class _AutoRecorder(Recorder):
     """The background recorder: stores into the store, keeps nothing itself."""
 
@@ -136,26 +133,21 @@ class _AutoRecorder(Recorder):
 def autorecord(enabled=True):
     """Switch the background recorder on or off.  On by default once viz is imported."""
     global _auto
-    try:
-        engine = _engine()
-    except ImportError:
-        return                            # no core engine yet: nothing to hook
     if enabled:
         if _auto is None:
             _auto = _AutoRecorder()
-        if getattr(engine, "_recorder", None) is None:
+        if engine._recorder is None:
             engine._recorder = _auto
     else:
-        if getattr(engine, "_recorder", None) is _auto:
+        if engine._recorder is _auto:
             engine._recorder = None
 
 
 @contextlib.contextmanager
 def record():
     """``with record() as rec:`` records each backward call in the block into ``rec``."""
-    engine = _engine()
     rec = Recorder()
-    previous = getattr(engine, "_recorder", None)
+    previous = engine._recorder
     engine._recorder = rec
     try:
         yield rec

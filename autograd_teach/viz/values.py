@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..printing import format_tensor
+
 SMALL = 6  # at most this many elements are shown in full inside a diagram label
 
 
@@ -32,21 +34,7 @@ def shape_text(shape):
 
 
 def _format(array, dtype):
-    try:
-        from autograd_teach.printing import format_tensor
-    except ImportError:
-        format_tensor = None
-    if format_tensor is not None:
-        return format_tensor(array, dtype)
-    return _fallback(array, dtype)
-
-
-def _fallback(array, dtype):
-    # Only used until (or if) the core's printer is missing: close to PyTorch's style.
-    body = np.array2string(np.asarray(array), separator=", ", precision=4,
-                           threshold=1000, edgeitems=3, prefix="tensor(")
-    suffix = "" if dtype in ("float32", "int64", "bool") else f", dtype=torch.{dtype}"
-    return f"tensor({body}{suffix})"
+    return format_tensor(array, dtype)
 
 
 def full(value, dtype=None):
