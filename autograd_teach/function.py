@@ -120,8 +120,11 @@ class Function(Node):
       save_if -- {saved name: input index}: save it only if that input needs a
                  gradient (else backward gets None), as PyTorch does
       attrs   -- non-tensor values forward stored on self, shown as _saved_<name>
+      saved_arrays -- those of attrs that are arrays (indices): freed with the
+                 saved tensors, shown as tensors
       is_view -- output shares storage and version counter with the input
       to_float -- integer inputs give a float result (exp, mean, division...)
+      keeps_dtype -- the output has the first input's dtype (x[i] = v casts v)
       promote_params -- Python-number params take part in type promotion
       elementwise -- the two inputs broadcast (checked with PyTorch's message)
     and defines forward(*arrays, *params) -> array and backward(grad, *saved)
@@ -132,6 +135,8 @@ class Function(Node):
     is_view = False
     to_float = False
     save_if = {}
+    saved_arrays = ()
+    keeps_dtype = False
     promote_params = False
     elementwise = False
 
@@ -151,7 +156,7 @@ class Function(Node):
         first = ins[0]
         if cls.promote_params:
             dt = dtypes.result_type(*ins, *params)
-        elif n == 1 or (type(ins[1]) is Tensor and ins[1]._data.dtype == first._data.dtype):
+        elif n == 1 or cls.keeps_dtype or (type(ins[1]) is Tensor and ins[1]._data.dtype == first._data.dtype):
             dt = first.dtype    # tensors of one dtype: no promotion rule needed
         else:
             dt = dtypes.result_type(*ins)
@@ -172,7 +177,7 @@ class Function(Node):
         if data.dtype != dt.np and not cls.is_view:
             data = data.astype(node.out_dtype(dt).np, copy=False)
         out = Tensor._make(data)
-        if cls.is_view:
+        if cls.is_view and np.may_share_memory(data, first._data):   # reshape may have had to copy
             out._version_box = first._version_box
             out._base = first._base if first._base is not None else first
         if not (requires_grad and grad_mode._enabled):
@@ -212,7 +217,7 @@ class Function(Node):
         each gradient to its input's shape and dtype."""
         saved = []
         if self._saved is None:
-            if self.saved:
+            if self.saved or self.saved_arrays:
                 raise RuntimeError(FREED)
         else:
             for s in self._saved.values():
@@ -236,8 +241,10 @@ class Function(Node):
 
     def _release(self):
         """Free the saved tensors, as PyTorch does after backward."""
-        if self.saved:
+        if self.saved or self.saved_arrays:
             self._saved = None
+            for name in self.saved_arrays:
+                setattr(self, name, None)
 
     @property
     def needs_input_grad(self):
@@ -278,6 +285,11 @@ class Function(Node):
                 # a Python number in a tensor's place: PyTorch shows it wrapped (2 -> tensor(2))
                 return None if s is None else Tensor._make(np.array(s))
             if key in type(self).attrs:
+                if key in self.saved_arrays:   # index arrays: freed like tensors, shown as tensors
+                    if saved is None:
+                        raise RuntimeError(FREED)
+                    value = getattr(self, key)
+                    return Tensor._make(value) if type(value) is np.ndarray else value
                 return getattr(self, key)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 

@@ -639,24 +639,28 @@ class Tensor:
         return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol))
 
     # -- in-place ops ------------------------------------------------------------
-    def _check_inplace(self, view=False):
+    def _check_inplace(self, view=False, args=()):
         if not grad_mode._enabled:
             return
         if self._requires_grad and self.grad_fn is None:
             raise RuntimeError(("a view of a leaf Variable" if view else "a leaf Variable") +
                                " that requires grad is being used in an in-place operation.")
         base = self._base
-        if base is not None and base._requires_grad:
-            if base.grad_fn is None:
-                raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place "
-                                   "operation.")
-            raise RuntimeError("autograd_teach does not support in-place operations on a view of a tensor "
-                               "that requires grad; use an out-of-place op (or .clone()) instead.")
+        if base is None:
+            return
+        if base._requires_grad and base.grad_fn is None:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+        # PyTorch would rewrite the base's history too (CopySlices on the base);
+        # refuse rather than leave the base's gradient silently wrong.
+        if base._requires_grad or any(isinstance(a, Tensor) and a._requires_grad for a in args):
+            raise RuntimeError("autograd_teach does not support in-place operations on a view when a "
+                               "gradient must flow through it; use an out-of-place op (or .clone()) instead.")
 
     def _inplace(self, op, *args, view=False):
         """Run op out of place, write the result into self's storage, bump the
         version, and (inside a graph) make the new node self's grad_fn."""
-        self._check_inplace(view)
+        self._check_inplace(view, args)
         needs_graph = grad_mode._enabled and (
             self._requires_grad or any(isinstance(a, Tensor) and a._requires_grad for a in args))
         src = self
@@ -674,6 +678,9 @@ class Tensor:
         self._version_box[0] += 1
         if result.grad_fn is not None:
             self.grad_fn, self._requires_grad = result.grad_fn, True
+            if self._retains_grad:   # the retained gradient now comes from the new node
+                self._retains_grad = False
+                self.retain_grad()
         return self
 
     def add_(self, other, alpha=1):
@@ -704,12 +711,10 @@ class Tensor:
         return self._inplace(lambda dst, s: O.CopySlices.apply(dst, s, Ellipsis), _operand(src))
 
     def uniform_(self, a=0.0, b=1.0):
-        from . import random
-        return self._inplace(lambda dst: Tensor._make(random.uniform(dst.shape, a, b, dst._data.dtype)))
+        return self._inplace(O.UniformBackward0.apply, a, b)
 
     def normal_(self, mean=0.0, std=1.0):
-        from . import random
-        return self._inplace(lambda dst: Tensor._make(random.normal(dst.shape, mean, std, dst._data.dtype)))
+        return self._inplace(O.NormalBackward0.apply, mean, std)
 
     __iadd__ = add_
     __isub__ = sub_

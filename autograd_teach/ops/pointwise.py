@@ -1,6 +1,7 @@
 """Elementwise functions: exp log sqrt abs sin cos tanh sigmoid relu clamp."""
 import numpy as np
 
+from .. import random
 from ..function import Function, quiet
 
 
@@ -144,3 +145,17 @@ class FillBackward2(ZeroBackward0):
     def forward(self, a, value):
         self.value = value
         return np.full_like(a, value)
+
+
+class UniformBackward0(ZeroBackward0):
+    """x.uniform_(a, b) inside a graph: new values, no gradient to the old ones"""
+
+    def forward(self, a, low=0.0, high=1.0):
+        return random.uniform(a.shape, low, high, a.dtype)
+
+
+class NormalBackward0(ZeroBackward0):
+    """x.normal_(mean, std) inside a graph"""
+
+    def forward(self, a, mean=0.0, std=1.0):
+        return random.normal(a.shape, mean, std, a.dtype)

@@ -102,6 +102,7 @@ class MinBackward1(MaxBackward1):
 class MaxBackward0(Function):
     """max over dim: returns values and indices; the gradient goes to the index"""
     attrs = ("self_sym_sizes", "dim", "keepdim", "indices")
+    saved_arrays = ("indices",)
     _arg = staticmethod(np.argmax)
 
     def forward(self, a, dim, keepdim=False):

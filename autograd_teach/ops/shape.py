@@ -164,7 +164,7 @@ class SelectBackward0(Function):
         if not -size <= index < size:
             raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
         self.self_sym_sizes, self.dim, self.index = a.shape, dim, index % size
-        return a[(slice(None),) * dim + (self.index,)]
+        return a[(slice(None),) * dim + (self.index, Ellipsis)]   # the Ellipsis keeps a 0-d result a view
 
     def backward(self, grad):
         out = np.zeros(self.self_sym_sizes, dtype=grad.dtype)
@@ -230,6 +230,7 @@ def _dims_of(parts, ellipsis_width):
 class IndexBackward0(Function):
     """advanced indexing: lists, integer or boolean tensors (a copy, not a view)"""
     attrs = ("self_sym_sizes", "indices")
+    saved_arrays = ("indices",)
 
     def forward(self, a, index):
         parts = index if isinstance(index, tuple) else (index,)
@@ -278,6 +279,7 @@ class CopySlices(Function):
     node wraps the copy into the selected slice of x."""
     inputs = ("self", "src")
     attrs = ("index",)
+    keeps_dtype = True
 
     def forward(self, a, v, index):
         self.index = index

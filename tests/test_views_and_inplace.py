@@ -1,0 +1,115 @@
+"""Views, in-place ops and edge cases found in review. Every expected value
+below is what PyTorch 2.13 gives for the same code (checked with real torch)."""
+import numpy as np
+import pytest
+
+import autograd_teach as torch
+from autograd_teach.autograd import gradcheck
+
+
+def test_a_root_given_twice_counts_twice():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * 2).sum()
+    torch.autograd.backward([y, y])
+    assert x.grad.tolist() == [4.0, 4.0]
+
+
+def test_a_single_element_is_a_view():
+    x = torch.zeros(3)
+    x[0].add_(1)
+    x[1].fill_(7)
+    assert x.tolist() == [1.0, 7.0, 0.0]
+    e = x[1]
+    x.add_(1)
+    assert e.item() == 8.0 and e._version == x._version
+
+
+def test_a_reshape_that_copies_is_not_a_view():
+    x = torch.ones(2, 3, requires_grad=True)
+    r = x.t().reshape(6)          # a copy: in-place on it is fine, as in PyTorch
+    r.add_(1)
+    assert r.grad_fn.name() == "AddBackward0"
+    a = x.exp()
+    r = a.t().reshape(6)
+    with torch.no_grad():
+        r.add_(1)                 # does not touch a's version: a's backward still works
+    a.sum().backward()
+    assert np.allclose(x.grad.numpy(), np.e)
+
+
+def test_retain_grad_survives_an_inplace_op():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    y.add_(1)
+    y.sum().backward()
+    assert y.grad.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("fill, node", [("uniform_", "UniformBackward0"), ("normal_", "NormalBackward0")])
+def test_random_fill_inside_a_graph_cuts_the_gradient(fill, node):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    getattr(y, fill)()
+    assert y.grad_fn.name() == node
+    y.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0]
+
+
+def test_reduction_indices_are_freed_and_shown_as_tensors():
+    x = torch.tensor([[1.0, 5.0], [3.0, 2.0]], requires_grad=True)
+    v = x.max(0).values
+    assert v.grad_fn._saved_indices.tolist() == [1, 0]
+    y = v.sum()
+    y.backward()
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second time"):
+        y.backward()
+    z = x[[0, 1], [1, 0]].sum()
+    z.backward()
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second time"):
+        z.backward()
+
+
+def test_assignment_and_copy_cast_to_the_tensors_dtype():
+    t = torch.tensor([1, 2, 3])
+    t[0] = 2.5
+    assert t.tolist() == [2, 2, 3] and t.dtype is torch.int64
+    assert torch.tensor([1, 2]).copy_(torch.tensor([1.5, 2.5])).tolist() == [1, 2]
+    with pytest.raises(RuntimeError, match="^result type Float can't be cast to the desired output type Long$"):
+        torch.tensor([1, 2]).add_(1.5)
+
+
+def test_inplace_on_a_view_that_would_need_the_base_in_the_graph_is_refused():
+    # PyTorch rewrites y's history here; autograd_teach refuses instead of giving w no gradient.
+    w = torch.ones(3, requires_grad=True)
+    y = torch.zeros(2, 3)
+    with pytest.raises(RuntimeError, match="does not support in-place operations on a view"):
+        y[0].add_(w)
+    y[0].add_(1)                  # no gradient involved: fine
+    assert y.tolist() == [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]
+
+
+def test_gradcheck_skips_outputs_that_need_no_grad():
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    assert gradcheck(lambda a: (a.detach() * 0 + 5, a * 2), (x,))
+
+
+def test_randint_with_high_and_size():
+    torch.manual_seed(0)
+    assert torch.randint(10, (3,)).tolist() == [4, 9, 3]
+
+
+def test_zero_to_a_power_and_the_zero_norm():
+    x = torch.tensor([0.0, 1.0, -1.0], requires_grad=True)
+    (0 ** x).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, float("-inf")]
+    x.grad = None
+    n = x.norm(0)
+    n.backward()
+    assert n.item() == 2.0 and x.grad is None
+
+
+def test_flatten_of_a_vector_is_itself():
+    x = torch.ones(3, requires_grad=True)
+    assert x.flatten() is x
+    assert torch.ones(2, 2).flatten().shape == (4,)
