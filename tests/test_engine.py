@@ -573,6 +573,8 @@ def test_modifying_an_unsaved_input_is_fine():
 
 
 # -- a failed backward changes nothing -------------------------------------------------------
+# A deliberate difference from PyTorch, which keeps what AccumulateGrad wrote before the
+# error: the project promises that bad input never leaves a half-updated .grad behind.
 def test_failed_backward_restores_every_grad():
     x, w, u = leaf(1.0, 2.0), leaf(3.0, 4.0), leaf(5.0, 6.0)
     ((x + w) * u).sum().backward()        # give x, w, u a .grad
