@@ -265,8 +265,8 @@ class Function(Node):
                 continue
             if type(s) is SavedTensor:
                 info.append(SavedInfo("_saved_" + name, Tensor._make(s.data), s.version, s.box[0]))
-            else:
-                info.append(SavedInfo("_saved_" + name, s, None, None))
+            else:   # a Python number in a tensor's place: PyTorch shows it wrapped, tensor(2)
+                info.append(SavedInfo("_saved_" + name, Tensor._make(np.array(s)), None, None))
         for name in self.attrs:
             info.append(SavedInfo("_saved_" + name, getattr(self, name), None, None))
         return info
