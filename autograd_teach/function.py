@@ -179,7 +179,10 @@ class Function(Node):
         out = Tensor._make(data)
         if cls.is_view and np.may_share_memory(data, first._data):   # reshape may have had to copy
             out._version_box = first._version_box
-            out._base = first._base if first._base is not None else first
+            if first._base is None:
+                out._base, out._view_chain = first, ((cls, params),)
+            else:   # a view of a view: remember the whole way from the base
+                out._base, out._view_chain = first._base, first._view_chain + ((cls, params),)
         if not (requires_grad and grad_mode._enabled):
             return out
         # Record the node: where each input's gradient goes, the input's shape

@@ -59,7 +59,7 @@ _CPU = device("cpu")
 
 class Tensor:
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_grad", "_version_box", "_base",
-                 "_retains_grad", "_acc", "__weakref__")
+                 "_view_chain", "_retains_grad", "_acc", "__weakref__")
 
     def __init__(self, *args):
         # torch.Tensor([1, 2]) copies data as float32; torch.Tensor(2, 3) makes a 2x3 tensor.
@@ -82,6 +82,7 @@ class Tensor:
         self._grad = None
         self._version_box = [0]
         self._base = None
+        self._view_chain = ()   # for a view: the (op class, params) that made it from _base
         self._retains_grad = False
         self._acc = None
 
@@ -598,7 +599,7 @@ class Tensor:
 
     def __setitem__(self, index, value):
         idx = _np_index(index if isinstance(index, tuple) else (index,))
-        self._inplace(lambda src, v: O.CopySlices.apply(src, v, idx), _operand(value), view=True)
+        self._inplace(lambda src, v: O.CopySlices.apply(src, v, (), idx), _operand(value), view=True)
 
     # -- comparisons (no gradient) ------------------------------------------------
     def _compare(self, op, other):
@@ -646,27 +647,34 @@ class Tensor:
             raise RuntimeError(("a view of a leaf Variable" if view else "a leaf Variable") +
                                " that requires grad is being used in an in-place operation.")
         base = self._base
-        if base is None:
-            return
-        if base._requires_grad and base.grad_fn is None:
+        if base is not None and base._requires_grad and base.grad_fn is None:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place "
                                "operation.")
-        # PyTorch would rewrite the base's history too (CopySlices on the base);
-        # refuse rather than leave the base's gradient silently wrong.
-        if base._requires_grad or any(isinstance(a, Tensor) and a._requires_grad for a in args):
-            raise RuntimeError("autograd_teach does not support in-place operations on a view when a "
-                               "gradient must flow through it; use an out-of-place op (or .clone()) instead.")
+
+    def _snapshot(self):
+        """A copy of the values with the same history: what a node must see of
+        self from before an in-place write."""
+        t = Tensor._make(self._data.copy(order="K"))
+        t.grad_fn, t._requires_grad, t._acc = self.grad_fn, self._requires_grad, self._acc
+        return t
+
+    def _take_history(self, node):
+        """After an in-place op inside a graph, node made self's new values."""
+        self.grad_fn, self._requires_grad = node, True
+        if self._retains_grad:   # the retained gradient now comes from the new node
+            self._retains_grad = False
+            self.retain_grad()
 
     def _inplace(self, op, *args, view=False):
         """Run op out of place, write the result into self's storage, bump the
-        version, and (inside a graph) make the new node self's grad_fn."""
-        self._check_inplace(view, args)
+        version, and (inside a graph) make the new node self's grad_fn. On a
+        view inside a graph, the base's history changes too, as in PyTorch: the
+        base becomes CopySlices(old base, result), and the view is re-derived
+        from the new base."""
+        self._check_inplace(view)
         needs_graph = grad_mode._enabled and (
             self._requires_grad or any(isinstance(a, Tensor) and a._requires_grad for a in args))
-        src = self
-        if needs_graph:   # the node must see the values from before the write
-            src = Tensor._make(self._data.copy())
-            src.grad_fn, src._requires_grad, src._acc = self.grad_fn, self._requires_grad, self._acc
+        src = self._snapshot() if needs_graph else self
         result = op(src, *args)
         if result.dtype is not self.dtype and not np.can_cast(result._data.dtype, self._data.dtype, "same_kind"):
             raise RuntimeError(f"result type {result.dtype.legacy_name} can't be cast to the desired output "
@@ -674,13 +682,21 @@ class Tensor:
         if result.shape != self.shape:
             raise RuntimeError(f"output with shape {_dims(self.shape)} doesn't match the broadcast shape "
                                f"{_dims(result.shape)}")
+        if needs_graph and self._base is not None and result.grad_fn is not None:
+            base = self._base
+            new_base = O.CopySlices.apply(base._snapshot(), result, self._view_chain, Ellipsis)
+            base._data[...] = new_base._data        # writes self's region too: it is a view
+            base._version_box[0] += 1
+            base._take_history(new_base.grad_fn)
+            view = base
+            for cls, params in self._view_chain:
+                view = cls.apply(view, *params)
+            self._take_history(view.grad_fn)
+            return self
         self._data[...] = result._data
         self._version_box[0] += 1
         if result.grad_fn is not None:
-            self.grad_fn, self._requires_grad = result.grad_fn, True
-            if self._retains_grad:   # the retained gradient now comes from the new node
-                self._retains_grad = False
-                self.retain_grad()
+            self._take_history(result.grad_fn)
         return self
 
     def add_(self, other, alpha=1):
@@ -708,7 +724,7 @@ class Tensor:
         return self._inplace(O.FillBackward2.apply, float(value) if isinstance(value, Tensor) else value)
 
     def copy_(self, src):
-        return self._inplace(lambda dst, s: O.CopySlices.apply(dst, s, Ellipsis), _operand(src))
+        return self._inplace(lambda dst, s: O.CopySlices.apply(dst, s, (), Ellipsis), _operand(src))
 
     def uniform_(self, a=0.0, b=1.0):
         return self._inplace(O.UniformBackward0.apply, a, b)

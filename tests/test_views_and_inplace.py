@@ -79,14 +79,45 @@ def test_assignment_and_copy_cast_to_the_tensors_dtype():
         torch.tensor([1, 2]).add_(1.5)
 
 
-def test_inplace_on_a_view_that_would_need_the_base_in_the_graph_is_refused():
-    # PyTorch rewrites y's history here; autograd_teach refuses instead of giving w no gradient.
+def test_inplace_on_a_view_rewrites_the_base_history():
+    # y does not require grad; adding w into a row makes y part of the graph (CopySlices)
     w = torch.ones(3, requires_grad=True)
     y = torch.zeros(2, 3)
-    with pytest.raises(RuntimeError, match="does not support in-place operations on a view"):
-        y[0].add_(w)
-    y[0].add_(1)                  # no gradient involved: fine
-    assert y.tolist() == [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]]
+    y[0].add_(w)
+    assert y.tolist() == [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]] and y.grad_fn.name() == "torch::autograd::CopySlices"
+    (y * torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum().backward()
+    assert w.grad.tolist() == [1.0, 2.0, 3.0]
+
+
+def test_augmented_assignment_into_an_element():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 1
+    y[0] += 5
+    assert y.tolist() == [6.0, 2.0, 3.0]
+    (y * y).sum().backward()
+    assert x.grad.tolist() == [12.0, 4.0, 6.0]
+
+
+def test_inplace_on_a_slice_and_on_a_view_of_a_view():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    v = y[1:]
+    v.mul_(x[:2])
+    assert y.tolist() == [2.0, 4.0, 12.0]
+    y.sum().backward()
+    assert x.grad.tolist() == [6.0, 8.0, 4.0]
+    m = torch.ones(2, 2, requires_grad=True)
+    z = m * 1
+    z.t()[0].mul_(3)
+    assert z.tolist() == [[3.0, 1.0], [3.0, 1.0]]
+    z.sum().backward()
+    assert m.grad.tolist() == [[3.0, 1.0], [3.0, 1.0]]
+
+
+def test_no_gradient_means_a_plain_write():
+    y = torch.zeros(2, 3)
+    y[0].add_(1)
+    assert y.tolist() == [[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]] and y.grad_fn is None
 
 
 def test_gradcheck_skips_outputs_that_need_no_grad():

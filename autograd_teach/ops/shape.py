@@ -274,23 +274,33 @@ class ToCopyBackward0(Function):
         return grad
 
 
+def replay_view(array, view):
+    """Apply a chain of view ops, (op class, params) pairs, to an array shaped
+    like their base: the same view of that array."""
+    for cls, params in view:
+        array = cls.forward(cls.__new__(cls), array, *params)
+    return array
+
+
 class CopySlices(Function):
-    """x[index] = value on a tensor that is part of a graph. In PyTorch this
-    node wraps the copy into the selected slice of x."""
+    """A tensor in a graph with one region overwritten: x[index] = value, or an
+    in-place op on a view of x. `view` is the chain of view ops from x to the
+    region (empty for x[index] = value). In PyTorch this node is CopySlices too:
+    the old x gets the gradient outside the region, src the gradient inside."""
     inputs = ("self", "src")
-    attrs = ("index",)
+    attrs = ("view", "index")
     keeps_dtype = True
 
-    def forward(self, a, v, index):
-        self.index = index
-        out = a.copy()
-        out[index] = v
+    def forward(self, a, v, view, index):
+        self.view, self.index = view, index
+        out = a.copy(order="K")
+        replay_view(out, view)[index] = v
         return out
 
     def name(self):
         return "torch::autograd::CopySlices"
 
     def backward(self, grad):
-        g_self = grad.copy()
-        g_self[self.index] = 0
-        return g_self, grad[self.index]
+        g_self = grad.copy(order="K")
+        replay_view(g_self, self.view)[self.index] = 0
+        return g_self, replay_view(grad, self.view)[self.index]
