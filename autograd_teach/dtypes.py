@@ -108,6 +108,8 @@ def result_type(*operands):
     except where the lower group is of a higher category."""
     dim = zero = wrapped = None
     for o in operands:
+        if o is None:      # an absent optional bound, as in clamp(min=0)
+            continue
         d = getattr(o, "dtype", None)
         if d is None:  # a Python number: float -> default float, int -> int64
             d = bool_ if isinstance(o, (bool, np.bool_)) else (

@@ -349,7 +349,9 @@ class Tensor:
         return O.AddBackward0.apply(self, _operand(other), alpha)
 
     def sub(self, other, alpha=1):
-        return O.SubBackward0.apply(self, _operand(other), alpha)
+        other = _operand(other)
+        _check_bool_sub(self, other)
+        return O.SubBackward0.apply(self, other, alpha)
 
     def mul(self, other):
         return O.MulBackward0.apply(self, _operand(other))
@@ -364,6 +366,9 @@ class Tensor:
         return O.PowBackward0.apply(self, exponent)
 
     def neg(self):
+        if self._data.dtype == np.bool_:
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                               "to invert a mask, use the `~` or `logical_not()` operator instead.")
         return O.NegBackward0.apply(self)
 
     __add__ = __radd__ = add
@@ -381,6 +386,7 @@ class Tensor:
         other = _operand(other)
         if isinstance(other, Tensor):
             return other.sub(self)
+        _check_bool_sub(self, other)
         return O.RsubBackward1.apply(self, other)
 
     def __rtruediv__(self, other):
@@ -511,6 +517,9 @@ class Tensor:
         return _argreduce(np.argmin, self, dim, keepdim)
 
     def norm(self, p="fro", dim=None, keepdim=False):
+        if self._data.dtype.kind != "f":
+            raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                               f"Got {self.dtype.legacy_name}")
         p = 2 if p in ("fro", None) else p
         return O.LinalgVectorNormBackward0.apply(self, p, dim, keepdim)
 
@@ -831,6 +840,18 @@ def _np_index(index):
 
 def _int_slice(s):
     return slice(*(None if v is None else int(v) for v in (s.start, s.stop, s.step)))
+
+
+def _check_bool_sub(a, b):
+    """PyTorch refuses - on bools: it is almost always a mask that wanted ~."""
+    bools = [isinstance(v, (bool, np.bool_)) or (isinstance(v, Tensor) and v._data.dtype == np.bool_)
+             for v in (a, b)]
+    if all(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if any(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                           "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 def _dims(shape):

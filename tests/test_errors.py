@@ -356,6 +356,20 @@ CASES = [
      "'dim' argument."),
     ("clamp_without_bounds", lambda: torch.ones(2).clamp(), RuntimeError,
      "torch.clamp: At least one of 'min' or 'max' must not be None"),
+    ("norm_of_int", lambda: torch.tensor([1, 2]).norm(), RuntimeError,
+     "linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long"),
+    ("sub_bool_scalar", lambda: torch.tensor([1, 2]) - True, RuntimeError,
+     "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+     "use the `~` or `logical_not()` operator instead."),
+    ("rsub_bool_tensor", lambda: 1 - torch.tensor([True]), RuntimeError,
+     "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+     "use the `~` or `logical_not()` operator instead."),
+    ("sub_two_bools", lambda: torch.tensor([True]) - torch.tensor([True]), RuntimeError,
+     "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
+     "operator instead."),
+    ("neg_bool", lambda: -torch.tensor([True]), RuntimeError,
+     "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
+     "the `~` or `logical_not()` operator instead."),
     ("bce_with_logits_size", lambda: torch.nn.functional.binary_cross_entropy_with_logits(torch.ones(2), torch.ones(3)),
      ValueError, "Target size (torch.Size([3])) must be the same as input size (torch.Size([2]))"),
     ("mse_loss_reduction", lambda: torch.nn.functional.mse_loss(torch.ones(2), torch.ones(2), reduction="bad"),

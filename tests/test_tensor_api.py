@@ -378,3 +378,11 @@ def test_inplace_keeps_the_dtype():
     i = torch.tensor([1, 2])
     i *= 3
     assert dt(i) == "int64" and i.tolist() == [3, 6]
+
+
+def test_clamp_bounds_take_part_in_type_promotion():
+    # PyTorch: an int tensor clamped to a float bound is float32; int bounds keep int64
+    assert torch.tensor([1, 2]).clamp(0.5).dtype is torch.float32
+    assert torch.tensor([1, 2]).clamp(0, 1).tolist() == [1, 1]
+    assert torch.tensor([1, 2]).clamp(0, 1).dtype is torch.int64
+    assert torch.tensor([1.0, -2.0]).clamp(min=0).tolist() == [1.0, 0.0]

@@ -112,6 +112,7 @@ class ClampBackward1(Function):
     """clamp(min, max): the gradient passes where min <= self <= max"""
     saved = ("self",)
     attrs = ("min", "max")
+    promote_params = True     # an int tensor clamped to 0.5 becomes float, as in PyTorch
 
     def forward(self, a, min=None, max=None):
         if min is None and max is None:
