@@ -46,12 +46,9 @@ def dependencies(roots):
 def topological_order(roots):
     """The order in which `execute` runs the nodes (used by tests and viz)."""
     order = []
-    execute(_grads_of_ones(roots), retain_graph=True, accumulate=False, visit=order.append)
+    placeholders = [(r, 0) for r in roots]   # any summable stand-in for a gradient: only the order matters
+    execute(placeholders, retain_graph=True, accumulate=False, visit=order.append)
     return order
-
-
-def _grads_of_ones(roots):
-    return [(r, 0) for r in roots]  # any summable placeholder: only the order matters
 
 
 def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None, recorder=None):
