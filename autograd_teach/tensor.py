@@ -649,7 +649,7 @@ class Tensor:
         return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol))
 
     # -- in-place ops ------------------------------------------------------------
-    def _check_inplace(self, view=False, args=()):
+    def _check_inplace(self, view=False):
         if not grad_mode._enabled:
             return
         if self._requires_grad and self.grad_fn is None:
