@@ -80,6 +80,9 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None
         while ready:
             node = heapq.heappop(ready)[2]
             grad = buffers.pop(node)
+            hooks = node.variable._hooks if type(node) is AccumulateGrad else node._pre_hooks
+            if hooks and visit is None:
+                grad = _run_hooks(hooks, grad)
             if capture is not None and node in capture:
                 capture[node] = grad
             if needed is not None and node not in needed:
@@ -117,6 +120,17 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None
     finally:
         if recorder is not None and hasattr(recorder, "on_end"):
             recorder.on_end()
+
+
+def _run_hooks(hooks, grad):
+    """Tensor hooks (register_hook): each sees the gradient and may replace it."""
+    for hook in list(hooks):
+        out = hook(function.Tensor._make(grad))
+        if out is not None:
+            if out.shape != grad.shape:
+                raise RuntimeError(f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value")
+            grad = out._data
+    return grad
 
 
 def _accumulate(leaf, grad, undo):

@@ -87,6 +87,7 @@ class Node:
     """Base of every graph node. `next_functions` is a tuple of (node, input_nr)."""
     next_functions = ()
     _retain_refs = None     # weakrefs of non-leaf tensors that called retain_grad()
+    _pre_hooks = None       # hooks a non-leaf registered with register_hook()
 
     def name(self):
         return type(self).__name__
@@ -100,6 +101,17 @@ class Node:
     @property
     def saved_freed(self):
         return False
+
+
+class RemovableHandle:
+    """What register_hook returns (torch.utils.hooks.RemovableHandle)."""
+
+    def __init__(self, hooks, hook):
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self):
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
 
 
 class AccumulateGrad(Node):

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import dtypes, engine, function, grad_mode, printing
 from . import ops as O
-from .function import AccumulateGrad, check_broadcast
+from .function import AccumulateGrad, RemovableHandle, check_broadcast
 from .size import Size
 
 _NUMBER = (int, float, bool, np.number, np.bool_)
@@ -59,7 +59,7 @@ _CPU = device("cpu")
 
 class Tensor:
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_grad", "_version_box", "_base",
-                 "_view_chain", "_retains_grad", "_acc", "__weakref__")
+                 "_view_chain", "_retains_grad", "_acc", "_hooks", "__weakref__")
 
     def __init__(self, *args):
         # torch.Tensor([1, 2]) copies data as float32; torch.Tensor(2, 3) makes a 2x3 tensor.
@@ -85,6 +85,7 @@ class Tensor:
         self._view_chain = ()   # for a view: the (op class, params) that made it from _base
         self._retains_grad = False
         self._acc = None
+        self._hooks = None      # a leaf's register_hook() hooks (a non-leaf's live on its grad_fn)
 
     # -- attributes ------------------------------------------------------------
     @property
@@ -196,6 +197,23 @@ class Tensor:
             if node._retain_refs is None:
                 node._retain_refs = []
             node._retain_refs.append(weakref.ref(self))
+
+    def register_hook(self, hook):
+        """Call hook(grad) whenever the gradient w.r.t. this tensor is computed;
+        if it returns a tensor, that is used instead. Runs before accumulation
+        into a leaf's .grad and before retain_grad() keeps it, as in PyTorch."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:
+            if self._hooks is None:
+                self._hooks = []
+            hooks = self._hooks
+        else:
+            if self.grad_fn._pre_hooks is None:
+                self.grad_fn._pre_hooks = []
+            hooks = self.grad_fn._pre_hooks
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
 
     @property
     def data(self):
