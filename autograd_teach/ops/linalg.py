@@ -6,8 +6,6 @@ from .. import dtypes
 from ..function import Function, check_broadcast
 
 
-
-
 class _Product(Function):
     """Products do not promote: PyTorch wants both operands of one dtype.
     `check(a_shape, b_shape, a_dtype, b_dtype)` raises PyTorch's errors in
