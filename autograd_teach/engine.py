@@ -15,6 +15,7 @@ If anything fails mid-way, every `.grad` written so far is restored, so a
 failed backward leaves no half-updated gradients behind.
 """
 import heapq
+import threading
 
 import numpy as np
 
@@ -23,7 +24,36 @@ from .function import AccumulateGrad
 
 # Set by autograd_teach.viz to watch the engine: on_step(node, grad_outputs,
 # grad_inputs) after each node, on_begin(roots) / on_end() around a run.
+# (Being replaced by add_observer below.)
 _recorder = None
+
+_observers = []          # what add_observer subscribed; empty unless someone asked
+_observers_lock = threading.Lock()
+
+
+class ObserverHandle:
+    """What add_observer returns: .remove() unsubscribes (twice is harmless)."""
+
+    def __init__(self, begin):
+        self._begin = begin
+
+    def remove(self):
+        with _observers_lock:
+            if self._begin in _observers:
+                _observers.remove(self._begin)
+
+
+def add_observer(begin):
+    """Watch every backward run from now on, until the handle is removed.
+
+    ``begin(roots)`` is called as a run starts (roots: its root nodes) and
+    returns a per-run watcher, or None to skip this run. The watcher's
+    ``step(node, grad_outputs, grad_inputs)`` is called after each node runs,
+    and ``end()`` once the run is over, also when it failed. Each run gets its
+    own watcher, so runs in several threads never share one."""
+    with _observers_lock:
+        _observers.append(begin)
+    return ObserverHandle(begin)
 
 
 def dependencies(roots):
@@ -76,6 +106,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None
     undo = []  # (leaf, its .grad before this run, a copy of its data) for rollback
     if recorder is not None and hasattr(recorder, "on_begin"):
         recorder.on_begin(root_nodes)
+    watchers = _begin_watchers(root_nodes) if _observers and visit is None else ()
     try:
         while ready:
             node = heapq.heappop(ready)[2]
@@ -102,6 +133,8 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None
                     node._release()
             if recorder is not None:
                 recorder.on_step(node, (grad,), grads)
+            for w in watchers:
+                w.step(node, (grad,), grads)
             for (nxt, _), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue
@@ -120,6 +153,14 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None
     finally:
         if recorder is not None and hasattr(recorder, "on_end"):
             recorder.on_end()
+        for w in watchers:
+            w.end()
+
+
+def _begin_watchers(root_nodes):
+    with _observers_lock:
+        begins = tuple(_observers)
+    return [w for w in (b(root_nodes) for b in begins) if w is not None]
 
 
 def _run_hooks(hooks, grad):
