@@ -4,7 +4,7 @@
 
 runs the autograd tutorials unchanged. This module is the front door only: it
 hands on names from the modules that do the work."""
-from . import autograd, nn  # noqa: F401
+from . import autograd, dtypes, nn  # noqa: F401
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,  # noqa: F401
                        linspace, ones, ones_like, rand, rand_like, randint, randn, randn_like, randperm,
                        tensor, zeros, zeros_like)
@@ -24,7 +24,6 @@ __version__ = "0.1.0"
 
 
 def get_default_dtype():
-    from . import dtypes
     return dtypes.default_float
 
 

@@ -1,14 +1,15 @@
 """Factory functions: torch.tensor, zeros, ones, full, arange, rand, ...
 
-PyTorch's dtype inference: Python floats give float32 (the default dtype),
-ints give int64, bools give bool; numpy arrays keep their dtype."""
+PyTorch's dtype inference (tensor.infer_array): Python floats give float32
+(the default dtype), ints give int64, bools give bool; numpy arrays keep
+their dtype."""
 import warnings
 
 import numpy as np
 
 from . import dtypes, random
 from .size import Size
-from .tensor import Tensor, _unwrap
+from .tensor import Tensor, infer_array, unwrap
 
 NON_FLOAT_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 
@@ -17,26 +18,12 @@ def _finish(data, dtype=None, requires_grad=False):
     dt = dtypes.as_dtype(dtype)
     if dt is not None and data.dtype != dt.np:
         data = data.astype(dt.np)
-    t = Tensor._make(data)
+    t = Tensor._wrap(data)
     if requires_grad:
         if data.dtype.kind != "f":
             raise RuntimeError(NON_FLOAT_GRAD)
-        t._requires_grad = True
+        t.requires_grad = True
     return t
-
-
-def _infer(data):
-    """numpy array for Python data, with PyTorch's default dtypes."""
-    if isinstance(data, (np.ndarray, np.generic)):
-        return np.array(data)
-    arr = np.array(_unwrap(data))
-    if arr.dtype.kind == "f" or arr.size == 0:
-        arr = arr.astype(dtypes.default_float.np)   # Python floats: the default dtype
-    elif arr.dtype.kind in "iu":
-        arr = arr.astype(np.int64)
-    elif arr.dtype.kind != "b":
-        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-    return arr
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
@@ -45,13 +32,13 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
                       "or sourceTensor.clone().detach().requires_grad_(True), rather than "
                       "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
         return _finish(data._data.copy(), dtype, requires_grad)
-    return _finish(_infer(data), dtype, requires_grad)
+    return _finish(infer_array(data), dtype, requires_grad)
 
 
 def as_tensor(data, dtype=None):
     if isinstance(data, Tensor) and (dtype is None or dtypes.as_dtype(dtype) is data.dtype):
         return data
-    return _finish(data if isinstance(data, np.ndarray) else _infer(data), dtype)
+    return _finish(data if isinstance(data, np.ndarray) else infer_array(data), dtype)
 
 
 def from_numpy(array):
@@ -59,7 +46,7 @@ def from_numpy(array):
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     dtypes.from_numpy(array.dtype)
-    return Tensor._make(array)
+    return Tensor._wrap(array)
 
 
 def _size(size):
@@ -168,7 +155,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     """int64 when every argument is an integer, float32 otherwise (as PyTorch)."""
     if end is None:
         start, end = 0, start
-    args = [_unwrap(a) for a in (start, end, step)]
+    args = [unwrap(a) for a in (start, end, step)]
     if step == 0:
         raise RuntimeError("step must be nonzero")
     is_int = all(isinstance(a, (int, np.integer)) for a in args)

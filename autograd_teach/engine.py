@@ -1,59 +1,85 @@
-"""The backward engine. In PyTorch this is torch/csrc/autograd/engine.cpp.
+"""The backward engine: it only schedules. In PyTorch this is
+torch/csrc/autograd/engine.cpp.
 
-1. Walk the graph from the roots (iteratively, no recursion) and count, for
-   every node, how many edges lead into it: its dependencies.
-2. Start with the roots' gradients in their input buffers. A node is ready
-   when all its dependencies have delivered; ready nodes wait in a priority
-   queue ordered like PyTorch's: AccumulateGrad first, then the most recently
-   created node (highest sequence number).
-3. Run a ready node: its backward turns the gradient w.r.t. its output into
-   one gradient per `next_functions` entry; add each into that node's buffer.
-   AccumulateGrad nodes add into `leaf.grad`.
-4. Without retain_graph, each node frees its saved tensors once it has run.
+1. Count, for every node reachable from the roots, how many edges lead into
+   it (`dependencies`): it is ready once that many gradients have arrived.
+2. Start with the roots' gradients in their input buffers.
+3. Loop: take the ready node with the highest priority, run it (the node
+   knows its own work: an op node calls its backward, AccumulateGrad adds
+   into .grad), add each gradient it returns into the buffer of the node its
+   edge leads to, and count that dependency off.
 
-If anything fails mid-way, every `.grad` written so far is restored, so a
-failed backward leaves no half-updated gradients behind.
+Everything else is the node's business (node.py, tensor.py) or the task's:
+a `GraphTask` holds what one backward call asked for (retain_graph, the
+inputs of autograd.grad) and a log that puts every .grad back if the call
+fails half-way. Observers (viz) subscribe with `add_observer`.
 """
+import contextlib
 import heapq
+import itertools
 import threading
-
-import numpy as np
-
-from . import function
-from .function import AccumulateGrad
-
-# Set by autograd_teach.viz to watch the engine: on_step(node, grad_outputs,
-# grad_inputs) after each node, on_begin(roots) / on_end() around a run.
-# (Being replaced by add_observer below.)
-_recorder = None
 
 _observers = []          # what add_observer subscribed; empty unless someone asked
 _observers_lock = threading.Lock()
 
 
-class ObserverHandle:
-    """What add_observer returns: .remove() unsubscribes (twice is harmless)."""
+def execute(roots, retain_graph=False, accumulate=True, capture=None):
+    """Run backward from roots, a list of (node, gradient array).
 
-    def __init__(self, begin):
-        self._begin = begin
+    accumulate -- add into leaf .grad (backward) or not (autograd.grad)
+    capture    -- dict {node: None}: the gradient arriving at each of these
+                  nodes is stored there (autograd.grad, backward(inputs=...)),
+                  and only the nodes on a path to them run, as in PyTorch
+    """
+    task = GraphTask(roots, retain_graph, accumulate, capture)
+    deps = dependencies(task.roots)
+    buffers = {}
+    for node, grad in roots:
+        add_to_buffer(buffers, node, grad)
+    ready = ReadyQueue(node for node in dict.fromkeys(task.roots) if deps.get(node, 0) == 0 and task.reaches(node))
+    with task.rollback_on_error(), observed(task.roots) as watchers:
+        while ready:
+            node = ready.pop()
+            grad = task.arrive(node, buffers.pop(node))     # hooks, then capture
+            if not task.needs(node):
+                continue
+            grads = node.run(grad, task)
+            for watcher in watchers:
+                watcher.step(node, (grad,), grads)
+            for (nxt, _), g in zip(node.next_functions, grads):
+                if nxt is None or not task.reaches(nxt):
+                    continue
+                if g is not None:
+                    add_to_buffer(buffers, nxt, g)
+                deps[nxt] -= 1
+                if deps[nxt] == 0 and nxt in buffers:
+                    ready.push(nxt)
 
-    def remove(self):
-        with _observers_lock:
-            if self._begin in _observers:
-                _observers.remove(self._begin)
+
+class ReadyQueue:
+    """PyTorch's ready queue: the node with the highest sequence_nr runs
+    first, that is the one created last. AccumulateGrad's sequence_nr is the
+    largest there is (UINT64_MAX), so a leaf's .grad is filled as soon as its
+    gradient is complete. Ties run in the order they became ready."""
+
+    def __init__(self, nodes):
+        self.heap, self.tie = [], itertools.count()
+        for node in nodes:
+            self.push(node)
+
+    def push(self, node):
+        heapq.heappush(self.heap, (-node.sequence_nr, next(self.tie), node))
+
+    def pop(self):
+        return heapq.heappop(self.heap)[2]
+
+    def __bool__(self):
+        return bool(self.heap)
 
 
-def add_observer(begin):
-    """Watch every backward run from now on, until the handle is removed.
-
-    ``begin(roots)`` is called as a run starts (roots: its root nodes) and
-    returns a per-run watcher, or None to skip this run. The watcher's
-    ``step(node, grad_outputs, grad_inputs)`` is called after each node runs,
-    and ``end()`` once the run is over, also when it failed. Each run gets its
-    own watcher, so runs in several threads never share one."""
-    with _observers_lock:
-        _observers.append(begin)
-    return ObserverHandle(begin)
+def add_to_buffer(buffers, node, grad):
+    """Gradients reaching one node from several edges add up."""
+    buffers[node] = grad if node not in buffers else buffers[node] + grad
 
 
 def dependencies(roots):
@@ -62,8 +88,7 @@ def dependencies(roots):
     stack = list(dict.fromkeys(roots))   # a root given twice is still one node
     seen = set(stack)
     while stack:
-        node = stack.pop()
-        for nxt, _ in node.next_functions:
+        for nxt, _ in stack.pop().next_functions:
             if nxt is None:
                 continue
             deps[nxt] = deps.get(nxt, 0) + 1
@@ -73,124 +98,47 @@ def dependencies(roots):
     return deps
 
 
-def topological_order(roots):
-    """The order in which `execute` runs the nodes (used by tests and viz)."""
-    order = []
-    placeholders = [(r, 0) for r in roots]   # any summable stand-in for a gradient: only the order matters
-    execute(placeholders, retain_graph=True, accumulate=False, visit=order.append)
-    return order
+class GraphTask:
+    """What one backward call asked for (PyTorch's GraphTask)."""
+
+    def __init__(self, roots, retain_graph, accumulate, capture):
+        self.roots = [node for node, _ in roots]
+        self.retain_graph, self.accumulate, self.capture = retain_graph, accumulate, capture
+        # The nodes on a path to a captured one (PyTorch's exec_info); None: all run.
+        self.needed = None if capture is None else nodes_leading_to(self.roots, capture)
+        self.undo = []      # how to put back each .grad this call writes: zero-argument callables
+
+    def arrive(self, node, grad):
+        """The gradient w.r.t. node's output is complete: hooks may change it,
+        then autograd.grad keeps it if node is one of its inputs."""
+        if node.hooks:
+            grad = node.call_hooks(grad)
+        if self.capture is not None and node in self.capture:
+            self.capture[node] = grad
+        return grad
+
+    def needs(self, node):
+        return self.needed is None or node in self.needed
+
+    def reaches(self, node):
+        """Does anything this call wants lie at or beyond node?"""
+        return self.needed is None or node in self.needed or node in self.capture
+
+    @contextlib.contextmanager
+    def rollback_on_error(self):
+        """A failed backward leaves no half-updated .grad behind."""
+        try:
+            yield
+        except BaseException:
+            for restore in reversed(self.undo):
+                restore()
+            raise
 
 
-def execute(roots, retain_graph=False, accumulate=True, capture=None, visit=None, recorder=None):
-    """Run backward from roots: a list of (node, gradient array).
-
-    accumulate -- add into leaf .grad (backward) or not (autograd.grad)
-    capture    -- dict {node: None}: gradients arriving at these nodes are
-                  stored there (autograd.grad, backward(inputs=...)); then
-                  only the nodes on a path to them run, as in PyTorch
-    visit      -- called with each node in run order, which is all it does
-    """
-    if visit is None and recorder is None:   # an order-only walk is not a backward pass: not recorded
-        recorder = _recorder
-    root_nodes = [n for n, _ in roots]
-    deps = dependencies(root_nodes)
-    needed = None if capture is None else _needed(root_nodes, capture)
-    buffers = {}
-    for node, grad in roots:
-        buffers[node] = grad if node not in buffers else buffers[node] + grad
-    ready, tie = [], 0
-    for node in dict.fromkeys(root_nodes):
-        if deps.get(node, 0) == 0 and (needed is None or node in needed or node in capture):
-            heapq.heappush(ready, (-node._seq, tie, node))
-            tie += 1
-    undo = []  # (leaf, its .grad before this run, a copy of its data) for rollback
-    if recorder is not None and hasattr(recorder, "on_begin"):
-        recorder.on_begin(root_nodes)
-    watchers = _begin_watchers(root_nodes) if _observers and visit is None else ()
-    try:
-        while ready:
-            node = heapq.heappop(ready)[2]
-            grad = buffers.pop(node)
-            hooks = node.variable._hooks if type(node) is AccumulateGrad else node._pre_hooks
-            if hooks and visit is None:
-                grad = _run_hooks(hooks, grad)
-            if capture is not None and node in capture:
-                capture[node] = grad
-            if needed is not None and node not in needed:
-                continue
-            if visit is not None:
-                visit(node)
-                grads = tuple(None if n is None else grad for n, _ in node.next_functions)
-            elif type(node) is AccumulateGrad:
-                if accumulate:
-                    _accumulate(node.variable, grad, undo)
-                grads = ()
-            else:
-                if node._retain_refs:
-                    _retain(node, grad, undo)
-                grads = node._apply_backward(grad)
-                if not retain_graph:
-                    node._release()
-            if recorder is not None:
-                recorder.on_step(node, (grad,), grads)
-            for w in watchers:
-                w.step(node, (grad,), grads)
-            for (nxt, _), g in zip(node.next_functions, grads):
-                if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
-                    continue
-                if g is not None:
-                    buffers[nxt] = g if nxt not in buffers else buffers[nxt] + g
-                deps[nxt] -= 1
-                if deps[nxt] == 0 and nxt in buffers:
-                    heapq.heappush(ready, (-nxt._seq, tie, nxt))
-                    tie += 1
-    except BaseException:
-        for leaf, old_grad, old_data in reversed(undo):
-            if old_grad is not None:
-                old_grad._data[...] = old_data
-            leaf._grad = old_grad
-        raise
-    finally:
-        if recorder is not None and hasattr(recorder, "on_end"):
-            recorder.on_end()
-        for w in watchers:
-            w.end()
-
-
-def _begin_watchers(root_nodes):
-    with _observers_lock:
-        begins = tuple(_observers)
-    return [w for w in (b(root_nodes) for b in begins) if w is not None]
-
-
-def _run_hooks(hooks, grad):
-    """Tensor hooks (register_hook): each sees the gradient and may replace it."""
-    for hook in list(hooks):
-        out = hook(function.Tensor._make(grad))
-        if out is not None:
-            if out.shape != grad.shape:
-                raise RuntimeError(f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value")
-            grad = out._data
-    return grad
-
-
-def _accumulate(leaf, grad, undo):
-    """AccumulateGrad: the first gradient becomes .grad (a fresh copy, so that
-    no two leaves ever share one array); later ones are added in place."""
-    old = leaf._grad
-    if old is None:
-        undo.append((leaf, None, None))
-        leaf._grad = function.Tensor._make(np.array(grad, dtype=leaf._data.dtype))
-    else:
-        undo.append((leaf, old, old._data.copy()))
-        old._data += grad
-        old._version_box[0] += 1
-
-
-def _needed(roots, targets):
+def nodes_leading_to(roots, targets):
     """The nodes that must run for gradients to reach targets: those with a
-    path to one (PyTorch's exec_info). Other branches are skipped, so a freed
-    or modified part of the graph that the targets do not depend on is harmless."""
+    path to one. Other branches are skipped, so a freed or modified part of
+    the graph that the targets do not depend on is harmless."""
     parents, stack, seen = {}, list(roots), set(roots)
     while stack:
         node = stack.pop()
@@ -209,13 +157,61 @@ def _needed(roots, targets):
     return needed
 
 
-def _retain(node, grad, undo):
-    """retain_grad(): a non-leaf keeps the gradient that reached its grad_fn.
-    Unlike AccumulateGrad, PyTorch's hook adds out of place: a new tensor each time."""
-    Tensor = function.Tensor
-    for ref in node._retain_refs:
-        t = ref()
-        if t is not None and t.grad_fn is node:
-            old = t._grad
-            undo.append((t, old, None if old is None else old._data.copy()))
-            t._grad = Tensor._make(np.array(grad if old is None else old._data + grad, dtype=t._data.dtype))
+def topological_order(roots):
+    """The order in which `execute` would run the nodes: the same queue and
+    dependency counts, but nothing runs (Kahn's algorithm)."""
+    deps = dependencies(roots)
+    ready = ReadyQueue(node for node in dict.fromkeys(roots) if deps.get(node, 0) == 0)
+    order = []
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    ready.push(nxt)
+    return order
+
+
+# -- observers: who watches a backward run (viz.record subscribes here) --------------
+
+class ObserverHandle:
+    """What add_observer returns: .remove() unsubscribes (twice is harmless)."""
+
+    def __init__(self, begin):
+        self.begin = begin
+
+    def remove(self):
+        with _observers_lock:
+            if self.begin in _observers:
+                _observers.remove(self.begin)
+
+
+def add_observer(begin):
+    """Watch every backward run from now on, until the handle is removed.
+
+    ``begin(roots)`` is called as a run starts (roots: its root nodes) and
+    returns a per-run watcher, or None to skip this run. The watcher's
+    ``step(node, grad_outputs, grad_inputs)`` is called after each node runs,
+    and ``end()`` once the run is over, also when it failed. Each run gets its
+    own watcher, so runs in several threads never share one."""
+    with _observers_lock:
+        _observers.append(begin)
+    return ObserverHandle(begin)
+
+
+@contextlib.contextmanager
+def observed(roots):
+    """The watchers of one run; each is told when the run ends."""
+    if not _observers:
+        yield ()
+        return
+    with _observers_lock:
+        begins = tuple(_observers)
+    watchers = [w for w in (begin(roots) for begin in begins) if w is not None]
+    try:
+        yield watchers
+    finally:
+        for w in watchers:
+            w.end()

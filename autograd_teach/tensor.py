@@ -5,21 +5,38 @@
     grad_fn        the Node that made it (None on leaves)
     grad           where backward accumulates its gradient (leaves only)
     _version       bumped by every in-place op; shared with views and detach()
-                   so that backward can tell when a saved tensor was modified
+                   (views.py, the base class of Tensor, has that machinery)
 
-Arithmetic goes through the op classes in `ops/`; this file only dispatches.
+Arithmetic goes through the op classes in `ops/`; Tensor only dispatches.
+AccumulateGrad, the node that adds into a leaf's .grad, lives here too, beside
+the attribute it writes.
+
+The protocol: the rest of the core reads a tensor's private members only
+through these (tests/test_architecture.py checks it):
+
+    t._data               the numpy array
+    t._requires_grad      the flag, without the property's checks
+    t._version_box        the version counter (a one-element list), shared by views
+    Tensor._wrap(array)   a new plain tensor around an array (what ops return)
+    t._grad_edge()        the (node, input_nr) a new node's edge points to
+    t._set_grad_fn(node)  make node the tensor's history (an op's output)
+    t._track_view(...)    t is a view (views.py); t._inplace(op, ...) an in-place op
 """
 import warnings
 import weakref
+from functools import partial
 
 import numpy as np
 
-from . import dtypes, engine, function, grad_mode, printing
+from . import dtypes, engine, printing
 from . import ops as O
-from .function import AccumulateGrad, RemovableHandle, check_broadcast
+from .node import Node, RemovableHandle, check_broadcast
+from .indexing import getitem, setitem
 from .size import Size
+from .views import InplaceOrView
 
 _NUMBER = (int, float, bool, np.number, np.bool_)
+UINT64_MAX = 2 ** 64 - 1
 
 NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
@@ -57,30 +74,33 @@ class device:
 _CPU = device("cpu")
 
 
-class Tensor:
+class Tensor(InplaceOrView):
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_grad", "_version_box", "_base",
                  "_view_chain", "_retains_grad", "_acc", "_hooks", "__weakref__")
 
     def __init__(self, *args):
         # torch.Tensor([1, 2]) copies data as float32; torch.Tensor(2, 3) makes a 2x3 tensor.
         if len(args) == 1 and not isinstance(args[0], int):
-            data = np.array(_unwrap(args[0]), dtype=np.float32)
+            data = np.array(unwrap(args[0]), dtype=np.float32)
         else:
             data = np.zeros(tuple(args), dtype=np.float32)
         self._init(data)
 
-    @classmethod
-    def _make(cls, data):
-        t = cls.__new__(cls)
-        t._init(data)
+    @staticmethod
+    def _wrap(data, version_box=None, grad_fn=None):
+        """A plain Tensor around a numpy array (also for a subclass's ops)."""
+        t = _new_tensor(Tensor)
+        t._init(data, version_box)
+        if grad_fn is not None:
+            t.grad_fn, t._requires_grad = grad_fn, True
         return t
 
-    def _init(self, data):
+    def _init(self, data, version_box=None):
         self._data = data
         self._requires_grad = False
         self.grad_fn = None
         self._grad = None
-        self._version_box = [0]
+        self._version_box = [0] if version_box is None else version_box
         self._base = None
         self._view_chain = ()   # for a view: the (op class, params) that made it from _base
         self._retains_grad = False
@@ -117,17 +137,8 @@ class Tensor:
     def is_floating_point(self):
         return self._data.dtype.kind == "f"
 
-    @property
-    def device(self):
-        return _CPU
-
-    @property
-    def is_cuda(self):
-        return False
-
-    @property
-    def _version(self):
-        return self._version_box[0]
+    device = property(lambda self: _CPU)
+    is_cuda = property(lambda self: False)
 
     @property
     def is_leaf(self):
@@ -165,20 +176,7 @@ class Tensor:
     @grad.setter
     def grad(self, value):
         if value is not None:
-            if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
-                                f"{type(value).__name__}")
-            if value.dtype is not self.dtype:
-                raise RuntimeError(f"attempting to assign a gradient with dtype '{dtypes.c_name(value.dtype)}' to a "
-                                   f"tensor with grad_dtype '{self.dtype.legacy_name}'. The gradient must match the "
-                                   "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's "
-                                   "grad_dtype attribute with a specific dtype, or None to allow any dtype. Set "
-                                   "grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may "
-                                   "break downstream systems that assume they match.")
-            if value.shape != self.shape:
-                raise RuntimeError(f"attempting to assign a gradient of size '{_dims(value.shape)}' to a tensor "
-                                   f"of size '{_dims(self.shape)}'. Please ensure that the gradient and the "
-                                   "tensor are the same size")
+            _check_grad(self, value)
         self._grad = value
 
     @property
@@ -193,10 +191,7 @@ class Tensor:
             return
         if not self._retains_grad:
             self._retains_grad = True
-            node = self.grad_fn
-            if node._retain_refs is None:
-                node._retain_refs = []
-            node._retain_refs.append(weakref.ref(self))
+            self.grad_fn.register_retains_grad_hook(RetainGrad(self))
 
     def register_hook(self, hook):
         """Call hook(grad) whenever the gradient w.r.t. this tensor is computed;
@@ -204,22 +199,18 @@ class Tensor:
         into a leaf's .grad and before retain_grad() keeps it, as in PyTorch."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is None:
-            if self._hooks is None:
-                self._hooks = []
-            hooks = self._hooks
-        else:
-            if self.grad_fn._pre_hooks is None:
-                self.grad_fn._pre_hooks = []
-            hooks = self.grad_fn._pre_hooks
-        hooks.append(hook)
-        return RemovableHandle(hooks, hook)
+        if self.grad_fn is not None:
+            return self.grad_fn.register_prehook(TensorHook(hook))
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(TensorHook(hook))
+        return RemovableHandle(self._hooks, self._hooks[-1])
 
     @property
     def data(self):
         """The same storage, cut off from autograd, with a version counter of
         its own: changes made through .data are invisible to backward."""
-        return Tensor._make(self._data)
+        return Tensor._wrap(self._data)
 
     @data.setter
     def data(self, value):
@@ -227,15 +218,14 @@ class Tensor:
 
     def detach(self):
         """The same storage and version counter, no history, no grad."""
-        t = Tensor._make(self._data)
-        t._version_box = self._version_box
-        return t
+        return Tensor._wrap(self._data, self._version_box)
 
     def detach_(self):
         self.grad_fn = None
         self._requires_grad = False
         return self
 
+    # -- the protocol with the node base (node.py) ---------------------------------
     def _grad_edge(self):
         """The (node, input_nr) that a new op's next_functions points to."""
         if self.grad_fn is not None:
@@ -248,9 +238,14 @@ class Tensor:
             self._acc = weakref.ref(acc)
         return (acc, 0)
 
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None, record=None):
-        from .autograd import backward
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs, record=record)
+    def _set_grad_fn(self, node):
+        self.grad_fn, self._requires_grad = node, True
+
+    def _copy_history(self, other):
+        self.grad_fn, self._requires_grad, self._acc = other.grad_fn, other._requires_grad, other._acc
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     # -- conversion and printing -------------------------------------------------
     def __repr__(self):
@@ -287,7 +282,7 @@ class Tensor:
         return a if dtype is None else a.astype(dtype)
 
     def untyped_storage(self):
-        return _Storage(self._data)
+        return Storage(self._data)
 
     def data_ptr(self):
         return self._data.__array_interface__["data"][0]
@@ -470,30 +465,7 @@ class Tensor:
         return O.MvBackward0.apply(self, vec)
 
     def matmul(self, other):
-        """Picks dot / mv / mm / batched matmul by dimensions, as torch.matmul."""
-        other = _operand(other)
-        a, b = self.dim(), other.dim()
-        if a == 0 or b == 0:
-            raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
-        if a == 1 and b == 1:
-            return self.dot(other)
-        if a == 2 and b == 1:
-            return self.mv(other)
-        if a == 2 and b == 2:
-            return self.mm(other)
-        if a == 1 and b == 2:   # PyTorch: unsqueeze, mm, squeeze
-            return O.SqueezeBackward4.apply(self.unsqueeze(0).mm(other), (0,))
-        if b <= 2:   # PyTorch folds self's batch dims into rows and runs mm or mv: their errors
-            rows = (int(np.prod(self.shape[:-1])), self.shape[-1])
-            (O.MvBackward0 if b == 1 else O.MmBackward0).check(rows, other.shape, self.dtype, other.dtype)
-        lhs = self.unsqueeze(0) if a == 1 else self
-        rhs = other.unsqueeze(-1) if b == 1 else other
-        out = O.BmmBackward0.apply(lhs, rhs)
-        if a == 1:
-            out = out.squeeze(-2)
-        if b == 1:
-            out = out.squeeze(-1)
-        return out
+        return O.linalg.matmul(self, _operand(other))
 
     __matmul__ = matmul
 
@@ -519,13 +491,13 @@ class Tensor:
                                       "which is not implemented")
         if dim is None:
             return O.MaxBackward1.apply(self)
-        return _ReturnTypes("max", O.MaxBackward0.apply(self, dim, keepdim),
+        return ReturnTypes("max", O.MaxBackward0.apply(self, dim, keepdim),
                             _argreduce(np.argmax, self, dim, keepdim))
 
     def min(self, dim=None, keepdim=False):
         if dim is None:
             return O.MinBackward1.apply(self)
-        return _ReturnTypes("min", O.MinBackward0.apply(self, dim, keepdim),
+        return ReturnTypes("min", O.MinBackward0.apply(self, dim, keepdim),
                             _argreduce(np.argmin, self, dim, keepdim))
 
     def argmax(self, dim=None, keepdim=False):
@@ -542,10 +514,10 @@ class Tensor:
         return O.LinalgVectorNormBackward0.apply(self, p, dim, keepdim)
 
     def all(self):
-        return Tensor._make(np.array(self._data.all()))
+        return Tensor._wrap(np.array(self._data.all()))
 
     def any(self):
-        return Tensor._make(np.array(self._data.any()))
+        return Tensor._wrap(np.array(self._data.any()))
 
     # -- shapes ----------------------------------------------------------------
     def view(self, *shape):
@@ -595,38 +567,13 @@ class Tensor:
         return self.expand(other.shape)
 
     def __getitem__(self, index):
-        if self.dim() == 0 and isinstance(index, (int, np.integer, slice)) and not isinstance(index, bool):
-            # PyTorch sends a lone int or slice straight to select / slice, which refuse a 0-d tensor
-            if isinstance(index, slice):
-                raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-            return O.SelectBackward0.apply(self, 0, int(index))   # "invalid index of a 0-dim tensor..."
-        index = index if isinstance(index, tuple) else (index,)
-        if any(_is_advanced(i) for i in index):
-            return O.IndexBackward0.apply(self, _np_index(index))
-        # Basic indexing: one view node per indexed dim, as PyTorch records it.
-        n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
-        if n_real > self.dim():
-            raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
-        t, dim = self, 0
-        for i in index:
-            if i is Ellipsis:
-                dim += self.dim() - n_real
-            elif i is None:
-                t, dim = O.UnsqueezeBackward0.apply(t, dim), dim + 1
-            elif isinstance(i, slice):
-                if i != slice(None):
-                    t = O.SliceBackward0.apply(t, dim, _int_slice(i))
-                dim += 1
-            elif isinstance(i, (int, np.integer)) or (isinstance(i, Tensor) and i.dim() == 0):
-                t = O.SelectBackward0.apply(t, dim, int(i))
-            else:
-                raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                                 f"Variables are valid indices (got {type(i).__name__})")
-        return t if t is not self else O.SliceBackward0.apply(self, 0, slice(None)) if self.dim() else self
+        return getitem(self, index)
 
     def __setitem__(self, index, value):
-        idx = _np_index(index if isinstance(index, tuple) else (index,))
-        self._inplace(lambda src, v: O.CopySlices.apply(src, v, (), idx), _operand(value), view=True)
+        setitem(self, index, _operand(value))
+
+    def copy_(self, src):
+        return self._inplace(lambda dst, s: O.CopySlices.apply(dst, s, (), Ellipsis), _operand(src))
 
     # -- comparisons (no gradient) ------------------------------------------------
     def _compare(self, op, other):
@@ -634,7 +581,7 @@ class Tensor:
         b = other._data if isinstance(other, Tensor) else other
         if isinstance(other, Tensor):
             check_broadcast(self.shape, other.shape)
-        return Tensor._make(np.asarray(op(self._data, b)))
+        return Tensor._wrap(np.asarray(op(self._data, b)))
 
     def __eq__(self, other):
         if other is None:
@@ -666,147 +613,201 @@ class Tensor:
     def allclose(self, other, rtol=1e-05, atol=1e-08):
         return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol))
 
-    # -- in-place ops ------------------------------------------------------------
-    def _check_inplace(self, view=False):
-        if not grad_mode._enabled:
+
+_new_tensor = object.__new__
+
+
+def _check_grad(t, value):
+    """What `t.grad = value` accepts, with PyTorch's messages."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                        f"{type(value).__name__}")
+    if value.dtype is not t.dtype:
+        raise RuntimeError(f"attempting to assign a gradient with dtype '{dtypes.c_name(value.dtype)}' to a "
+                           f"tensor with grad_dtype '{t.dtype.legacy_name}'. The gradient must match the "
+                           "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's "
+                           "grad_dtype attribute with a specific dtype, or None to allow any dtype. Set "
+                           "grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may "
+                           "break downstream systems that assume they match.")
+    if value.shape != t.shape:
+        raise RuntimeError(f"attempting to assign a gradient of size '{_dims(value.shape)}' to a tensor "
+                           f"of size '{_dims(t.shape)}'. Please ensure that the gradient and the "
+                           "tensor are the same size")
+
+
+# -- the nodes that write into a tensor's .grad -----------------------------------
+
+class AccumulateGrad(Node):
+    """The sink for a leaf: adds the incoming gradient into `variable.grad`.
+    The first gradient becomes .grad (a fresh copy, so that no two leaves ever
+    share one array); later ones are added in place, as in PyTorch."""
+    sequence_nr = UINT64_MAX    # as in PyTorch: among ready nodes, leaves accumulate first
+
+    def __init__(self, variable):
+        self.variable = variable
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
+    @property
+    def hooks(self):
+        return self.variable._hooks
+
+    def run(self, grad, task):
+        if task.accumulate:
+            accumulate_grad(self.variable, grad, task.undo)
+        return ()
+
+
+def accumulate_grad(leaf, grad, undo):
+    old = leaf._grad
+    if old is None:
+        undo.append(partial(_restore_grad, leaf, None, None))
+        leaf._grad = Tensor._wrap(np.array(grad, dtype=leaf._data.dtype))
+    else:
+        undo.append(partial(_restore_grad, leaf, old, old._data.copy()))
+        old._data += grad
+        old._bump_version()
+
+
+def _restore_grad(t, old_grad, old_data):
+    """Undo one write into t.grad: what the engine calls when a backward fails."""
+    if old_grad is not None:
+        old_grad._data[...] = old_data
+    t._grad = old_grad
+
+
+class RetainGrad:
+    """retain_grad()'s hook on the tensor's grad_fn: the tensor keeps the
+    gradient that reaches that node. Unlike AccumulateGrad, PyTorch's hook adds
+    out of place: a new tensor each time."""
+    __slots__ = ("ref",)
+
+    def __init__(self, t):
+        self.ref = weakref.ref(t)
+
+    def __call__(self, node, grad, undo):
+        t = self.ref()
+        if t is None or t.grad_fn is not node:    # gone, or it has a newer history (in-place)
             return
-        if self._requires_grad and self.grad_fn is None:
-            raise RuntimeError(("a view of a leaf Variable" if view else "a leaf Variable") +
-                               " that requires grad is being used in an in-place operation.")
-        base = self._base
-        if base is not None and base._requires_grad and base.grad_fn is None:
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place "
-                               "operation.")
-
-    def _snapshot(self):
-        """A copy of the values with the same history: what a node must see of
-        self from before an in-place write."""
-        t = Tensor._make(self._data.copy(order="K"))
-        t.grad_fn, t._requires_grad, t._acc = self.grad_fn, self._requires_grad, self._acc
-        return t
-
-    def _take_history(self, node):
-        """After an in-place op inside a graph, node made self's new values."""
-        self.grad_fn, self._requires_grad = node, True
-        if self._retains_grad:   # the retained gradient now comes from the new node
-            self._retains_grad = False
-            self.retain_grad()
-
-    def _inplace(self, op, *args, view=False):
-        """Run op out of place, write the result into self's storage, bump the
-        version, and (inside a graph) make the new node self's grad_fn. On a
-        view inside a graph, the base's history changes too, as in PyTorch: the
-        base becomes CopySlices(old base, result), and the view is re-derived
-        from the new base."""
-        self._check_inplace(view)
-        needs_graph = grad_mode._enabled and (
-            self._requires_grad or any(isinstance(a, Tensor) and a._requires_grad for a in args))
-        src = self._snapshot() if needs_graph else self
-        result = op(src, *args)
-        if result.dtype is not self.dtype and not np.can_cast(result._data.dtype, self._data.dtype, "same_kind"):
-            raise RuntimeError(f"result type {result.dtype.legacy_name} can't be cast to the desired output "
-                               f"type {self.dtype.legacy_name}")
-        if result.shape != self.shape:
-            raise RuntimeError(f"output with shape {_dims(self.shape)} doesn't match the broadcast shape "
-                               f"{_dims(result.shape)}")
-        if needs_graph and self._base is not None and result.grad_fn is not None:
-            base = self._base
-            new_base = O.CopySlices.apply(base._snapshot(), result, self._view_chain, Ellipsis)
-            base._data[...] = new_base._data        # writes self's region too: it is a view
-            base._version_box[0] += 1
-            base._take_history(new_base.grad_fn)
-            view = base
-            for cls, params in self._view_chain:
-                view = cls.apply(view, *params)
-            self._take_history(view.grad_fn)
-            return self
-        self._data[...] = result._data
-        self._version_box[0] += 1
-        if result.grad_fn is not None:
-            self._take_history(result.grad_fn)
-        return self
-
-    def add_(self, other, alpha=1):
-        return self._inplace(Tensor.add, _operand(other), alpha)
-
-    def sub_(self, other, alpha=1):
-        return self._inplace(Tensor.sub, _operand(other), alpha)
-
-    def mul_(self, other):
-        return self._inplace(Tensor.mul, _operand(other))
-
-    def div_(self, other):
-        return self._inplace(Tensor.div, _operand(other))
-
-    def pow_(self, exponent):
-        return self._inplace(Tensor.pow, _operand(exponent))
-
-    def clamp_(self, min=None, max=None):
-        return self._inplace(Tensor.clamp, min, max)
-
-    def zero_(self):
-        return self._inplace(O.ZeroBackward0.apply)
-
-    def fill_(self, value):
-        return self._inplace(O.FillBackward2.apply, float(value) if isinstance(value, Tensor) else value)
-
-    def copy_(self, src):
-        return self._inplace(lambda dst, s: O.CopySlices.apply(dst, s, (), Ellipsis), _operand(src))
-
-    def uniform_(self, a=0.0, b=1.0):
-        return self._inplace(O.UniformBackward0.apply, a, b)
-
-    def normal_(self, mean=0.0, std=1.0):
-        return self._inplace(O.NormalBackward0.apply, mean, std)
-
-    __iadd__ = add_
-    __isub__ = sub_
-    __imul__ = mul_
-    __itruediv__ = div_
+        old = t._grad
+        undo.append(partial(_restore_grad, t, old, None))
+        t._grad = Tensor._wrap(np.array(grad if old is None else old._data + grad, dtype=t._data.dtype))
 
 
-function.Tensor = Tensor
+class TensorHook:
+    """A register_hook() hook as the engine calls it: on arrays."""
+    __slots__ = ("hook",)
+
+    def __init__(self, hook):
+        self.hook = hook
+
+    def __call__(self, grad):
+        out = self.hook(Tensor._wrap(grad))
+        if out is None:
+            return None
+        if out.shape != grad.shape:
+            raise RuntimeError(f"hook '{getattr(self.hook, '__name__', self.hook)}' has changed the size of value")
+        return out._data
 
 
-class _Storage:
+# -- backward: check the roots, then hand over to the engine -----------------------
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    """torch.autograd.backward: accumulate d(tensors)/d(leaf) into every leaf's
+    .grad (or only into inputs)."""
+    no_create_graph(create_graph)
+    roots = gradient_roots(as_tuple(tensors), grad_tensors)
+    if inputs is None:
+        engine.execute(roots, retain_graph=bool(retain_graph))
+        return
+    inputs = as_tuple(inputs)
+    capture = {t._grad_edge()[0]: None for t in inputs}
+    engine.execute(roots, retain_graph=bool(retain_graph), accumulate=False, capture=capture)
+    for t in inputs:
+        g = capture[t._grad_edge()[0]]
+        if g is not None:
+            accumulate_grad(t, g, [])
+
+
+def as_tuple(x):
+    """A tensor, or any iterable of them (as PyTorch: a numpy array is a sequence of numbers)."""
+    if x is None:
+        return None
+    return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def gradient_roots(outputs, grad_outputs):
+    """(node, gradient array) per output, with PyTorch's checks and messages."""
+    grads = (as_tuple(grad_outputs) or (None,) * len(outputs))[:len(outputs)]   # PyTorch zips them
+    for g in grads:
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+    if len(grads) < len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    return [(t._grad_edge()[0], _root_gradient(i, t, g)) for i, (t, g) in enumerate(zip(outputs, grads))]
+
+
+def _root_gradient(i, t, g):
+    if not t.requires_grad:
+        raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    if g is None:
+        if t.numel() != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        return np.ones(t._data.shape, dtype=t._data.dtype)
+    if g._data.shape != t._data.shape:
+        raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} and "
+                           f"output[{i}] has a shape of {t.shape}.")
+    return g._data.astype(t._data.dtype, copy=False)
+
+
+def no_create_graph(create_graph):
+    if create_graph:
+        raise NotImplementedError("autograd_teach computes gradients with numpy and cannot build a graph of "
+                                  "the backward pass: create_graph=True (higher-order gradients) is not supported")
+
+
+# -- small helpers ------------------------------------------------------------------
+
+class Storage:
     """What untyped_storage() returns: enough to compare data_ptr()s."""
 
     def __init__(self, data):
         while isinstance(data.base, np.ndarray):
             data = data.base
-        self._data = data
+        self.array = data
 
     def data_ptr(self):
-        return self._data.__array_interface__["data"][0]
+        return self.array.__array_interface__["data"][0]
 
     def nbytes(self):
-        return self._data.nbytes
+        return self.array.nbytes
 
     def size(self):
-        return self._data.nbytes
+        return self.array.nbytes
 
 
-class _ReturnTypes(tuple):
+class ReturnTypes(tuple):
     """torch.return_types.max(values=..., indices=...)"""
 
     def __new__(cls, name, values, indices):
         self = super().__new__(cls, (values, indices))
-        self._name = name
+        self.name = name
         return self
 
     values = property(lambda self: self[0])
     indices = property(lambda self: self[1])
 
     def __repr__(self):
-        return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+        return f"torch.return_types.{self.name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
 
 def _argreduce(fn, t, dim, keepdim):
     if dim is None:
-        return Tensor._make(np.asarray(fn(t._data), dtype=np.int64))
+        return Tensor._wrap(np.asarray(fn(t._data), dtype=np.int64))
     d = O.shape.check_dim(dim, t.dim())
     out = fn(t._data, axis=d)
-    return Tensor._make(np.asarray(np.expand_dims(out, d) if keepdim else out, dtype=np.int64))
+    return Tensor._wrap(np.asarray(np.expand_dims(out, d) if keepdim else out, dtype=np.int64))
 
 
 def _operand(x):
@@ -816,16 +817,32 @@ def _operand(x):
     if isinstance(x, (np.number, np.bool_)):
         return x.item()
     if isinstance(x, (list, tuple, np.ndarray)):
-        from .creation import tensor
-        return tensor(x)
+        return Tensor._wrap(infer_array(x))
     raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
 
 
-def _unwrap(x):
+def infer_array(data):
+    """numpy array for Python data, with PyTorch's default dtypes: Python
+    floats give float32 (the default dtype), ints int64, bools bool; numpy
+    arrays keep their dtype."""
+    if isinstance(data, (np.ndarray, np.generic)):
+        return np.array(data)
+    arr = np.array(unwrap(data))
+    if arr.dtype.kind == "f" or arr.size == 0:
+        arr = arr.astype(dtypes.default_float.np)
+    elif arr.dtype.kind in "iu":
+        arr = arr.astype(np.int64)
+    elif arr.dtype.kind != "b":
+        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    return arr
+
+
+def unwrap(x):
+    """Tensors (also inside lists) replaced by their arrays."""
     if isinstance(x, Tensor):
         return x._data
     if isinstance(x, (list, tuple)):
-        return [_unwrap(v) for v in x]
+        return [unwrap(v) for v in x]
     return x
 
 
@@ -834,30 +851,6 @@ def _shape_arg(shape):
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = shape[0]
     return tuple(int(s) for s in shape)
-
-
-def _is_advanced(i):
-    return (isinstance(i, (list, np.ndarray)) or (isinstance(i, Tensor) and i.dim() > 0)
-            or isinstance(i, (bool, np.bool_)))
-
-
-def _np_index(index):
-    out = []
-    for i in index:
-        if isinstance(i, Tensor):
-            out.append(i._data)
-        elif isinstance(i, list):
-            out.append(np.asarray(i))
-        elif isinstance(i, float):
-            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                             "Variables are valid indices (got float)")
-        else:
-            out.append(i)
-    return tuple(out) if len(out) != 1 else out[0]
-
-
-def _int_slice(s):
-    return slice(*(None if v is None else int(v) for v in (s.start, s.stop, s.step)))
 
 
 def _check_bool_sub(a, b):
@@ -874,7 +867,3 @@ def _check_bool_sub(a, b):
 
 def _dims(shape):
     return "[" + ", ".join(map(str, shape)) + "]"
-
-
-
-

@@ -4,6 +4,7 @@ What PyTorch does is the reference: where a test states an order, a value or
 a message, it was observed in torch 2.13.0 (the run orders below were recorded
 with Node.register_prehook on every node of the same graphs).
 """
+import contextlib
 import gc
 import sys
 import warnings
@@ -14,7 +15,7 @@ import pytest
 
 import autograd_teach as torch
 from autograd_teach import engine
-from autograd_teach.function import AccumulateGrad
+from autograd_teach.tensor import AccumulateGrad
 
 FREED = "Trying to backward through the graph a second time"
 MODIFIED = "one of the variables needed for gradient computation has been modified by an inplace operation"
@@ -25,30 +26,32 @@ def leaf(*values, dtype=torch.float32):
 
 
 class Recorder:
-    """An engine recorder that keeps every on_step call."""
+    """An engine observer (engine.add_observer) that keeps every step."""
 
     def __init__(self):
         self.steps, self.began, self.ended = [], [], 0
 
-    def on_begin(self, roots):
+    def begin(self, roots):
         self.began.append(list(roots))
+        return self
 
-    def on_step(self, node, grad_outputs, grad_inputs):
+    def step(self, node, grad_outputs, grad_inputs):
         self.steps.append((node, grad_outputs, grad_inputs))
 
-    def on_end(self):
+    def end(self):
         self.ended += 1
 
     @property
     def nodes(self):
         return [s[0] for s in self.steps]
 
-
-@pytest.fixture(autouse=True)
-def no_background_recorder(monkeypatch):
-    """autograd_teach.viz (imported by other tests) installs a recorder; these
-    tests see the engine alone unless they install one themselves."""
-    monkeypatch.setattr(engine, "_recorder", None)
+    @contextlib.contextmanager
+    def watching(self):
+        handle = engine.add_observer(self.begin)
+        try:
+            yield self
+        finally:
+            handle.remove()
 
 
 # -- depth: no recursion ------------------------------------------------------------
@@ -176,7 +179,8 @@ def test_run_order_is_topological_and_matches_pytorch(graph, expected):
     planned = engine.topological_order([out.grad_fn])
     assert_topological(planned, out.grad_fn)
     rec = Recorder()
-    out.backward(record=rec)
+    with rec.watching():
+        out.backward()
     assert_topological(rec.nodes, out.grad_fn)
     assert [lab[n] for n in rec.nodes] == expected
     assert rec.nodes == planned         # topological_order predicts the real run
@@ -589,8 +593,8 @@ def test_failed_backward_restores_every_grad():
     loss = p.sum() + (h * u).sum()
 
     rec = Recorder()
-    with pytest.raises(RuntimeError, match=MODIFIED):
-        loss.backward(record=rec)
+    with pytest.raises(RuntimeError, match=MODIFIED), rec.watching():
+        loss.backward()
     ran = {n.variable for n in rec.nodes if isinstance(n, AccumulateGrad)}
     assert {id(t) for t in ran} >= {id(w), id(u), id(fresh)}, "the test needs leaves accumulated before the failure"
     for name, t in (("x", x), ("w", w), ("u", u)):
@@ -690,7 +694,8 @@ def test_recorder_sees_every_step_in_order_with_aligned_gradients():
     out = (x * w).sum()
     mul = out.grad_fn.next_functions[0][0]
     rec = Recorder()
-    out.backward(record=rec)
+    with rec.watching():
+        out.backward()
     assert rec.began == [[out.grad_fn]] and rec.ended == 1
     assert [n.name() for n in rec.nodes] == ["SumBackward0", "MulBackward0", "torch::autograd::AccumulateGrad",
                                             "torch::autograd::AccumulateGrad"]
@@ -703,24 +708,25 @@ def test_recorder_sees_every_step_in_order_with_aligned_gradients():
     assert rec.steps[2][0].variable is x and rec.steps[2][1][0].tolist() == [3.0, 4.0]
 
 
-def test_the_module_level_recorder_sees_backward_and_is_told_when_it_ends(monkeypatch):
+def test_an_observer_sees_backward_and_is_told_when_it_ends():
     rec = Recorder()
-    monkeypatch.setattr(engine, "_recorder", rec)
     x = leaf(2.0)
-    (x * x).sum().backward()
-    assert [n.name() for n in rec.nodes] == ["SumBackward0", "MulBackward0", "torch::autograd::AccumulateGrad"]
-    assert rec.ended == 1
-    with pytest.raises(RuntimeError):
-        y = (x * x).sum()
-        y.backward()
-        y.backward()
-    assert rec.ended == 3       # on_end runs even when backward fails
+    with rec.watching():
+        (x * x).sum().backward()
+        assert [n.name() for n in rec.nodes] == ["SumBackward0", "MulBackward0", "torch::autograd::AccumulateGrad"]
+        assert rec.ended == 1
+        with pytest.raises(RuntimeError):
+            y = (x * x).sum()
+            y.backward()
+            y.backward()
+    assert rec.ended == 3       # end() runs even when backward fails
 
 
 def test_recorder_gets_none_for_inputs_that_need_no_gradient():
     x, c = leaf(1.0), torch.tensor([2.0])
     rec = Recorder()
-    (x * c).sum().backward(record=rec)
+    with rec.watching():
+        (x * c).sum().backward()
     mul_step = rec.steps[1]
     assert mul_step[0].next_functions[1] == (None, 0)
     assert mul_step[2][1] is None and mul_step[2][0].tolist() == [2.0]

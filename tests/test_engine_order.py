@@ -17,17 +17,27 @@ ORDERS = json.loads((GOLDEN / "engine_order.json").read_text())["orders"]
 
 
 class Steps:
+    """An engine observer that keeps the nodes in run order."""
+
     def __init__(self):
         self.nodes = []
 
-    def on_step(self, node, grad_outputs, grad_inputs):
+    def step(self, node, grad_outputs, grad_inputs):
         self.nodes.append(node)
+
+    def end(self):
+        pass
 
 
 @pytest.mark.parametrize("build", GRAPHS, ids=lambda b: b.__name__)
 def test_run_order_matches_pytorch(build):
     steps = Steps()
-    build(torch).backward(record=steps)
+    out = build(torch)
+    handle = engine.add_observer(lambda roots: steps)
+    try:
+        out.backward()
+    finally:
+        handle.remove()
     assert [n.name() for n in steps.nodes] == ORDERS[build.__name__]
 
 

@@ -28,7 +28,9 @@ def test_record_block_records_each_backward_in_engine_order():
     out, x = square_mean()
     with viz.record() as rec:
         out.backward()
-    assert engine._recorder is None             # restored on exit
+    out2, _ = square_mean()
+    out2.backward()
+    assert len(rec.recordings) == 1              # the block is over: nothing more recorded
     assert [G.fn_name(s.fn) for s in rec.steps] == [
         "MeanBackward0", "MulBackward0", "PowBackward0", "AddBackward0", "AccumulateGrad"]
     graph = G.build_graph(out)
@@ -38,10 +40,11 @@ def test_record_block_records_each_backward_in_engine_order():
     assert rec.steps[1].grad_inputs[1] is None   # the constant 3 gets no gradient
 
 
-def test_backward_record_argument_records_that_call_only():
+def test_a_recorder_watching_records_the_calls_in_the_block_only():
     out, _ = square_mean()
     rec = viz.Recorder()
-    out.backward(record=rec, retain_graph=True)
+    with rec.watching():
+        out.backward(retain_graph=True)
     out.backward()
     assert len(rec.recordings) == 1 and len(rec.last) == 5
 

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import autograd_teach as torch
-from autograd_teach import viz
+from autograd_teach import engine, viz
 from autograd_teach.viz import graph as G
 from autograd_teach.viz.widget import step_classes
 
@@ -50,21 +50,26 @@ class RawRecorder:
         self.calls = []
         self.tee = tee              # viz's Recorder, for the widget, sees the same calls
 
-    def on_begin(self, roots):
-        self.tee.on_begin(roots)
+    def begin(self, roots):
+        self.tee.begin(roots)
+        return self
 
-    def on_step(self, node, grad_outputs, grad_inputs):
+    def step(self, node, grad_outputs, grad_inputs):
         self.calls.append((node, tuple(grad_inputs)))
-        self.tee.on_step(node, grad_outputs, grad_inputs)
+        self.tee.step(node, grad_outputs, grad_inputs)
 
-    def on_end(self):
-        self.tee.on_end()
+    def end(self):
+        self.tee.end()
 
 
 def raw_recorded(make):
     out, names = make()
     raw = RawRecorder(viz.Recorder(store=False))
-    out.backward(record=raw)
+    handle = engine.add_observer(raw.begin)
+    try:
+        out.backward()
+    finally:
+        handle.remove()
     return viz.GraphWidget(out, names=names, recording=raw.tee), raw.calls
 
 

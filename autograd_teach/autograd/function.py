@@ -18,7 +18,7 @@ in the graph as a node named <YourClass>Backward, exactly as in PyTorch.
 import numpy as np
 
 from .. import grad_mode
-from ..function import FREED, Node, SavedTensor, _sequence
+from ..node import FREED, Node, SavedTensor, next_sequence_nr
 from ..tensor import Tensor
 
 
@@ -29,6 +29,7 @@ class BackwardCFunction(Node):
 
     def __init__(self, args):
         self.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        self._tensor_args = tuple(isinstance(a, Tensor) for a in args)
         self._saved = ()
         self._freed = False
 
@@ -42,7 +43,7 @@ class BackwardCFunction(Node):
     def saved_tensors(self):
         if self._freed:
             raise RuntimeError(FREED)
-        return tuple(None if s is None else Tensor._make(s.unpack()) for s in self._saved)
+        return tuple(None if s is None else Tensor._wrap(s.unpack()) for s in self._saved)
 
     @property
     def saved_freed(self):
@@ -51,8 +52,8 @@ class BackwardCFunction(Node):
     def saved_tensors_info(self):
         return []
 
-    def _apply_backward(self, grad):
-        grads = self._fn.backward(self, Tensor._make(grad))
+    def call_backward(self, grad):
+        grads = self._fn.backward(self, Tensor._wrap(grad))
         grads = grads if isinstance(grads, tuple) else (grads,)
         if len(grads) != len(self.needs_input_grad):
             raise RuntimeError(f"function {type(self).__name__} returned an incorrect number of gradients "
@@ -64,7 +65,7 @@ class BackwardCFunction(Node):
                 out.append(None if g is None else np.asarray(g._data if isinstance(g, Tensor) else g))
         return tuple(out)
 
-    def _release(self):
+    def release_variables(self):
         if self._saved:
             self._freed = True
             self._saved = ()
@@ -95,8 +96,7 @@ class Function:
         if not isinstance(out, Tensor):
             raise NotImplementedError("autograd_teach: a custom Function must return a single Tensor")
         if grad_mode.is_grad_enabled() and any(ctx.needs_input_grad):
-            ctx._tensor_args = tuple(isinstance(a, Tensor) for a in args)
             ctx.next_functions = tuple(a._grad_edge() for a in args if isinstance(a, Tensor))
-            ctx._seq = next(_sequence)
-            out.grad_fn, out._requires_grad = ctx, True
+            ctx.sequence_nr = next_sequence_nr()
+            out._set_grad_fn(ctx)
         return out

@@ -47,7 +47,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             for r in range(out.numel()):
                 onehot = np.zeros(out.numel())
                 onehot[r] = 1.0
-                g = Tensor._make(onehot.reshape(out._data.shape).astype(out._data.dtype))
+                g = Tensor._wrap(onehot.reshape(out._data.shape).astype(out._data.dtype))
                 (gx,) = autograd_grad(out, x, grad_outputs=g, retain_graph=True, allow_unused=True)
                 if gx is not None:
                     analytical[r] = gx._data.reshape(-1)

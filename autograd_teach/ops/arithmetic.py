@@ -3,10 +3,10 @@ numpy arrays and, beside it, the local derivative. Broadcasting is undone by
 the base class, so `backward` may return gradients of the output's shape."""
 import numpy as np
 
-from ..function import Function, quiet
+from ..node import OpNode, quiet
 
 
-class AddBackward0(Function):
+class AddBackward0(OpNode):
     """out = self + alpha * other"""
     inputs = ("self", "other")
     elementwise = True
@@ -20,7 +20,7 @@ class AddBackward0(Function):
         return grad, (grad if self.alpha == 1 else grad * self.alpha)
 
 
-class SubBackward0(Function):
+class SubBackward0(OpNode):
     """out = self - alpha * other"""
     inputs = ("self", "other")
     elementwise = True
@@ -34,7 +34,7 @@ class SubBackward0(Function):
         return grad, -grad * self.alpha
 
 
-class RsubBackward1(Function):
+class RsubBackward1(OpNode):
     """out = other - alpha * self, for `2 - x` (other is a Python number)"""
     promote_params = True
     attrs = ("alpha",)
@@ -47,12 +47,12 @@ class RsubBackward1(Function):
         return -grad * self.alpha
 
 
-class MulBackward0(Function):
+class MulBackward0(OpNode):
     """out = self * other;  d/dself = other, d/dother = self"""
     inputs = ("self", "other")
     elementwise = True
     saved = ("self", "other")
-    save_if = {"self": 1, "other": 0}   # self is needed only for other's gradient
+    needed_for = {"self": "other", "other": "self"}   # self is needed only for other's gradient
 
     def forward(self, a, b):
         return a * b
@@ -62,12 +62,12 @@ class MulBackward0(Function):
         return (grad * b if need_a else None), (grad * a if need_b else None)
 
 
-class DivBackward0(Function):
+class DivBackward0(OpNode):
     """out = self / other;  d/dself = 1/other, d/dother = -self/other**2"""
     inputs = ("self", "other")
     elementwise = True
     saved = ("self", "other")
-    save_if = {"self": 1}
+    needed_for = {"self": "other"}
     to_float = True
 
     @quiet
@@ -80,7 +80,7 @@ class DivBackward0(Function):
         return (grad / b if need_a else None), (-grad * a / (b * b) if need_b else None)
 
 
-class ReciprocalBackward0(Function):
+class ReciprocalBackward0(OpNode):
     """out = 1 / self;  d/dself = -out**2  (`2 / x` is 2 * reciprocal(x) in PyTorch)"""
     saved = ("result",)
     to_float = True
@@ -94,7 +94,7 @@ class ReciprocalBackward0(Function):
         return -grad * result * result
 
 
-class NegBackward0(Function):
+class NegBackward0(OpNode):
     def forward(self, a):
         return -a
 
@@ -102,7 +102,7 @@ class NegBackward0(Function):
         return -grad
 
 
-class PowBackward0(Function):
+class PowBackward0(OpNode):
     """out = self ** exponent (a number);  d/dself = exponent * self**(exponent-1)"""
     saved = ("self",)
     attrs = ("exponent",)
@@ -122,7 +122,7 @@ class PowBackward0(Function):
         return grad * self.exponent * a ** (self.exponent - 1)
 
 
-class PowBackward1(Function):
+class PowBackward1(OpNode):
     """out = self ** exponent (both tensors)"""
     inputs = ("self", "exponent")
     elementwise = True
@@ -140,7 +140,7 @@ class PowBackward1(Function):
         return d_base, d_exp
 
 
-class PowBackward2(Function):
+class PowBackward2(OpNode):
     """out = self ** exponent where self is a number: `2 ** x`"""
     inputs = ("exponent",)
     saved = ("result",)

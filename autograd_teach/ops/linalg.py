@@ -3,10 +3,11 @@ matmul. `x @ y` picks one of them by the inputs' dimensions, as PyTorch does."""
 import numpy as np
 
 from .. import dtypes
-from ..function import Function, check_broadcast
+from ..node import OpNode, check_broadcast
+from .shape import SqueezeBackward4
 
 
-class _Product(Function):
+class _Product(OpNode):
     """Products do not promote: PyTorch wants both operands of one dtype.
     `check(a_shape, b_shape, a_dtype, b_dtype)` raises PyTorch's errors in
     PyTorch's order before anything is computed."""
@@ -21,7 +22,7 @@ class _Product(Function):
 class DotBackward0(_Product):
     inputs = ("self", "tensor")
     saved = ("self", "tensor")
-    save_if = {"self": 1, "tensor": 0}
+    needed_for = {"self": "tensor", "tensor": "self"}
 
     @staticmethod
     def check(sa, sb, da, db):
@@ -46,7 +47,7 @@ class DotBackward0(_Product):
 class MvBackward0(_Product):
     inputs = ("self", "vec")
     saved = ("self", "vec")
-    save_if = {"self": 1, "vec": 0}
+    needed_for = {"self": "vec", "vec": "self"}
 
     @staticmethod
     def check(sm, sv, dm, dv):
@@ -70,7 +71,7 @@ class MvBackward0(_Product):
 class MmBackward0(_Product):
     inputs = ("self", "mat2")
     saved = ("self", "mat2")
-    save_if = {"self": 1, "mat2": 0}   # x @ w with a constant x: x is not needed
+    needed_for = {"self": "mat2", "mat2": "self"}   # x @ w with a constant x: x is not needed
 
     @staticmethod
     def check(sa, sb, da, db):
@@ -117,3 +118,31 @@ class BmmBackward0(_Product):
         need_a, need_b = self.needs_input_grad
         return (grad @ np.swapaxes(b, -1, -2) if need_a else None,
                 np.swapaxes(a, -1, -2) @ grad if need_b else None)
+
+
+# -- x @ y: which product ----------------------------------------------------------
+
+def matmul(self, other):
+    """torch.matmul: picks dot / mv / mm / batched matmul by dimensions."""
+    a, b = self.dim(), other.dim()
+    if a == 0 or b == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
+    if a == 1 and b == 1:
+        return self.dot(other)
+    if a == 2 and b == 1:
+        return self.mv(other)
+    if a == 2 and b == 2:
+        return self.mm(other)
+    if a == 1 and b == 2:   # PyTorch: unsqueeze, mm, squeeze
+        return SqueezeBackward4.apply(self.unsqueeze(0).mm(other), (0,))
+    if b <= 2:   # PyTorch folds self's batch dims into rows and runs mm or mv: their errors
+        rows = (int(np.prod(self.shape[:-1])), self.shape[-1])
+        (MvBackward0 if b == 1 else MmBackward0).check(rows, other.shape, self.dtype, other.dtype)
+    lhs = self.unsqueeze(0) if a == 1 else self
+    rhs = other.unsqueeze(-1) if b == 1 else other
+    out = BmmBackward0.apply(lhs, rhs)
+    if a == 1:
+        out = out.squeeze(-2)
+    if b == 1:
+        out = out.squeeze(-1)
+    return out

@@ -3,10 +3,10 @@ tutorials use. The base computes the per-element loss and its two local
 derivatives; the reduction ('mean', 'sum' or 'none') is shared."""
 import numpy as np
 
-from ..function import Function, quiet
+from ..node import OpNode, quiet
 
 
-class _Loss(Function):
+class _Loss(OpNode):
     inputs = ("self", "target")
     elementwise = True
     saved = ("self", "target")

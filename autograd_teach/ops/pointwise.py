@@ -2,10 +2,10 @@
 import numpy as np
 
 from .. import random
-from ..function import Function, quiet
+from ..node import OpNode, quiet
 
 
-class ExpBackward0(Function):
+class ExpBackward0(OpNode):
     saved = ("result",)
     to_float = True
 
@@ -16,7 +16,7 @@ class ExpBackward0(Function):
         return grad * result
 
 
-class LogBackward0(Function):
+class LogBackward0(OpNode):
     saved = ("self",)
     to_float = True
 
@@ -29,7 +29,7 @@ class LogBackward0(Function):
         return grad / a
 
 
-class SqrtBackward0(Function):
+class SqrtBackward0(OpNode):
     saved = ("result",)
     to_float = True
 
@@ -42,7 +42,7 @@ class SqrtBackward0(Function):
         return grad / (2 * result)
 
 
-class AbsBackward0(Function):
+class AbsBackward0(OpNode):
     saved = ("self",)
 
     def forward(self, a):
@@ -52,7 +52,7 @@ class AbsBackward0(Function):
         return grad * np.sign(a)
 
 
-class SinBackward0(Function):
+class SinBackward0(OpNode):
     saved = ("self",)
     to_float = True
 
@@ -63,7 +63,7 @@ class SinBackward0(Function):
         return grad * np.cos(a)
 
 
-class CosBackward0(Function):
+class CosBackward0(OpNode):
     saved = ("self",)
     to_float = True
 
@@ -74,7 +74,7 @@ class CosBackward0(Function):
         return -grad * np.sin(a)
 
 
-class TanhBackward0(Function):
+class TanhBackward0(OpNode):
     saved = ("result",)
     to_float = True
 
@@ -85,7 +85,7 @@ class TanhBackward0(Function):
         return grad * (1 - result * result)
 
 
-class SigmoidBackward0(Function):
+class SigmoidBackward0(OpNode):
     saved = ("result",)
     to_float = True
 
@@ -98,7 +98,7 @@ class SigmoidBackward0(Function):
         return grad * result * (1 - result)
 
 
-class ReluBackward0(Function):
+class ReluBackward0(OpNode):
     saved = ("result",)
 
     def forward(self, a):
@@ -108,7 +108,7 @@ class ReluBackward0(Function):
         return grad * (result > 0)
 
 
-class ClampBackward1(Function):
+class ClampBackward1(OpNode):
     """clamp(min, max): the gradient passes where min <= self <= max"""
     saved = ("self",)
     attrs = ("min", "max")
@@ -129,7 +129,7 @@ class ClampBackward1(Function):
         return grad * keep
 
 
-class ZeroBackward0(Function):
+class ZeroBackward0(OpNode):
     """x.zero_() inside a graph: the old values no longer matter"""
 
     def forward(self, a):

@@ -3,7 +3,7 @@ the elements that were reduced."""
 import numpy as np
 
 from .. import dtypes
-from ..function import Function, quiet
+from ..node import OpNode, quiet
 from .shape import check_dim
 
 
@@ -20,7 +20,7 @@ def _expand_back(grad, shape, dims, keepdim):
     return np.broadcast_to(grad, shape)
 
 
-class SumBackward0(Function):
+class SumBackward0(OpNode):
     """sum of all elements"""
     attrs = ("self_sym_sizes",)
 
@@ -37,7 +37,7 @@ class SumBackward0(Function):
         return np.full(self.self_sym_sizes, grad)
 
 
-class SumBackward1(Function):
+class SumBackward1(OpNode):
     """sum over dim (int or tuple), keepdim"""
     attrs = ("self_sym_sizes", "dim", "keepdim")
 
@@ -51,7 +51,7 @@ class SumBackward1(Function):
         return _expand_back(grad, self.self_sym_sizes, self.dim, self.keepdim)
 
 
-class MeanBackward0(Function):
+class MeanBackward0(OpNode):
     attrs = ("self_sym_sizes", "self_sym_numel")
 
     def forward(self, a):
@@ -65,7 +65,7 @@ class MeanBackward0(Function):
         return np.full(self.self_sym_sizes, grad / self.self_sym_numel)
 
 
-class MeanBackward1(Function):
+class MeanBackward1(OpNode):
     attrs = ("self_sym_sizes", "dim", "keepdim")
 
     def forward(self, a, dim, keepdim=False):
@@ -79,7 +79,7 @@ class MeanBackward1(Function):
         return _expand_back(grad / n, self.self_sym_sizes, self.dim, self.keepdim)
 
 
-class MaxBackward1(Function):
+class MaxBackward1(OpNode):
     """max of all elements; ties share the gradient evenly, as in PyTorch"""
     saved = ("self", "result")
     _reduce = staticmethod(np.max)
@@ -99,7 +99,7 @@ class MinBackward1(MaxBackward1):
     _reduce = staticmethod(np.min)
 
 
-class MaxBackward0(Function):
+class MaxBackward0(OpNode):
     """max over dim: returns values and indices; the gradient goes to the index"""
     attrs = ("self_sym_sizes", "dim", "keepdim", "indices")
     saved_arrays = ("indices",)
@@ -129,7 +129,7 @@ class MinBackward0(MaxBackward0):
     _arg = staticmethod(np.argmin)
 
 
-class LinalgVectorNormBackward0(Function):
+class LinalgVectorNormBackward0(OpNode):
     """vector p-norm over all elements or over dim"""
     saved = ("self", "result")
     attrs = ("ord", "dim", "keepdim")

@@ -5,7 +5,7 @@ layout."""
 import numpy as np
 
 from .. import dtypes
-from ..function import Function
+from ..node import OpNode
 
 
 def check_dim(dim, ndim):
@@ -30,7 +30,7 @@ def infer_shape(shape, numel):
     return tuple(shape)
 
 
-class ViewBackward0(Function):
+class ViewBackward0(OpNode):
     """view / reshape / flatten"""
     attrs = ("self_sym_sizes",)
     is_view = True
@@ -48,7 +48,7 @@ class ViewBackward0(Function):
         return grad.reshape(self.self_sym_sizes)
 
 
-class TBackward0(Function):
+class TBackward0(OpNode):
     is_view = True
 
     def forward(self, a):
@@ -60,7 +60,7 @@ class TBackward0(Function):
         return grad.T
 
 
-class PermuteBackward0(Function):
+class PermuteBackward0(OpNode):
     attrs = ("dims",)
     is_view = True
 
@@ -76,7 +76,7 @@ class PermuteBackward0(Function):
         return grad.transpose(np.argsort(self.dims))
 
 
-class TransposeBackward0(Function):
+class TransposeBackward0(OpNode):
     attrs = ("dim0", "dim1")
     is_view = True
 
@@ -88,7 +88,7 @@ class TransposeBackward0(Function):
         return np.swapaxes(grad, self.dim0, self.dim1) if grad.ndim else grad
 
 
-class UnsqueezeBackward0(Function):
+class UnsqueezeBackward0(OpNode):
     attrs = ("dim",)
     is_view = True
 
@@ -100,7 +100,7 @@ class UnsqueezeBackward0(Function):
         return grad.squeeze(self.dim)
 
 
-class SqueezeBackward0(Function):
+class SqueezeBackward0(OpNode):
     """squeeze(): drop every size-1 dim"""
     attrs = ("self_sym_sizes",)
     is_view = True
@@ -131,7 +131,7 @@ class SqueezeBackward4(SqueezeBackward1):
         return a.squeeze(self.dim)
 
 
-class ExpandBackward0(Function):
+class ExpandBackward0(OpNode):
     attrs = ("self_sym_sizes",)
     is_view = True
 
@@ -151,7 +151,7 @@ class ExpandBackward0(Function):
         return grad     # the base class sums broadcast dims back
 
 
-class SelectBackward0(Function):
+class SelectBackward0(OpNode):
     """x[i] along one dim"""
     attrs = ("self_sym_sizes", "dim", "index")
     is_view = True
@@ -172,7 +172,7 @@ class SelectBackward0(Function):
         return out
 
 
-class SliceBackward0(Function):
+class SliceBackward0(OpNode):
     """x[start:end:step] along one dim"""
     attrs = ("self_sym_sizes", "dim", "start", "end", "step")
     is_view = True
@@ -227,7 +227,7 @@ def _dims_of(parts, ellipsis_width):
         yield slice(None)
 
 
-class IndexBackward0(Function):
+class IndexBackward0(OpNode):
     """advanced indexing: lists, integer or boolean tensors (a copy, not a view)"""
     attrs = ("self_sym_sizes", "indices")
     saved_arrays = ("indices",)
@@ -252,7 +252,7 @@ class IndexBackward0(Function):
         return out
 
 
-class CloneBackward0(Function):
+class CloneBackward0(OpNode):
     def forward(self, a):
         return a.copy()
 
@@ -260,7 +260,7 @@ class CloneBackward0(Function):
         return grad
 
 
-class ToCopyBackward0(Function):
+class ToCopyBackward0(OpNode):
     """x.to(dtype) / x.double() / x.float(); the base casts the gradient back"""
 
     def forward(self, a, np_dtype):
@@ -282,7 +282,7 @@ def replay_view(array, view):
     return array
 
 
-class CopySlices(Function):
+class CopySlices(OpNode):
     """A tensor in a graph with one region overwritten: x[index] = value, or an
     in-place op on a view of x. `view` is the chain of view ops from x to the
     region (empty for x[index] = value). In PyTorch this node is CopySlices too:

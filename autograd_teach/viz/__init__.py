@@ -9,7 +9,7 @@ recording=None, legend=True, engine="pure") -> Diagram``
 ``show(outputs, names=None, name=None, **GraphWidget options)``
     Displays a :class:`GraphWidget`: Play / step slider over the recorded
     backward steps, toggles, a node inspector.  DOM hooks: widget.py.
-``with record() as rec:`` / ``out.backward(record=Recorder())``
+``with record() as rec:`` / ``with Recorder().watching():``
     Record each node the engine runs, in order, with its gradients.
 
 Importing this module switches on a background recorder (``autorecord``,

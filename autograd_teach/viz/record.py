@@ -1,11 +1,11 @@
 """Record what the engine does during backward, one step per node it runs.
 
-The engine (``autograd_teach.engine``) calls ``_recorder.on_step(node,
-grad_outputs, grad_inputs)`` after running each node, when ``_recorder`` is
-not None.  A :class:`Recorder` turns those calls into :class:`Recording`\\ s:
-an ordered list of :class:`Step`.
+A :class:`Recorder` subscribes to the engine through
+``autograd_teach.engine.add_observer``: the engine calls its ``step(node,
+grad_outputs, grad_inputs)`` after running each node, and it turns those calls
+into :class:`Recording`\\ s: an ordered list of :class:`Step`.
 
-Nothing is recorded unless asked: the engine checks one global and the cost
+Nothing is recorded unless asked: the engine checks one list and the cost
 of recording is all here.  Importing ``autograd_teach.viz`` asks, though:
 it installs a background recorder (:func:`autorecord`) so that ``draw(out)``
 after a plain ``out.backward()`` can show the gradients.  It keeps only the
@@ -14,7 +14,7 @@ last :data:`KEEP` recordings, so old graphs are not kept alive; call
 
 ``with record() as rec:`` records every backward call inside the block into
 ``rec`` (and the background store), whatever ``autorecord`` says;
-``out.backward(record=rec)`` records one call.
+``with rec.watching():`` records into a Recorder of your own.
 """
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def _copy(a):
 
 
 class Recorder:
-    """What the engine's ``_recorder`` hook calls.  One Recording per backward."""
+    """What the engine's observer hook calls.  One Recording per backward."""
 
     def __init__(self, store=True):
         self.recordings = []
@@ -94,6 +94,26 @@ class Recorder:
         if current is not None and self._store:
             _store(current)
 
+    # the engine's observer protocol (engine.add_observer)
+    def begin(self, roots):
+        self.on_begin(roots)
+        return self
+
+    def step(self, node, grad_outputs, grad_inputs):
+        self.on_step(node, grad_outputs, grad_inputs)
+
+    def end(self):
+        self.on_end()
+
+    @contextlib.contextmanager
+    def watching(self):
+        """Record every backward call inside the block."""
+        handle = engine.add_observer(self.begin)
+        try:
+            yield self
+        finally:
+            handle.remove()
+
     def __repr__(self):
         return f"<Recorder: {len(self.recordings)} recordings>"
 
@@ -102,6 +122,7 @@ class Recorder:
 
 _recent = deque(maxlen=KEEP)
 _auto = None
+_auto_handle = None
 
 
 def _store(recording):
@@ -132,24 +153,30 @@ class _AutoRecorder(Recorder):
 
 def autorecord(enabled=True):
     """Switch the background recorder on or off.  On by default once viz is imported."""
-    global _auto
+    global _auto, _auto_handle
     if enabled:
         if _auto is None:
             _auto = _AutoRecorder()
-        if engine._recorder is None:
-            engine._recorder = _auto
-    else:
-        if engine._recorder is _auto:
-            engine._recorder = None
+        if _auto_handle is None:
+            _auto_handle = engine.add_observer(_auto.begin)
+    elif _auto_handle is not None:
+        _auto_handle.remove()
+        _auto_handle = None
+
+
+def recording_in_background():
+    return _auto_handle is not None
 
 
 @contextlib.contextmanager
 def record():
-    """``with record() as rec:`` records each backward call in the block into ``rec``."""
+    """``with record() as rec:`` records each backward call in the block into ``rec``
+    (instead of the background recorder, which it pauses)."""
     rec = Recorder()
-    previous = engine._recorder
-    engine._recorder = rec
+    was_on = recording_in_background()
+    autorecord(False)
     try:
-        yield rec
+        with rec.watching():
+            yield rec
     finally:
-        engine._recorder = previous
+        autorecord(was_on)

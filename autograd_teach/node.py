@@ -1,0 +1,393 @@
+"""The nodes of the backward graph: what `tensor.grad_fn` points to.
+
+In PyTorch every op records a node (named like `MulBackward0`) whose
+`next_functions` lead to the nodes of its inputs; a leaf that requires grad
+ends in an `AccumulateGrad` node (in tensor.py, beside the Tensor whose .grad
+it fills). This file has:
+
+    Node         the base of every node: name, next_functions, sequence_nr,
+                 hooks, and `run`, which the engine calls
+    OpNode       the base of the op nodes in ops/: `apply` runs the forward
+                 and records the node; `call_backward` runs the op's backward
+                 and un-broadcasts each gradient to its input's shape
+    SavedTensor  what a node saved for backward, with the version it had
+
+An op in ops/ only says `forward` and `backward`, and declares by name which
+inputs backward needs. Tensors are reached through the small protocol that
+tensor.py documents (`t._data`, `t._wrap(array)`, ...).
+"""
+import itertools
+import weakref
+from collections import namedtuple
+
+import numpy as np
+
+from . import dtypes, grad_mode
+
+# PyTorch's sequence_nr: each node gets the next number; the engine runs the
+# ready node with the highest one first (see engine.py).
+_sequence_nr = itertools.count()
+
+
+def next_sequence_nr():
+    return next(_sequence_nr)
+
+
+NUMBERS = frozenset({int, float, bool})   # what may stand in a tensor's place: 2 * x
+NO_EDGE = (None, 0)                       # the next_functions entry of an input that needs no gradient
+SavedInfo = namedtuple("SavedInfo", "name value saved_version current_version")
+
+FREED = ("Trying to backward through the graph a second time (or directly access saved tensors "
+         "after they have already been freed). Saved intermediate values of the graph are freed "
+         "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+         "backward through the graph a second time or if you need to access saved tensors after "
+         "calling backward.")
+
+
+class RemovableHandle:
+    """What register_hook returns (torch.utils.hooks.RemovableHandle)."""
+
+    def __init__(self, hooks, hook):
+        self.hooks, self.hook = hooks, hook
+
+    def remove(self):
+        if self.hook in self.hooks:
+            self.hooks.remove(self.hook)
+
+
+class Node:
+    """Base of every graph node (torch.autograd.graph.Node).
+
+    next_functions -- one (node, input_nr) per input: where its gradient goes
+    sequence_nr    -- creation order; among ready nodes the engine runs the
+                      highest first
+    hooks          -- functions of the incoming gradient (array -> array or
+                      None) that the engine calls before `run`: register_hook
+    """
+    next_functions = ()
+    sequence_nr = 0
+    hooks = None
+    retains_grad_hooks = None   # retain_grad() on the output: keep(node, grad, undo)
+
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    def register_prehook(self, hook):
+        if self.hooks is None:
+            self.hooks = []
+        self.hooks.append(hook)
+        return RemovableHandle(self.hooks, hook)
+
+    def register_retains_grad_hook(self, keep):
+        if self.retains_grad_hooks is None:
+            self.retains_grad_hooks = []
+        self.retains_grad_hooks.append(keep)
+
+    def call_hooks(self, grad):
+        """Each hook sees the gradient and may replace it."""
+        for hook in list(self.hooks):
+            out = hook(grad)
+            if out is not None:
+                grad = out
+        return grad
+
+    def run(self, grad, task):
+        """What the engine calls once the gradient w.r.t. this node's output is
+        complete: returns one gradient per next_functions entry."""
+        if self.retains_grad_hooks:
+            for keep in self.retains_grad_hooks:
+                keep(self, grad, task.undo)
+        grads = self.call_backward(grad)
+        if not task.retain_graph:
+            self.release_variables()
+        return grads
+
+    def call_backward(self, grad):
+        raise NotImplementedError
+
+    def release_variables(self):
+        """Free what was saved for backward, as PyTorch does after a backward."""
+
+    def saved_tensors_info(self):
+        return []
+
+    @property
+    def saved_freed(self):
+        return False
+
+
+class SavedTensor:
+    """In PyTorch: SavedVariable. The array backward needs, the version counter
+    it shares with its tensor, and the version it had when saved."""
+    __slots__ = ("data", "box", "version", "ref", "made_by", "wrap")
+
+    def __init__(self, t, output_of=None):
+        self.data, self.box, self.wrap = t._data, t._version_box, t._wrap
+        self.version = self.box[0]
+        # For the error message only: an input is reported by its current
+        # grad_fn; a node's own output by that node's class (PyTorch keeps no
+        # strong reference to its outputs, and a class makes no cycle).
+        if output_of is not None:
+            self.ref, self.made_by = None, type(output_of)
+        else:
+            self.ref, self.made_by = weakref.ref(t), t.grad_fn
+
+    def unpack(self):
+        if self.box[0] != self.version:
+            raise RuntimeError(self.modified_message())
+        return self.data
+
+    def modified_message(self):
+        t = self.ref() if self.ref is not None else None
+        made_by = t.grad_fn if t is not None and t.grad_fn is not None else self.made_by
+        fn = None if made_by is None else (made_by.__name__ if isinstance(made_by, type) else made_by.name())
+        shape = ", ".join(map(str, self.data.shape))
+        which = f", which is output 0 of {_op_name(fn)}," if fn else ""
+        tensor_type = dtypes.from_numpy(self.data.dtype).legacy_name + "Tensor"
+        return ("one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [torch.{tensor_type} [{shape}]]{which} is at version "
+                f"{self.box[0]}; expected version {self.version} instead. Hint: enable anomaly detection "
+                "to find the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+
+    def as_tensor(self, node):
+        """What PyTorch's grad_fn._saved_<name> returns: the saved input itself
+        (while it lives), or for a saved output a tensor with that node as grad_fn."""
+        self.unpack()
+        t = self.ref() if self.ref is not None else None
+        if t is not None:
+            return t
+        return self.wrap(self.data, self.box, node if self.ref is None else None)
+
+
+def _op_name(node_name):
+    # PyTorch names the forward op in this message: MulBackward0 -> Mul
+    name = node_name.rstrip("0123456789")
+    return name[:-len("Backward")] if name.endswith("Backward") else name
+
+
+def result_dtype(op, inputs, params):
+    """The output's dtype, by PyTorch's type promotion and each op's exceptions."""
+    first = inputs[0]
+    if op.promote_params:     # clamp(int tensor, 0.5) is float
+        dt = dtypes.result_type(*inputs, *params)
+    elif len(inputs) == 1 or op.keeps_dtype or (type(inputs[1]) not in NUMBERS
+                                                 and inputs[1]._data.dtype == first._data.dtype):
+        dt = first.dtype      # one dtype: no promotion rule needed
+    else:
+        dt = dtypes.result_type(*inputs)
+    if op.to_float and not dt.is_floating_point:   # exp, mean, division of ints
+        dt = dtypes.default_float
+    return dt
+
+
+def requires_grad(inputs):
+    for a in inputs:
+        if type(a) not in NUMBERS and a._requires_grad:
+            return True
+    return False
+
+
+class OpNode(Node):
+    """Base of the op nodes in ops/. A subclass sets:
+      inputs  -- PyTorch's names of the tensor arguments ("self", "other")
+      saved   -- which of them (or "result") backward receives, version-checked
+      needed_for -- {saved name: input name}: save it only if that input needs
+                 a gradient (else backward gets None), as PyTorch does
+      attrs   -- non-tensor values forward stored on self, shown as _saved_<name>
+      saved_arrays -- those of attrs that are arrays (indices): freed with the
+                 saved tensors, shown as tensors
+      is_view -- output shares storage and version counter with the input
+      to_float -- integer inputs give a float result (exp, mean, division...)
+      keeps_dtype -- the output has the first input's dtype (x[i] = v casts v)
+      promote_params -- Python-number params take part in type promotion
+      elementwise -- the two inputs broadcast (checked with PyTorch's message)
+    and defines forward(*arrays, *params) -> array and backward(grad, *saved)
+    -> one gradient per input (None where not needed)."""
+    inputs = ("self",)
+    saved = ()
+    needed_for = {}
+    attrs = ()
+    saved_arrays = ()
+    is_view = False
+    to_float = False
+    keeps_dtype = False
+    promote_params = False
+    elementwise = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Where record() finds each saved value: the output (None) or input i;
+        # and which input's gradient needs it (None: always saved).
+        position = {name: i for i, name in enumerate(cls.inputs)}
+        cls.save_plan = tuple((name, position.get(name), position.get(cls.needed_for.get(name)))
+                              for name in cls.saved)
+
+    @classmethod
+    def apply(cls, *args):
+        """The op on tensors: forward, then views, then the graph."""
+        inputs, params = args[:len(cls.inputs)], args[len(cls.inputs):]
+        node = cls.__new__(cls)
+        out = node.compute(inputs, params)
+        if cls.is_view:
+            out._track_view(inputs[0], cls, params)
+        if requires_grad(inputs) and grad_mode.is_grad_enabled():
+            node.record(inputs, out)
+        return out
+
+    def compute(self, inputs, params):
+        """The forward on numpy arrays, in the dtype PyTorch gives the result."""
+        dt = result_dtype(self, inputs, params)
+        arrays = []
+        for a in inputs:
+            if type(a) not in NUMBERS:
+                a = a._data if a._data.dtype == dt.np else a._data.astype(dt.np)
+            arrays.append(a)
+        if self.elementwise and type(inputs[1]) not in NUMBERS and arrays[0].shape != arrays[1].shape:
+            check_broadcast(arrays[0].shape, arrays[1].shape)
+        data = self.forward(*arrays, *params)
+        if type(data) is not np.ndarray:
+            data = np.asarray(data)
+        if data.dtype != dt.np and not self.is_view:
+            data = data.astype(self.out_dtype(dt).np, copy=False)
+        return inputs[0]._wrap(data)
+
+    def out_dtype(self, dt):
+        return dt
+
+    def record(self, inputs, out):
+        """Put this node in the graph: an edge to each input's node, the shape
+        and dtype to reduce its gradient to, and what backward needs."""
+        self.sequence_nr = next(_sequence_nr)
+        edges, meta = [], []
+        for a in inputs:
+            if type(a) in NUMBERS:
+                edges.append(NO_EDGE)
+                meta.append(None)
+            else:
+                edges.append(a._grad_edge())
+                meta.append((a._data.shape, a._data.dtype))
+        self.next_functions, self.input_metadata = tuple(edges), tuple(meta)
+        self.saved_values = self.save(inputs, out)
+        out._set_grad_fn(self)
+
+    def save(self, inputs, out):
+        if self.saved_arrays:
+            self.wrap = out._wrap    # to show saved index arrays as tensors
+        saved = {}
+        for name, i, needed_by in self.save_plan:
+            if needed_by is not None and self.next_functions[needed_by][0] is None:
+                saved[name] = None    # no gradient will need it: PyTorch does not save it either
+            elif i is None:
+                saved[name] = SavedTensor(out, self)
+            elif type(inputs[i]) in NUMBERS:
+                saved[name] = inputs[i]
+                self.wrap = out._wrap    # to show a saved number as PyTorch shows it: tensor(2)
+            else:
+                saved[name] = SavedTensor(inputs[i])
+        return saved
+
+    # -- backward, called by the engine (Node.run) ------------------------------
+    def call_backward(self, grad):
+        """Unpack the saved tensors (checking versions), run backward, reduce
+        each gradient to its input's shape and dtype."""
+        grads = self.backward(grad, *self.unpack_saved())
+        if type(grads) is not tuple:
+            grads = (grads,)
+        out = []
+        for g, meta, (fn, _) in zip(grads, self.input_metadata, self.next_functions):
+            if fn is None or g is None:
+                out.append(None)
+                continue
+            if type(g) is not np.ndarray:
+                g = np.asarray(g)
+            if g.shape != meta[0]:
+                g = unbroadcast(g, meta[0])
+            out.append(g if g.dtype == meta[1] else g.astype(meta[1]))
+        return tuple(out)
+
+    def unpack_saved(self):
+        if self.saved_values is None:
+            if self.saved or self.saved_arrays:
+                raise RuntimeError(FREED)
+            return ()
+        return [s.unpack() if type(s) is SavedTensor else s for s in self.saved_values.values()]
+
+    def release_variables(self):
+        if self.saved or self.saved_arrays:
+            self.saved_values = None
+            for name in self.saved_arrays:
+                setattr(self, name, None)
+
+    @property
+    def needs_input_grad(self):
+        """Which inputs get a gradient (as ctx.needs_input_grad in PyTorch): a
+        backward may skip the work for the others, as PyTorch's kernels do."""
+        return tuple([fn is not None for fn, _ in self.next_functions])
+
+    # -- what PyTorch shows of a node: grad_fn._saved_<name> ----------------------
+    @property
+    def saved_freed(self):
+        return self.saved_values is None
+
+    def saved_tensors_info(self):
+        if self.saved_values is None:
+            return []
+        info = []
+        for name, s in self.saved_values.items():
+            if type(s) is SavedTensor:
+                info.append(SavedInfo("_saved_" + name, s.wrap(s.data), s.version, s.box[0]))
+            elif s is not None:   # a Python number in a tensor's place: PyTorch shows it wrapped, tensor(2)
+                info.append(SavedInfo("_saved_" + name, self.wrap(np.array(s)), None, None))
+        for name in self.attrs:
+            info.append(SavedInfo("_saved_" + name, getattr(self, name), None, None))
+        return info
+
+    def __getattr__(self, name):
+        # Only called for names not found otherwise: PyTorch's _saved_<name>.
+        key = name[len("_saved_"):] if name.startswith("_saved_") else None
+        if key in type(self).saved:
+            return self.saved_value(key)
+        if key in type(self).attrs:
+            if key in self.saved_arrays:   # index arrays: freed like tensors, shown as tensors
+                if self.__dict__.get("saved_values") is None:
+                    raise RuntimeError(FREED)
+                value = getattr(self, key)
+                return self.wrap(value) if type(value) is np.ndarray else value
+            return getattr(self, key)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def saved_value(self, key):
+        saved = self.__dict__.get("saved_values")
+        if saved is None:
+            raise RuntimeError(FREED)
+        s = saved[key]
+        if type(s) is SavedTensor:
+            return s.as_tensor(self)
+        return None if s is None else self.wrap(np.array(s))
+
+
+# Ops whose values can be inf/nan (1/0, log 0, ...) return them silently, as PyTorch does.
+quiet = np.errstate(divide="ignore", invalid="ignore", over="ignore")
+
+
+def unbroadcast(grad, shape):
+    """Sum a gradient back to the shape of an input that was broadcast."""
+    extra = grad.ndim - len(shape)
+    if extra > 0:
+        grad = grad.sum(axis=tuple(range(extra)))
+    axes = tuple(i for i, s in enumerate(shape) if s == 1 and grad.shape[i] != 1)
+    if axes:
+        grad = grad.sum(axis=axes, keepdims=True)
+    return grad.reshape(shape)
+
+
+def check_broadcast(a, b):
+    """PyTorch's message for shapes that do not broadcast."""
+    for k in range(1, min(len(a), len(b)) + 1):
+        if a[-k] != b[-k] and a[-k] != 1 and b[-k] != 1:
+            raise RuntimeError(f"The size of tensor a ({a[-k]}) must match the size of tensor b ({b[-k]}) "
+                               f"at non-singleton dimension {max(len(a), len(b)) - k}")

@@ -1,0 +1,153 @@
+"""Views, in-place ops and the version counter: read this beside lesson 5.
+
+Three facts, as in PyTorch:
+
+1. A view (x.view, x.t(), x[0], ...) shares its base's storage *and* its
+   version counter. `OpNode.apply` calls `_track_view` for every view op: the
+   view remembers its base and the chain of view ops that made it.
+2. Every in-place op (x.add_(1), x[0] = 5, x.data's writes excepted) bumps the
+   version counter. Each node saved its inputs with the version they had
+   (node.SavedTensor); if a saved tensor has moved on, backward refuses with
+   "one of the variables needed for gradient computation has been modified
+   by an inplace operation".
+3. An in-place op inside a graph gives the tensor a new grad_fn. On a view,
+   the base's history changes too: the base becomes CopySlices(old base,
+   new values of the region), and the view is re-derived from the new base by
+   replaying its chain of view ops. That is why `x.grad_fn` can read
+   <CopySlices> after `x[0].mul_(2)`.
+
+In PyTorch this is the work of the ADInplaceOrView dispatch key; here it is
+the base class of Tensor, so that the attributes it writes stay its own.
+"""
+import numpy as np
+
+from . import grad_mode
+from . import ops as O
+
+
+def _dims(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+class InplaceOrView:
+    """Tensor's views, versions and in-place ops. The attributes it uses are
+    Tensor's slots: _data, _version_box (the counter, a one-element list that
+    views and detach() share), _base and _view_chain."""
+    __slots__ = ()
+
+    @property
+    def _version(self):
+        return self._version_box[0]
+
+    def _bump_version(self):
+        self._version_box[0] += 1
+
+    def _track_view(self, base, op, params):
+        """self was made from base by view op `op`: share its version counter
+        and remember how to make self again from base's root."""
+        if not np.may_share_memory(self._data, base._data):   # reshape may have had to copy
+            return
+        self._version_box = base._version_box
+        if base._base is None:
+            self._base, self._view_chain = base, ((op, params),)
+        else:   # a view of a view: remember the whole way from the base
+            self._base, self._view_chain = base._base, base._view_chain + ((op, params),)
+
+    def _check_inplace(self, view=False):
+        if not grad_mode.is_grad_enabled():
+            return
+        if self._requires_grad and self.grad_fn is None:
+            raise RuntimeError(("a view of a leaf Variable" if view else "a leaf Variable") +
+                               " that requires grad is being used in an in-place operation.")
+        base = self._base
+        if base is not None and base._requires_grad and base.grad_fn is None:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+
+    def _snapshot(self):
+        """A copy of the values with the same history: what a node must see of
+        self from before an in-place write."""
+        t = self._wrap(self._data.copy(order="K"))
+        t._copy_history(self)
+        return t
+
+    def _take_history(self, node):
+        """After an in-place op inside a graph, node made self's new values."""
+        self._set_grad_fn(node)
+        if self._retains_grad:   # the retained gradient now comes from the new node
+            self._retains_grad = False
+            self.retain_grad()
+
+    def _inplace(self, op, *args, view=False):
+        """Run op out of place, write the result into self's storage, bump the
+        version, and (inside a graph) make the new node self's grad_fn."""
+        self._check_inplace(view)
+        needs_graph = grad_mode.is_grad_enabled() and (
+            self._requires_grad or any(getattr(a, "_requires_grad", False) for a in args))
+        result = op(self._snapshot() if needs_graph else self, *args)
+        self._check_inplace_result(result)
+        if needs_graph and self._base is not None and result.grad_fn is not None:
+            return self._rewrite_base_history(result)
+        self._data[...] = result._data
+        self._bump_version()
+        if result.grad_fn is not None:
+            self._take_history(result.grad_fn)
+        return self
+
+    def _check_inplace_result(self, result):
+        if result.dtype is not self.dtype and not np.can_cast(result._data.dtype, self._data.dtype, "same_kind"):
+            raise RuntimeError(f"result type {result.dtype.legacy_name} can't be cast to the desired output "
+                               f"type {self.dtype.legacy_name}")
+        if result.shape != self.shape:
+            raise RuntimeError(f"output with shape {_dims(self.shape)} doesn't match the broadcast shape "
+                               f"{_dims(result.shape)}")
+
+    def _rewrite_base_history(self, result):
+        """An in-place op on a view, inside a graph: the base becomes
+        CopySlices(old base, result), and self is re-derived from the new base."""
+        base = self._base
+        new_base = O.CopySlices.apply(base._snapshot(), result, self._view_chain, Ellipsis)
+        base._data[...] = new_base._data        # writes self's region too: it is a view
+        base._bump_version()
+        base._take_history(new_base.grad_fn)
+        view = base
+        for op, params in self._view_chain:
+            view = op.apply(view, *params)
+        self._take_history(view.grad_fn)
+        return self
+
+    # -- the in-place ops ------------------------------------------------------
+    def add_(self, other, alpha=1):
+        return self._inplace(type(self).add, other, alpha)
+
+    def sub_(self, other, alpha=1):
+        return self._inplace(type(self).sub, other, alpha)
+
+    def mul_(self, other):
+        return self._inplace(type(self).mul, other)
+
+    def div_(self, other):
+        return self._inplace(type(self).div, other)
+
+    def pow_(self, exponent):
+        return self._inplace(type(self).pow, exponent)
+
+    def clamp_(self, min=None, max=None):
+        return self._inplace(type(self).clamp, min, max)
+
+    def zero_(self):
+        return self._inplace(O.ZeroBackward0.apply)
+
+    def fill_(self, value):
+        return self._inplace(O.FillBackward2.apply, float(value) if hasattr(value, "_data") else value)
+
+    def uniform_(self, a=0.0, b=1.0):
+        return self._inplace(O.UniformBackward0.apply, a, b)
+
+    def normal_(self, mean=0.0, std=1.0):
+        return self._inplace(O.NormalBackward0.apply, mean, std)
+
+    __iadd__ = add_
+    __isub__ = sub_
+    __imul__ = mul_
+    __itruediv__ = div_
