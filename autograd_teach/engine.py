@@ -32,54 +32,39 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None):
                   and only the nodes on a path to them run, as in PyTorch
     """
     task = GraphTask(roots, retain_graph, accumulate, capture)
+    needed = task.needed    # None: every node runs
     deps = dependencies(task.roots)
-    buffers = {}
+    buffers, ready, arrival = {}, [], itertools.count()
     for node, grad in roots:
-        add_to_buffer(buffers, node, grad)
-    ready = ReadyQueue(node for node in dict.fromkeys(task.roots) if deps.get(node, 0) == 0 and task.reaches(node))
+        buffers[node] = grad if node not in buffers else buffers[node] + grad
+    for node in dict.fromkeys(task.roots):
+        if deps.get(node, 0) == 0 and task.reaches(node):
+            heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
     with task.rollback_on_error(), observed(task.roots) as watchers:
         while ready:
-            node = ready.pop()
-            grad = task.arrive(node, buffers.pop(node))     # hooks, then capture
-            if not task.needs(node):
-                continue
-            grads = node.run(grad, task)
+            node = heapq.heappop(ready)[-1]
+            grad = buffers.pop(node)
+            if node.hooks:                           # register_hook: a hook may change the gradient
+                grad = node.call_hooks(grad)
+            if capture is not None and node in capture:
+                capture[node] = grad                 # an input of autograd.grad: keep its gradient
+            if needed is not None and node not in needed:
+                continue                             # not on a path to what autograd.grad wants
+            grads = node.run(grad, task)             # one gradient per next_functions edge
             for watcher in watchers:
                 watcher.step(node, (grad,), grads)
             for (nxt, _), g in zip(node.next_functions, grads):
-                if nxt is None or not task.reaches(nxt):
+                if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue
-                if g is not None:
-                    add_to_buffer(buffers, nxt, g)
+                if g is not None:                    # gradients from several edges add up
+                    buffers[nxt] = g if nxt not in buffers else buffers[nxt] + g
                 deps[nxt] -= 1
                 if deps[nxt] == 0 and nxt in buffers:
-                    ready.push(nxt)
-
-
-class ReadyQueue:
-    """PyTorch's ready queue: the node with the highest sequence_nr runs
-    first, that is the one created last. AccumulateGrad's sequence_nr is the
-    largest there is (UINT64_MAX), so a leaf's .grad is filled as soon as its
-    gradient is complete. Ties run in the order they became ready."""
-
-    def __init__(self, nodes):
-        self.heap, self.tie = [], itertools.count()
-        for node in nodes:
-            self.push(node)
-
-    def push(self, node):
-        heapq.heappush(self.heap, (-node.sequence_nr, next(self.tie), node))
-
-    def pop(self):
-        return heapq.heappop(self.heap)[2]
-
-    def __bool__(self):
-        return bool(self.heap)
-
-
-def add_to_buffer(buffers, node, grad):
-    """Gradients reaching one node from several edges add up."""
-    buffers[node] = grad if node not in buffers else buffers[node] + grad
+                    # PyTorch's ready queue: the highest sequence_nr first, that is the node
+                    # created last; AccumulateGrad's is the largest there is (UINT64_MAX), so
+                    # a leaf's .grad is filled as soon as its gradient is complete. Ties: the
+                    # order they became ready in.
+                    heapq.heappush(ready, (-nxt.sequence_nr, next(arrival), nxt))
 
 
 def dependencies(roots):
@@ -106,19 +91,7 @@ class GraphTask:
         self.retain_graph, self.accumulate, self.capture = retain_graph, accumulate, capture
         # The nodes on a path to a captured one (PyTorch's exec_info); None: all run.
         self.needed = None if capture is None else nodes_leading_to(self.roots, capture)
-        self.undo = []      # how to put back each .grad this call writes: zero-argument callables
-
-    def arrive(self, node, grad):
-        """The gradient w.r.t. node's output is complete: hooks may change it,
-        then autograd.grad keeps it if node is one of its inputs."""
-        if node.hooks:
-            grad = node.call_hooks(grad)
-        if self.capture is not None and node in self.capture:
-            self.capture[node] = grad
-        return grad
-
-    def needs(self, node):
-        return self.needed is None or node in self.needed
+        self.undo = []      # how to put back each .grad this call writes: (function, *its arguments)
 
     def reaches(self, node):
         """Does anything this call wants lie at or beyond node?"""
@@ -130,8 +103,8 @@ class GraphTask:
         try:
             yield
         except BaseException:
-            for restore in reversed(self.undo):
-                restore()
+            for restore, *args in reversed(self.undo):
+                restore(*args)
             raise
 
 
@@ -161,16 +134,18 @@ def topological_order(roots):
     """The order in which `execute` would run the nodes: the same queue and
     dependency counts, but nothing runs (Kahn's algorithm)."""
     deps = dependencies(roots)
-    ready = ReadyQueue(node for node in dict.fromkeys(roots) if deps.get(node, 0) == 0)
-    order = []
+    ready, order, arrival = [], [], itertools.count()
+    for node in dict.fromkeys(roots):
+        if deps.get(node, 0) == 0:
+            heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
     while ready:
-        node = ready.pop()
+        node = heapq.heappop(ready)[-1]       # the same priority as execute's
         order.append(node)
         for nxt, _ in node.next_functions:
             if nxt is not None:
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
-                    ready.push(nxt)
+                    heapq.heappush(ready, (-nxt.sequence_nr, next(arrival), nxt))
     return order
 
 

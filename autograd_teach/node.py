@@ -122,10 +122,10 @@ class Node:
 class SavedTensor:
     """In PyTorch: SavedVariable. The array backward needs, the version counter
     it shares with its tensor, and the version it had when saved."""
-    __slots__ = ("data", "box", "version", "ref", "made_by", "wrap")
+    __slots__ = ("data", "box", "version", "ref", "made_by")
 
     def __init__(self, t, output_of=None):
-        self.data, self.box, self.wrap = t._data, t._version_box, t._wrap
+        self.data, self.box = t._data, t._version_box
         self.version = self.box[0]
         # For the error message only: an input is reported by its current
         # grad_fn; a node's own output by that node's class (PyTorch keeps no
@@ -160,7 +160,7 @@ class SavedTensor:
         t = self.ref() if self.ref is not None else None
         if t is not None:
             return t
-        return self.wrap(self.data, self.box, node if self.ref is None else None)
+        return node.wrap(self.data, self.box, node if self.ref is None else None)
 
 
 def _op_name(node_name):
@@ -182,13 +182,6 @@ def result_dtype(op, inputs, params):
     if op.to_float and not dt.is_floating_point:   # exp, mean, division of ints
         dt = dtypes.default_float
     return dt
-
-
-def requires_grad(inputs):
-    for a in inputs:
-        if type(a) not in NUMBERS and a._requires_grad:
-            return True
-    return False
 
 
 class OpNode(Node):
@@ -225,35 +218,41 @@ class OpNode(Node):
         position = {name: i for i, name in enumerate(cls.inputs)}
         cls.save_plan = tuple((name, position.get(name), position.get(cls.needed_for.get(name)))
                               for name in cls.saved)
+        # What PyTorch shows of a node: grad_fn._saved_self, grad_fn._saved_alpha, ...
+        for name in cls.saved:
+            setattr(cls, "_saved_" + name, property(lambda self, key=name: self.saved_value(key)))
+        for name in cls.attrs:
+            setattr(cls, "_saved_" + name, property(lambda self, key=name: self.saved_attr(key)))
 
     @classmethod
     def apply(cls, *args):
-        """The op on tensors: forward, then views, then the graph."""
+        """The op on tensors, in three steps: forward, views, graph."""
         inputs, params = args[:len(cls.inputs)], args[len(cls.inputs):]
-        node = cls.__new__(cls)
-        out = node.compute(inputs, params)
-        if cls.is_view:
-            out._track_view(inputs[0], cls, params)
-        if requires_grad(inputs) and grad_mode.is_grad_enabled():
-            node.record(inputs, out)
-        return out
-
-    def compute(self, inputs, params):
-        """The forward on numpy arrays, in the dtype PyTorch gives the result."""
-        dt = result_dtype(self, inputs, params)
-        arrays = []
+        first, node = inputs[0], cls.__new__(cls)
+        # 1. The forward on numpy arrays, in the dtype PyTorch gives the result.
+        dt = result_dtype(cls, inputs, params)
+        arrays, recording = [], False
         for a in inputs:
             if type(a) not in NUMBERS:
-                a = a._data if a._data.dtype == dt.np else a._data.astype(dt.np)
+                recording = recording or a._requires_grad
+                a = a._data if a._data.dtype is dt.np else a._data.astype(dt.np)
             arrays.append(a)
-        if self.elementwise and type(inputs[1]) not in NUMBERS and arrays[0].shape != arrays[1].shape:
+        if cls.elementwise and type(inputs[1]) not in NUMBERS and arrays[0].shape != arrays[1].shape:
             check_broadcast(arrays[0].shape, arrays[1].shape)
-        data = self.forward(*arrays, *params)
+        data = node.forward(*arrays, *params)
         if type(data) is not np.ndarray:
             data = np.asarray(data)
-        if data.dtype != dt.np and not self.is_view:
-            data = data.astype(self.out_dtype(dt).np, copy=False)
-        return inputs[0]._wrap(data)
+        if data.dtype is not dt.np and not cls.is_view:
+            data = data.astype(node.out_dtype(dt).np, copy=False)
+        recording = recording and grad_mode.is_grad_enabled()   # any input requires grad, grad mode on
+        out = first._wrap(data, None, node if recording else None)
+        # 2. A view shares its input's storage and version counter (views.py).
+        if cls.is_view:
+            out._track_view(first, cls, params)
+        # 3. The node joins the graph: edges to the inputs, what backward needs.
+        if recording:
+            node.record(inputs, out)
+        return out
 
     def out_dtype(self, dt):
         return dt
@@ -268,33 +267,31 @@ class OpNode(Node):
                 edges.append(NO_EDGE)
                 meta.append(None)
             else:
-                edges.append(a._grad_edge())
+                edges.append(a._grad_edge() if a.grad_fn is None else (a.grad_fn, 0))
                 meta.append((a._data.shape, a._data.dtype))
         self.next_functions, self.input_metadata = tuple(edges), tuple(meta)
-        self.saved_values = self.save(inputs, out)
-        out._set_grad_fn(self)
-
-    def save(self, inputs, out):
-        if self.saved_arrays:
-            self.wrap = out._wrap    # to show saved index arrays as tensors
-        saved = {}
+        self.saved_values = saved = {}
         for name, i, needed_by in self.save_plan:
-            if needed_by is not None and self.next_functions[needed_by][0] is None:
+            if needed_by is not None and edges[needed_by][0] is None:
                 saved[name] = None    # no gradient will need it: PyTorch does not save it either
             elif i is None:
                 saved[name] = SavedTensor(out, self)
             elif type(inputs[i]) in NUMBERS:
-                saved[name] = inputs[i]
-                self.wrap = out._wrap    # to show a saved number as PyTorch shows it: tensor(2)
+                saved[name] = inputs[i]   # shown as PyTorch shows it: tensor(2)
             else:
                 saved[name] = SavedTensor(inputs[i])
-        return saved
+        if self.save_plan or self.saved_arrays:
+            self.wrap = out._wrap    # to show what was saved as tensors: grad_fn._saved_self
 
     # -- backward, called by the engine (Node.run) ------------------------------
     def call_backward(self, grad):
         """Unpack the saved tensors (checking versions), run backward, reduce
         each gradient to its input's shape and dtype."""
-        grads = self.backward(grad, *self.unpack_saved())
+        if self.saved_values is None and (self.saved or self.saved_arrays):
+            raise RuntimeError(FREED)
+        saved = () if self.saved_values is None else [
+            s.unpack() if type(s) is SavedTensor else s for s in self.saved_values.values()]
+        grads = self.backward(grad, *saved)
         if type(grads) is not tuple:
             grads = (grads,)
         out = []
@@ -306,15 +303,8 @@ class OpNode(Node):
                 g = np.asarray(g)
             if g.shape != meta[0]:
                 g = unbroadcast(g, meta[0])
-            out.append(g if g.dtype == meta[1] else g.astype(meta[1]))
+            out.append(g if g.dtype is meta[1] else g.astype(meta[1]))
         return tuple(out)
-
-    def unpack_saved(self):
-        if self.saved_values is None:
-            if self.saved or self.saved_arrays:
-                raise RuntimeError(FREED)
-            return ()
-        return [s.unpack() if type(s) is SavedTensor else s for s in self.saved_values.values()]
 
     def release_variables(self):
         if self.saved or self.saved_arrays:
@@ -339,29 +329,23 @@ class OpNode(Node):
         info = []
         for name, s in self.saved_values.items():
             if type(s) is SavedTensor:
-                info.append(SavedInfo("_saved_" + name, s.wrap(s.data), s.version, s.box[0]))
+                info.append(SavedInfo("_saved_" + name, self.wrap(s.data), s.version, s.box[0]))
             elif s is not None:   # a Python number in a tensor's place: PyTorch shows it wrapped, tensor(2)
                 info.append(SavedInfo("_saved_" + name, self.wrap(np.array(s)), None, None))
         for name in self.attrs:
             info.append(SavedInfo("_saved_" + name, getattr(self, name), None, None))
         return info
 
-    def __getattr__(self, name):
-        # Only called for names not found otherwise: PyTorch's _saved_<name>.
-        key = name[len("_saved_"):] if name.startswith("_saved_") else None
-        if key in type(self).saved:
-            return self.saved_value(key)
-        if key in type(self).attrs:
-            if key in self.saved_arrays:   # index arrays: freed like tensors, shown as tensors
-                if self.__dict__.get("saved_values") is None:
-                    raise RuntimeError(FREED)
-                value = getattr(self, key)
-                return self.wrap(value) if type(value) is np.ndarray else value
-            return getattr(self, key)
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    def saved_attr(self, key):
+        value = getattr(self, key)
+        if key in self.saved_arrays:   # index arrays: freed like tensors, shown as tensors
+            if self.saved_values is None:
+                raise RuntimeError(FREED)
+            return self.wrap(value) if type(value) is np.ndarray else value
+        return value
 
     def saved_value(self, key):
-        saved = self.__dict__.get("saved_values")
+        saved = self.saved_values
         if saved is None:
             raise RuntimeError(FREED)
         s = saved[key]

@@ -24,7 +24,6 @@ through these (tests/test_architecture.py checks it):
 """
 import warnings
 import weakref
-from functools import partial
 
 import numpy as np
 
@@ -75,8 +74,15 @@ _CPU = device("cpu")
 
 
 class Tensor(InplaceOrView):
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_grad", "_version_box", "_base",
-                 "_view_chain", "_retains_grad", "_acc", "_hooks", "__weakref__")
+    # What every tensor has is a slot; what only some have (views, leaves with
+    # hooks...) is a class default, overridden per tensor when set.
+    __slots__ = ("_data", "_requires_grad", "grad_fn", "_version_box", "__dict__", "__weakref__")
+    _grad = None
+    _base = None            # for a view: the tensor it views
+    _view_chain = ()        # ... and the (op class, params) that made it from _base
+    _retains_grad = False
+    _acc = None             # a leaf's AccumulateGrad, weakly
+    _hooks = None           # a leaf's register_hook() hooks (a non-leaf's live on its grad_fn)
 
     def __init__(self, *args):
         # torch.Tensor([1, 2]) copies data as float32; torch.Tensor(2, 3) makes a 2x3 tensor.
@@ -90,22 +96,15 @@ class Tensor(InplaceOrView):
     def _wrap(data, version_box=None, grad_fn=None):
         """A plain Tensor around a numpy array (also for a subclass's ops)."""
         t = _new_tensor(Tensor)
-        t._init(data, version_box)
-        if grad_fn is not None:
-            t.grad_fn, t._requires_grad = grad_fn, True
+        t._data = data
+        t._version_box = [0] if version_box is None else version_box
+        t.grad_fn, t._requires_grad = grad_fn, grad_fn is not None
         return t
 
-    def _init(self, data, version_box=None):
+    def _init(self, data):
         self._data = data
-        self._requires_grad = False
-        self.grad_fn = None
-        self._grad = None
-        self._version_box = [0] if version_box is None else version_box
-        self._base = None
-        self._view_chain = ()   # for a view: the (op class, params) that made it from _base
-        self._retains_grad = False
-        self._acc = None
-        self._hooks = None      # a leaf's register_hook() hooks (a non-leaf's live on its grad_fn)
+        self._version_box = [0]
+        self.grad_fn, self._requires_grad = None, False
 
     # -- attributes ------------------------------------------------------------
     @property
@@ -662,10 +661,10 @@ class AccumulateGrad(Node):
 def accumulate_grad(leaf, grad, undo):
     old = leaf._grad
     if old is None:
-        undo.append(partial(_restore_grad, leaf, None, None))
+        undo.append((_restore_grad, leaf, None, None))
         leaf._grad = Tensor._wrap(np.array(grad, dtype=leaf._data.dtype))
     else:
-        undo.append(partial(_restore_grad, leaf, old, old._data.copy()))
+        undo.append((_restore_grad, leaf, old, old._data.copy()))
         old._data += grad
         old._bump_version()
 
@@ -691,7 +690,7 @@ class RetainGrad:
         if t is None or t.grad_fn is not node:    # gone, or it has a newer history (in-place)
             return
         old = t._grad
-        undo.append(partial(_restore_grad, t, old, None))
+        undo.append((_restore_grad, t, old, None))
         t._grad = Tensor._wrap(np.array(grad if old is None else old._data + grad, dtype=t._data.dtype))
 
 
