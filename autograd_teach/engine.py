@@ -24,13 +24,8 @@ _observers_lock = threading.Lock()
 
 
 def execute(roots, retain_graph=False, accumulate=True, capture=None):
-    """Run backward from roots, a list of (node, gradient array).
-
-    accumulate -- add into leaf .grad (backward) or not (autograd.grad)
-    capture    -- dict {node: None}: the gradient arriving at each of these
-                  nodes is stored there (autograd.grad, backward(inputs=...)),
-                  and only the nodes on a path to them run, as in PyTorch
-    """
+    """Run backward from roots, a list of (node, gradient array). For what
+    accumulate and capture mean, see GraphTask."""
     task = GraphTask(roots, retain_graph, accumulate, capture)
     needed = task.needed    # None: every node runs
     deps = dependencies(task.roots)
@@ -84,7 +79,13 @@ def dependencies(roots):
 
 
 class GraphTask:
-    """What one backward call asked for (PyTorch's GraphTask)."""
+    """What one backward call asked for (PyTorch's GraphTask).
+
+    accumulate -- add into leaf .grad (backward) or not (autograd.grad)
+    capture    -- dict {node: None}: the gradient arriving at each of these
+                  nodes is stored there (autograd.grad, backward(inputs=...)),
+                  and only the nodes on a path to them run, as in PyTorch
+    """
 
     def __init__(self, roots, retain_graph, accumulate, capture):
         self.roots = [node for node, _ in roots]

@@ -71,6 +71,9 @@ class InplaceOrView:
         t._copy_history(self)
         return t
 
+    def _copy_history(self, other):
+        self.grad_fn, self._requires_grad, self._acc = other.grad_fn, other._requires_grad, other._acc
+
     def _take_history(self, node):
         """After an in-place op inside a graph, node made self's new values."""
         self._set_grad_fn(node)
