@@ -199,3 +199,19 @@ def test_one_name_one_meaning():
                 seen.setdefault(node.name, []).append(str(path.relative_to(PACKAGE)))
     assert {n: p for n, p in seen.items() if len(p) > 1} == {}
     assert not (PACKAGE / "function.py").exists()   # torch.autograd.Function's file is autograd/function.py
+
+
+def test_the_tour_links_to_the_lines_it_names():
+    """docs/how_it_works.md is built from how_it_works.in.md: a link's line is
+    the first one containing the text the source names, so a tour whose code
+    moved fails here until scripts/build_tour.py is run again."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("build_tour", PACKAGE.parent / "scripts" / "build_tour.py")
+    tour = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tour)
+    assert (PACKAGE.parent / "docs" / "how_it_works.md").read_text() == tour.build(), \
+        "run: python scripts/build_tour.py"
+    links = re.findall(r"\]\(\.\./autograd_teach/([\w/]+\.py)#L(\d+)\)", tour.build())
+    assert len(links) >= 30
+    for path, line in links:
+        assert int(line) <= len((PACKAGE / path).read_text().splitlines()), (path, line)
