@@ -39,8 +39,8 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None):
         while ready:
             node = heapq.heappop(ready)[-1]
             grad = buffers.pop(node)
-            if node.hooks:                           # register_hook: a hook may change the gradient
-                grad = node.call_hooks(grad)
+            if node.tensor_pre_hooks:                # register_hook: a hook may change the gradient
+                grad = node.call_tensor_pre_hooks(grad)
             if capture is not None and node in capture:
                 capture[node] = grad                 # an input of autograd.grad: keep its gradient
             if needed is not None and node not in needed:

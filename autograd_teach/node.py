@@ -61,12 +61,13 @@ class Node:
     next_functions -- one (node, input_nr) per input: where its gradient goes
     sequence_nr    -- creation order; among ready nodes the engine runs the
                       highest first
-    hooks          -- functions of the incoming gradient (array -> array or
-                      None) that the engine calls before `run`: register_hook
+    tensor_pre_hooks -- what register_hook() on the output tensor added:
+                      functions of the incoming gradient (array -> array or
+                      None) that the engine calls before `run`
     """
     next_functions = ()
     sequence_nr = 0
-    hooks = None
+    tensor_pre_hooks = None
     retains_grad_hooks = None   # retain_grad() on the output: keep(node, grad, undo)
 
     def name(self):
@@ -75,20 +76,20 @@ class Node:
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
-    def register_prehook(self, hook):
-        if self.hooks is None:
-            self.hooks = []
-        self.hooks.append(hook)
-        return RemovableHandle(self.hooks, hook)
+    def add_tensor_pre_hook(self, hook):
+        if self.tensor_pre_hooks is None:
+            self.tensor_pre_hooks = []
+        self.tensor_pre_hooks.append(hook)
+        return RemovableHandle(self.tensor_pre_hooks, hook)
 
-    def register_retains_grad_hook(self, keep):
+    def add_retains_grad_hook(self, keep):
         if self.retains_grad_hooks is None:
             self.retains_grad_hooks = []
         self.retains_grad_hooks.append(keep)
 
-    def call_hooks(self, grad):
+    def call_tensor_pre_hooks(self, grad):
         """Each hook sees the gradient and may replace it."""
-        for hook in list(self.hooks):
+        for hook in list(self.tensor_pre_hooks):
             out = hook(grad)
             if out is not None:
                 grad = out

@@ -182,7 +182,7 @@ class Tensor(InplaceOrView, TensorMethods):
             return
         if not self._retains_grad:
             self._retains_grad = True
-            self.grad_fn.register_retains_grad_hook(RetainGrad(self))
+            self.grad_fn.add_retains_grad_hook(RetainGrad(self))
 
     def register_hook(self, hook):
         """Call hook(grad) whenever the gradient w.r.t. this tensor is computed;
@@ -191,7 +191,7 @@ class Tensor(InplaceOrView, TensorMethods):
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
-            return self.grad_fn.register_prehook(TensorHook(hook))
+            return self.grad_fn.add_tensor_pre_hook(TensorHook(hook))
         if self._hooks is None:
             self._hooks = []
         self._hooks.append(TensorHook(hook))
@@ -382,7 +382,7 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
     @property
-    def hooks(self):
+    def tensor_pre_hooks(self):
         return self.variable._hooks
 
     def run(self, grad, task):
