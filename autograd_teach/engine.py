@@ -14,7 +14,6 @@ a `GraphTask` holds what one backward call asked for (retain_graph, the
 inputs of autograd.grad) and a log that puts every .grad back if the call
 fails half-way. Observers (viz) subscribe with `add_observer`.
 """
-import contextlib
 import heapq
 import itertools
 import threading
@@ -35,7 +34,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None):
     for node in dict.fromkeys(task.roots):
         if deps.get(node, 0) == 0 and task.reaches(node):
             heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
-    with task.rollback_on_error(), observed(task.roots) as watchers:
+    with task:    # observers see the run begin and end; if it fails, every .grad it wrote is put back
         while ready:
             node = heapq.heappop(ready)[-1]
             grad = buffers.pop(node)
@@ -46,7 +45,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None):
             if needed is not None and node not in needed:
                 continue                             # not on a path to what autograd.grad wants
             grads = node.run(grad, task)             # one gradient per next_functions edge
-            for watcher in watchers:
+            for watcher in task.watchers:
                 watcher.step(node, (grad,), grads)
             for (nxt, _), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
@@ -85,6 +84,9 @@ class GraphTask:
     capture    -- dict {node: None}: the gradient arriving at each of these
                   nodes is stored there (autograd.grad, backward(inputs=...)),
                   and only the nodes on a path to them run, as in PyTorch
+
+    `with task:` brackets the run: the observers' watchers begin and end
+    around it, and if it fails, every .grad write in the undo log is undone.
     """
 
     def __init__(self, roots, retain_graph, accumulate, capture):
@@ -98,15 +100,17 @@ class GraphTask:
         """Does anything this call wants lie at or beyond node?"""
         return self.needed is None or node in self.needed or node in self.capture
 
-    @contextlib.contextmanager
-    def rollback_on_error(self):
-        """A failed backward leaves no half-updated .grad behind."""
-        try:
-            yield
-        except BaseException:
+    def __enter__(self):
+        self.watchers = begin_watchers(self.roots) if _observers else ()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None:    # a failed backward leaves no half-updated .grad behind
             for restore, *args in reversed(self.undo):
                 restore(*args)
-            raise
+        for watcher in self.watchers:
+            watcher.end()
+        return False                # the exception goes on
 
 
 def nodes_leading_to(roots, targets):
@@ -177,17 +181,8 @@ def add_observer(begin):
     return ObserverHandle(begin)
 
 
-@contextlib.contextmanager
-def observed(roots):
-    """The watchers of one run; each is told when the run ends."""
-    if not _observers:
-        yield ()
-        return
+def begin_watchers(roots):
+    """One watcher per observer for a run that starts (None: it skips this run)."""
     with _observers_lock:
         begins = tuple(_observers)
-    watchers = [w for w in (begin(roots) for begin in begins) if w is not None]
-    try:
-        yield watchers
-    finally:
-        for w in watchers:
-            w.end()
+    return [w for w in (begin(roots) for begin in begins) if w is not None]

@@ -376,3 +376,16 @@ def check_broadcast(a, b):
         if a[-k] != b[-k] and a[-k] != 1 and b[-k] != 1:
             raise RuntimeError(f"The size of tensor a ({a[-k]}) must match the size of tensor b ({b[-k]}) "
                                f"at non-singleton dimension {max(len(a), len(b)) - k}")
+
+
+# Performance notes, kept here off the reading path (figures: docs/benchmarks.md).
+# OpNode.apply runs for every op and call_backward for every node, and a
+# Python call costs about as much as numpy's multiply of 4 floats, so:
+# - apply's three steps are written inline, each under its comment, rather
+#   than as three methods;
+# - dtypes are compared with `is`: numpy's built-in dtypes are singletons, and
+#   `==` on dtypes is several times slower (a miss only costs a no-op astype);
+# - grad_fn._saved_<name> are properties made by __init_subclass__: a
+#   __getattr__ would slow down every attribute read of every node;
+# - a tensor's rarely set attributes are class defaults (tensor.py), so that
+#   making a tensor sets four attributes, not ten.
