@@ -36,7 +36,6 @@ from .size import Size
 from .tensor_methods import TensorMethods, unwrap
 from .views import InplaceOrView
 
-_NUMBER = (int, float, bool, np.number, np.bool_)
 UINT64_MAX = 2 ** 64 - 1
 
 NONLEAF_GRAD_WARNING = (

@@ -30,9 +30,10 @@ def _dims(shape):
 
 
 class InplaceOrView:
-    """Tensor's views, versions and in-place ops. The attributes it uses are
-    Tensor's slots: _data, _version_box (the counter, a one-element list that
-    views and detach() share), _base and _view_chain."""
+    """Tensor's views, versions and in-place ops, on Tensor's attributes:
+    _data, _version_box (the counter, a one-element list that views and
+    detach() share), _base and _view_chain (for a view: its base, and the
+    view ops that made it from there)."""
     __slots__ = ()
 
     @property
