@@ -217,6 +217,9 @@ class OpNode(Node):
         # Where record() finds each saved value: the output (None) or input i;
         # and which input's gradient needs it (None: always saved).
         position = {name: i for i, name in enumerate(cls.inputs)}
+        if "save_if" in cls.__dict__ or not set(cls.needed_for.values()) <= set(position):
+            raise TypeError(f"{cls.__name__}: declare needed_for = {{saved name: input name}} "
+                            "(save_if with indices is gone: scripts/migrate_op_protocol.py converts it)")
         cls.save_plan = tuple((name, position.get(name), position.get(cls.needed_for.get(name)))
                               for name in cls.saved)
         # What PyTorch shows of a node: grad_fn._saved_self, grad_fn._saved_alpha, ...
