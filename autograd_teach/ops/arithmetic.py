@@ -182,10 +182,10 @@ class PowBackward1(Function):
 class PowBackward2(Function):
     """out = self ** exponent   (self is a number: `2 ** x`)
 
-    exponent: torch.where((exponent >= 0) & (self == 0), 0.0, grad * result * torch.full_like(result, self).log())
+    exponent: torch.where((self == 0) & result.isfinite(), 0.0, grad * result * torch.full_like(result, self).log())
 
-    d/dx b ** x = b ** x * log(b); for b = 0 PyTorch makes it 0 where 0 ** x is finite
-    (pow_backward_exponent in derivatives.yaml).
+    d/dx b ** x = b ** x * log(b). For b = 0, PyTorch makes it 0 where 0 ** x is
+    finite, that is where x >= 0 (pow_backward_exponent in derivatives.yaml).
     """
     inputs = ("exponent",)
     saved = ("result",)
