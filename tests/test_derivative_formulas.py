@@ -243,8 +243,9 @@ CHECKED = [n for n in CASES if n not in NOT_EVALUABLE and n not in NO_RULE]
 
 @pytest.mark.parametrize("name,i", all_cases(CHECKED))
 def test_rule_gives_the_engines_gradient(name, i):
-    for node, grad, engine_grads in run(name, i):
-        check_rules(node, grad, engine_grads)
+    for seed in range(3):
+        for node, grad, engine_grads in run(name, i, seed):
+            check_rules(node, grad, engine_grads)
 
 
 # -- every op is covered ----------------------------------------------------------
@@ -268,13 +269,17 @@ def test_every_op_has_a_case():
 def test_no_node_class_outside_ops():
     """Nodes named like PyTorch's (FooBackward0) live in ops, where their rules are read."""
     import autograd_teach
-    elsewhere = []
-    for info in pkgutil.walk_packages(autograd_teach.__path__, "autograd_teach."):
-        if info.name.startswith(("autograd_teach.viz", "autograd_teach.ops")):
-            continue
-        module = importlib.import_module(info.name)
-        elsewhere += [n for n, c in vars(module).items() if inspect.isclass(c) and re.fullmatch(r"\w+Backward\d+", n)
-                      and c.__module__ == module.__name__]
+    elsewhere, packages = [], [autograd_teach]
+    while packages:      # the core's modules, without importing viz (walk_packages would)
+        package = packages.pop()
+        for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+            if info.name in ("autograd_teach.viz", "autograd_teach.ops"):
+                continue
+            module = importlib.import_module(info.name)
+            if info.ispkg:
+                packages.append(module)
+            elsewhere += [n for n, c in vars(module).items() if inspect.isclass(c)
+                          and re.fullmatch(r"\w+Backward\d+", n) and c.__module__ == module.__name__]
     assert not elsewhere
 
 
@@ -283,7 +288,7 @@ def test_rules_waiting_for_api_fail_on_exactly_that_name(name):
     """When the missing API arrives, this fails: move the op into the checked ones."""
     missing = NOT_EVALUABLE[name]
     node, grad, _ = run(name, 0)[0]
-    assert missing in formulas.rules(node)["self" if "self" in formulas.rules(node) else "exponent"]
+    assert any(re.search(rf"\b{missing}\b", text) for text in formulas.rules(node).values())
     with pytest.raises((AttributeError, NameError)) as info:
         formulas.evaluate(node, grad)
     assert re.search(rf"\b{missing}\b", str(info.value)), (
