@@ -125,15 +125,10 @@ def names(op, input=None):
 
 
 def _differentiated(node):
-    """The rules the engine's run of this node corresponds to: inputs with an edge."""
-    edges = node.next_functions
-    return {name: text for i, (name, text) in enumerate(rules(node).items())
-            if _edge_of(node, name, edges) is not None}
-
-
-def _edge_of(node, name, edges):
-    i = _class(node).inputs.index(name)
-    return edges[i][0] if i < len(edges) else None
+    """The rules of the inputs that get a gradient: those with a next_functions edge."""
+    found = rules(node)            # {} for a node that is not an op: AccumulateGrad, custom Functions
+    inputs, edges = getattr(type(node), "inputs", ()), node.next_functions
+    return {name: text for name, text in found.items() if edges[inputs.index(name)][0] is not None}
 
 
 def saved_values(node, which=None):
@@ -142,17 +137,17 @@ def saved_values(node, which=None):
     which -- the names to read (default: all that the rules of the inputs
              with a gradient read). A tensor the node did not save (PyTorch
              saves only what a needed gradient uses) reads as None, as
-             grad_fn._saved_<name> does."""
+             grad_fn._saved_<name> does; a name the node has no
+             _saved_<name> for is left out (evaluating the rule then raises
+             NameError)."""
     if which is None:
         which = set().union(*(_names_in(t) for t in _differentiated(node).values()))
     out = {}
     for name in sorted(which):
         try:
-            value = getattr(node, "_saved_" + name)
+            out[name] = getattr(node, "_saved_" + name)
         except AttributeError:
-            raise NameError(f"{type(node).__name__}: its rules read {name!r}, which the node does not keep "
-                            f"(it has no _saved_{name})") from None
-        out[name] = value
+            pass
     return out
 
 
