@@ -1,0 +1,48 @@
+"""Shared by the tests that need real PyTorch (tests/test_viz_torch*.py).
+
+`make test` installs the pinned torch==2.13.0 into .venv, so they run there.
+Without torch they are skipped, except in CI (``CI`` set), where a missing
+torch is a failure: these tests must never be skipped silently there.
+"""
+import os
+
+import pytest
+
+
+def import_torch():
+    try:
+        import torch
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but PyTorch is not installed: `make test` installs torch==2.13.0",
+                        pytrace=False)
+        pytest.skip("real PyTorch is not installed (`make test` installs torch==2.13.0)",
+                    allow_module_level=True)
+    assert torch.__version__.split("+")[0] == "2.13.0", "the tests are written against torch 2.13.0"
+    return torch
+
+
+class Log:
+    """A minimal watcher of either engine: one dict per run, steps as (name, in, out)."""
+
+    def __init__(self):
+        self.runs = []
+
+    def begin(self, roots):
+        run = {"roots": list(roots), "steps": [], "ended": False}
+        self.runs.append(run)
+
+        class Watcher:
+            def step(self, node, grad_outputs, grad_inputs):
+                run["steps"].append((node, grad_outputs, grad_inputs))
+
+            def end(self):
+                run["ended"] = True
+        return Watcher()
+
+    def names(self, i=-1):
+        return [name(n) for n, _, _ in self.runs[i]["steps"]]
+
+
+def name(node):
+    return node.name().rsplit("::", 1)[-1]
