@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from viz_torch_helpers import import_torch, name
+from viz_torch_helpers import import_torch, name, recording_watcher
 
 torch = import_torch()
 import autograd_teach  # noqa: E402
@@ -123,3 +123,32 @@ def test_the_cross_check_sees_runs_at_all():
     # Guard against a silent pass: most programs do run backward.
     with_runs = sum(bool(record(p, torch, torch_record.add_observer)) for p in PROGRAMS)
     assert with_runs >= len(PROGRAMS) // 3
+
+
+# --- the diagrams themselves, for the viz seed programs ----------------------
+
+_seeds_spec = importlib.util.spec_from_file_location("viz_seeds_torch", GOLDEN / "viz" / "seeds.py")
+seeds = importlib.util.module_from_spec(_seeds_spec)
+_seeds_spec.loader.exec_module(seeds)
+
+
+def drawn_after_backward(seed, module, subscribe):
+    from autograd_teach import viz
+    recordings = []
+    handle = subscribe(recording_watcher(recordings))
+    try:
+        out, names = seeds.SEEDS[seed](module)
+        out.backward()
+    finally:
+        handle.remove()
+    (rec,) = recordings
+    return viz.draw(out, names=names, recording=rec)
+
+
+@pytest.mark.parametrize("seed", sorted(seeds.SEEDS))
+def test_the_same_program_draws_the_same_diagram_with_the_same_gradients(seed):
+    real = drawn_after_backward(seed, torch, torch_record.add_observer)
+    ours = drawn_after_backward(seed, autograd_teach, engine.add_observer)
+    assert real.steps and "No gradients yet" not in real.source
+    assert ours.source == real.source
+    assert ours.svg() == real.svg()
