@@ -261,3 +261,14 @@ def test_add_observer_refuses_autograd_teach_posing_as_torch(monkeypatch):
     assert not torch_record.torch_imported()
     with pytest.raises(ImportError, match="not PyTorch"):
         torch_record.add_observer(lambda roots: None)
+
+
+def test_torch_func_and_batched_grads_work_and_are_not_recorded(log):
+    g = torch.func.grad(lambda x: (x ** 2).sum())(torch.tensor([1.0, 2.0]))
+    assert g.tolist() == [2.0, 4.0]
+    x = torch.ones(2, requires_grad=True)
+    (rows,) = torch.autograd.grad(x * 2, x, torch.eye(2), is_grads_batched=True)
+    assert rows.tolist() == [[2.0, 0.0], [0.0, 2.0]]
+    assert log.runs == []
+    (x * 2).sum().backward()                      # a plain backward still is
+    assert log.names() == ["SumBackward0", "MulBackward0", "AccumulateGrad"]

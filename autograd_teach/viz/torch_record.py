@@ -35,6 +35,8 @@ Notes, all of them PyTorch's behaviour, not ours:
   ``register_hook`` + ``remove``): no hook of ours ever runs again.  While a
   node has hooks, AccumulateGrad copies the gradient into ``.grad`` where it
   might otherwise have reused the engine's buffer: same values.
+* ``torch.func`` transforms and ``is_grads_batched=True`` calls are not
+  recorded: their gradients are wrapped tensors with no values to show.
 * Code that took ``backward``/``grad`` out of ``torch.autograd`` before
   subscribing (``from torch.autograd import grad``) calls the unwrapped
   function: not recorded.
@@ -123,7 +125,7 @@ def _watched(original, first):
         with _lock:
             begins = tuple(_observers)
         tensors = args[0] if args else kwargs.get(first)
-        if not begins or tensors is None:
+        if not begins or tensors is None or _transformed(kwargs):
             return original(*args, **kwargs)
         run = _Run(begins, _roots(tensors))
         nodes = _hook(run.roots)
@@ -136,6 +138,16 @@ def _watched(original, first):
             _unhook(nodes)
             run.end()
     return wrapper
+
+
+def _transformed(kwargs):
+    """True for the calls whose gradients are not plain tensors: batched
+    (``is_grads_batched=True``) or inside a ``torch.func`` transform, whose
+    ``grad`` calls ``torch.autograd.grad`` on wrapped tensors.  They are not
+    recorded.  (PyTorch's ``backward`` makes the same functorch check.)"""
+    import torch
+    active = getattr(torch._C, "_are_functorch_transforms_active", lambda: False)
+    return bool(kwargs.get("is_grads_batched")) or active()
 
 
 def _roots(tensors):
