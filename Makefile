@@ -30,10 +30,12 @@ lab: $(STAMP)
 
 # The tests that check the diagrams against real PyTorch (tests/test_viz_torch*.py)
 # need it in .venv. The pinned CPU wheel, installed from this machine's disk
-# (about 25 s, once); never an unpinned torch, and never a package dependency.
+# (about 20 s, once); never an unpinned torch, and never a package dependency.
+# --no-compile: byte-compiling all of torch is most of pip's CPU time, and the
+# tests import a small part of it (compiled on first import).
 TORCH_STAMP := $(VENV)/.torch-2.13.0
 $(TORCH_STAMP): $(STAMP)
-	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q --no-compile torch==2.13.0
 	touch $@
 
 # One pytest run: unit, property, golden and browser tests under tests/, and
