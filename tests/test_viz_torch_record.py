@@ -272,3 +272,21 @@ def test_torch_func_and_batched_grads_work_and_are_not_recorded(log):
     assert log.runs == []
     (x * 2).sum().backward()                      # a plain backward still is
     assert log.names() == ["SumBackward0", "MulBackward0", "AccumulateGrad"]
+
+
+def test_nothing_of_the_graph_is_kept_alive_after_the_run():
+    import gc
+    import weakref
+    seen = []
+    handle = torch_record.add_observer(lambda roots: seen.append(len(roots)))   # keeps no node
+    try:
+        x = torch.ones(3, requires_grad=True)
+        y = (x.exp() * 2).sum()
+        y.backward(retain_graph=True)
+        ref = weakref.ref(x)
+        del x, y
+        gc.collect()
+        assert ref() is None, "a hook left on the graph keeps it alive"
+    finally:
+        handle.remove()
+    assert seen == [1]
