@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from test_golden import TIME_LIMIT, time_limit
 from viz_torch_helpers import import_torch, name, recording_watcher
 
 torch = import_torch()
@@ -86,7 +87,8 @@ def record(path, module, subscribe):
     runs = Runs()
     handle = subscribe(runs.begin)
     try:
-        runner.run_file(path, module)
+        with time_limit(TIME_LIMIT):    # a hang becomes the program's last output line
+            runner.run_file(path, module)
     finally:
         handle.remove()
     return runs.runs
