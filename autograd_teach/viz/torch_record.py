@@ -30,11 +30,11 @@ Notes, all of them PyTorch's behaviour, not ours:
   the thread (``_running``); a backward inside a backward (a custom
   Function calling ``torch.autograd.grad``) is a run of its own.
   Backward on a GPU runs on PyTorch's device threads: not recorded.
-* ``removable_handle.remove()`` empties the node's hook dict, but PyTorch
-  keeps the empty dict attached to the node (as after any user's
-  ``register_hook`` + ``remove``): no hook of ours ever runs again.  While a
-  node has hooks, AccumulateGrad copies the gradient into ``.grad`` where it
-  might otherwise have reused the engine's buffer: same values.
+* Every hook is removed through its handle, as a user's own
+  ``register_hook`` + ``remove`` would: none of ours runs again, and nothing
+  of the graph is kept alive (tested).  While a node has hooks, PyTorch's
+  AccumulateGrad may copy the gradient into ``.grad`` where it could have
+  reused the engine's buffer: the values are the same.
 * ``torch.func`` transforms and ``is_grads_batched=True`` calls are not
   recorded: their gradients are wrapped tensors with no values to show.
 * Code that took ``backward``/``grad`` out of ``torch.autograd`` before
@@ -51,7 +51,6 @@ import functools
 import sys
 import threading
 from collections import deque
-
 
 _lock = threading.RLock()   # guards everything below (removing a handle may run inside a backward)
 _observers = []            # the subscribed begin callables, in order
