@@ -105,7 +105,8 @@ def caller_names(frame):
     called: its locals, then its globals. So ``draw(y)`` labels the leaf ``x``
     without being told. Names starting with ``_`` (IPython's ``_``, ``_3``)
     are skipped; the order is the order the variables were bound, so the
-    choice between two names of one tensor is the same on every run."""
+    choice between two names of one tensor is the same on every run.  Then
+    the parameters of the nn.Modules found there (:func:`module_parameter_names`)."""
     found = {}
     for scope in (frame.f_locals, frame.f_globals):
         for key, value in scope.items():
