@@ -28,10 +28,20 @@ lab: $(STAMP)
 	@echo "Opening the lessons: start with index.ipynb"
 	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) --ServerApp.root_dir=notebooks
 
+# The tests that check the diagrams against real PyTorch (tests/test_viz_torch*.py)
+# need it in .venv. The pinned CPU wheel, installed from this machine's disk
+# (about 20 s, once); never an unpinned torch, and never a package dependency.
+# --no-compile: byte-compiling all of torch is most of pip's CPU time, and the
+# tests import a small part of it (compiled on first import).
+TORCH_STAMP := $(VENV)/.torch-2.13.0
+$(TORCH_STAMP): $(STAMP)
+	$(PY) -m pip install -q --no-compile torch==2.13.0
+	touch $@
+
 # One pytest run: unit, property, golden and browser tests under tests/, and
 # nbval over every executed lesson (stored outputs, SVG diagrams included,
 # must match a fresh run; only object addresses are masked).
-test: $(STAMP)
+test: $(STAMP) $(TORCH_STAMP)
 	@sh scripts/ensure_chromium.sh
 	$(PY) -m pytest tests notebooks --nbval --nbval-current-env \
 	  --nbval-sanitize-with notebooks/nbval_sanitize.cfg

@@ -185,6 +185,21 @@ INDEX_TAIL = """## How to use them · 使用方法
   代码单元格照样能运行（`viz` 画图部分除外，那是 `autograd_teach` 自己的功能）。"""
 
 
+# For teachers whose notebooks already use real PyTorch (issue 11).
+INDEX_PYTORCH = """## Already using PyTorch? · 已经在用 PyTorch？
+
+`from autograd_teach import viz` and draw your own model: `viz.draw(loss)` walks a real
+PyTorch graph, with PyTorch's node names and the parameters labelled by their
+`named_parameters()` names (`model.0.weight`). Record a real `loss.backward()` and the
+widget steps through it in the order PyTorch's engine ran it, the gradient on every edge
+(see the README, "Already using PyTorch?").
+
+`from autograd_teach import viz`，就能画你自己的模型：`viz.draw(loss)` 直接遍历真正的 PyTorch
+计算图，节点用 PyTorch 的名字，参数用 `named_parameters()` 的名字标注（`model.0.weight`）。
+把真正的 `loss.backward()` 记录下来，小部件就按 PyTorch 引擎实际运行的顺序逐步回放，
+每条边上都有梯度（见 README 的“Already using PyTorch?”一节）。"""
+
+
 def build_index(lessons):
     """The markdown-only lesson index, linking both languages of every lesson."""
     rows = ["| # | English | 中文 |", "| --- | --- | --- |"]
@@ -194,7 +209,7 @@ def build_index(lessons):
     nb = nbformat.v4.new_notebook()
     nb.nbformat, nb.nbformat_minor = 4, 5
     nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": copy.deepcopy(LANGUAGE_INFO)}
-    for i, text in enumerate((INDEX_HEAD, "\n".join(rows), INDEX_TAIL)):
+    for i, text in enumerate((INDEX_HEAD, "\n".join(rows), INDEX_TAIL, INDEX_PYTORCH)):
         nb.cells.append(nbformat.v4.new_markdown_cell(text, id=f"index-{i:03d}"))
     return nb
 

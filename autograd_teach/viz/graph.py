@@ -105,12 +105,35 @@ def caller_names(frame):
     called: its locals, then its globals. So ``draw(y)`` labels the leaf ``x``
     without being told. Names starting with ``_`` (IPython's ``_``, ``_3``)
     are skipped; the order is the order the variables were bound, so the
-    choice between two names of one tensor is the same on every run."""
+    choice between two names of one tensor is the same on every run.  Then
+    the parameters of the nn.Modules found there (:func:`module_parameter_names`)."""
     found = {}
     for scope in (frame.f_locals, frame.f_globals):
         for key, value in scope.items():
             if not key.startswith("_") and hasattr(value, "grad_fn") and hasattr(value, "requires_grad"):
                 found.setdefault(key, value)
+    found.update((k, v) for k, v in module_parameter_names(frame).items() if k not in found)
+    return found
+
+
+# --- parameters of the caller's nn.Modules ----------------------------------
+
+def module_parameter_names(frame):
+    """{"model.0.weight": parameter} for every nn.Module bound to a variable
+    where draw()/show() was called: the variable's name, then the
+    parameter's ``named_parameters()`` name (what torchviz's ``params=``
+    labels with, prefixed so that the weights of two models stay apart).
+    A tensor bound to a variable of its own keeps that shorter name: these
+    come after every tensor variable in :func:`caller_names`."""
+    found = {}
+    for scope in (frame.f_locals, frame.f_globals):
+        for key, value in scope.items():
+            if key.startswith("_") or isinstance(value, type):
+                continue                      # a class's named_parameters is not callable unbound
+            named = getattr(value, "named_parameters", None)
+            if callable(named) and not hasattr(value, "grad_fn"):
+                for pname, param in named():
+                    found.setdefault(f"{key}.{pname}", param)
     return found
 
 

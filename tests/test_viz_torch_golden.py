@@ -1,0 +1,165 @@
+"""The same program, the same diagram: autograd_teach against real PyTorch, drawn.
+
+Each golden program (tests/golden/programs) runs twice in this process: with
+real PyTorch imported as ``torch``, watched through viz.torch_record, and
+with autograd_teach, watched through engine.add_observer.  Every backward
+run of one must match the same run of the other:
+
+* the graph it ran on, as the diagram draws it: node names in
+  breadth-first order from the roots, every ``next_functions`` edge with its
+  slot, and the slots that are None;
+* the order the engine ran the nodes in;
+* the gradient each node received and each it sent on (to 1e-6 relative).
+
+A program that runs no backward must run none under either.  The golden
+outputs (tests/test_golden.py) check what the programs print; this checks
+what a diagram of them would show, step by step.
+"""
+import importlib.util
+from collections import deque
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from test_golden import TIME_LIMIT, time_limit
+from viz_torch_helpers import import_torch, name, recording_watcher
+
+torch = import_torch()
+import autograd_teach  # noqa: E402
+from autograd_teach import engine  # noqa: E402
+from autograd_teach.viz import torch_record  # noqa: E402
+
+GOLDEN = Path(__file__).parent / "golden"
+PROGRAMS = sorted((GOLDEN / "programs").glob("*.py"))
+
+_spec = importlib.util.spec_from_file_location("golden_runner_torch", GOLDEN / "runner.py")
+runner = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(runner)
+
+
+def graph_of(roots):
+    """Names, edges and None slots of the graph behind roots, numbered breadth first."""
+    index, order, queue = {}, [], deque()
+    for r in roots:
+        if r not in index:
+            index[r] = len(order)
+            order.append(r)
+            queue.append(r)
+    edges, none_slots = [], []
+    while queue:
+        fn = queue.popleft()
+        for slot, (child, _) in enumerate(fn.next_functions):
+            if child is None:
+                none_slots.append((index[fn], slot))
+                continue
+            if child not in index:
+                index[child] = len(order)
+                order.append(child)
+                queue.append(child)
+            edges.append((index[fn], slot, index[child]))
+    return {"nodes": [name(n) for n in order], "edges": edges, "none_slots": none_slots}, index
+
+
+class Runs:
+    """Every backward run of a program: its graph, then its steps as graph indices."""
+
+    def __init__(self):
+        self.runs = []
+
+    def begin(self, roots):
+        graph, index = graph_of(roots)
+        run = {"graph": graph, "order": [], "grads": [], "ended": False}
+        self.runs.append(run)
+
+        class Watcher:
+            def step(self, node, grad_outputs, grad_inputs):
+                # A node reached only from outside the graph (none so far) shows as -1.
+                run["order"].append(index.get(node, -1))
+                run["grads"].append((grad_outputs[0], tuple(grad_inputs)))
+
+            def end(self):
+                run["ended"] = True
+        return Watcher()
+
+
+def record(path, module, subscribe):
+    runs = Runs()
+    handle = subscribe(runs.begin)
+    try:
+        with time_limit(TIME_LIMIT):    # a hang becomes the program's last output line
+            runner.run_file(path, module)
+    finally:
+        handle.remove()
+    return runs.runs
+
+
+def close(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and np.allclose(a, b, rtol=1e-6, atol=1e-7, equal_nan=True)
+
+
+_real_runs = {}   # path -> PyTorch's runs, kept for the guard below
+
+
+def real_runs(path):
+    if path not in _real_runs:
+        _real_runs[path] = record(path, torch, torch_record.add_observer)
+    return _real_runs[path]
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_same_graph_same_steps_same_gradients(path):
+    real = real_runs(path)
+    ours = record(path, autograd_teach, engine.add_observer)
+    assert len(ours) == len(real), "number of backward runs"
+    for i, (r, o) in enumerate(zip(real, ours)):
+        where = f"backward run {i}"
+        assert o["graph"]["nodes"] == r["graph"]["nodes"], where
+        assert o["graph"]["edges"] == r["graph"]["edges"], where
+        assert o["graph"]["none_slots"] == r["graph"]["none_slots"], where
+        assert o["order"] == r["order"], f"{where}: step order"
+        assert r["ended"] and o["ended"]
+        for k, ((r_in, r_out), (o_in, o_out)) in enumerate(zip(r["grads"], o["grads"])):
+            step = f"{where}, step {k} ({r['graph']['nodes'][r['order'][k]]})"
+            assert close(o_in, r_in), f"{step}: gradient received"
+            assert len(o_out) == len(r_out), f"{step}: gradients sent"
+            for slot, (a, b) in enumerate(zip(o_out, r_out)):
+                assert close(a, b), f"{step}: gradient sent along slot {slot}"
+
+
+def test_the_cross_check_sees_runs_at_all():
+    # Guard against a silent pass: most programs do run backward.
+    with_runs = sum(bool(real_runs(p)) for p in PROGRAMS)
+    assert with_runs >= len(PROGRAMS) // 3
+
+
+# --- the diagrams themselves, for the viz seed programs ----------------------
+
+_seeds_spec = importlib.util.spec_from_file_location("viz_seeds_torch", GOLDEN / "viz" / "seeds.py")
+seeds = importlib.util.module_from_spec(_seeds_spec)
+_seeds_spec.loader.exec_module(seeds)
+
+
+def drawn_after_backward(seed, module, subscribe):
+    from autograd_teach import viz
+    recordings = []
+    handle = subscribe(recording_watcher(recordings))
+    try:
+        out, names = seeds.SEEDS[seed](module)
+        out.backward()
+    finally:
+        handle.remove()
+    (rec,) = recordings
+    return viz.draw(out, names=names, recording=rec)
+
+
+@pytest.mark.parametrize("seed", sorted(seeds.SEEDS))
+def test_the_same_program_draws_the_same_diagram_with_the_same_gradients(seed):
+    real = drawn_after_backward(seed, torch, torch_record.add_observer)
+    ours = drawn_after_backward(seed, autograd_teach, engine.add_observer)
+    assert real.steps and "No gradients yet" not in real.source
+    assert ours.source == real.source
+    assert ours.svg() == real.svg()
