@@ -1,0 +1,128 @@
+"""PyTorch's float32 bits, not just its values.
+
+A float32 result that differs from PyTorch's in the last bit is invisible in
+arithmetic but visible to a learner: `x.exp().log()` prints `1.0000` instead
+of `1.`, and `.item()` shows the drift. Two things make most of the
+difference (measured in docs/float32.md):
+
+- Transcendentals (exp, tanh, pow...): PyTorch's vectorised kernels are
+  accurate to about one ulp, numpy's float32 ones to a few. Computing in
+  float64 and rounding once gives the correctly rounded float32, which is
+  what PyTorch gives nearly always.
+- Sums: float32 addition is not associative, so the order matters. PyTorch's
+  CPU sum (aten/src/ATen/native/cpu/SumKernel.cpp, `cascade_sum`) adds in
+  16-lane vectors (AVX-512; the goldens come from such a machine), with 4
+  accumulators side by side and a cascade of partial sums; numpy sums
+  pairwise in another order. `cascade_sum` below replays PyTorch's order.
+"""
+import numpy as np
+
+LANES_BYTES = 32       # 8 float32 or 4 float64 lanes: what the goldens show (measured, not the CPU's 16)
+ILP = 4                # row_sum's accumulators side by side (ilp_factor)
+STEP = 16              # multi_row_sum's rows per level: 2**max(4, ceil(log2(rows)) // 4), 16 below GRAIN
+GRAIN = 32768          # above this PyTorch splits a sum over threads: numpy's order is kept there
+
+
+def via_float64(fn, a, *args):
+    """fn computed in float64 and rounded once to a's float dtype: the
+    correctly rounded result in nearly every case (float64 inputs unchanged)."""
+    if a.dtype != np.float32:
+        return fn(a, *args)
+    return fn(a.astype(np.float64), *args).astype(np.float32)
+
+
+# -- PyTorch's summation order ----------------------------------------------------------
+# Every helper sums over axis 0 of x (the other axes are independent lanes,
+# summed side by side exactly as a vector register does).
+
+def _sequential(x):
+    """((0 + x[0]) + x[1]) + ...: a strict left-to-right sum over axis 0."""
+    if len(x) == 0:
+        return np.zeros(x.shape[1:], x.dtype)
+    return np.add.accumulate(x, axis=0)[-1]
+
+
+def _groups(x, step):
+    """Split axis 0 into full groups of step (summed one by one) and the rest."""
+    n = len(x) // step * step
+    full = x[:n].reshape((len(x) // step, step) + x.shape[1:])
+    return np.add.accumulate(full, axis=1)[:, -1] if n else full[:, 0], x[n:]
+
+
+def _multi_row_sum(x):
+    """SumKernel.cpp multi_row_sum: running sums of `step` rows are moved up
+    one level of accumulators (then two, three) as i passes multiples of
+    step, step**2, step**3; the levels are added at the end."""
+    level1, tail = _groups(x, STEP)
+    level2, rest1 = _groups(level1, STEP)
+    level3, rest2 = _groups(level2, STEP)
+    total = _sequential(tail) + _sequential(rest1)
+    total = total + _sequential(rest2)
+    return total + _sequential(level3)
+
+
+def _row_sum(x):
+    """SumKernel.cpp row_sum: ILP accumulators take every ILP-th row, the
+    leftover rows go into the first, then the accumulators are added in order."""
+    m = len(x) // ILP
+    partial = _multi_row_sum(x[:m * ILP].reshape((m, ILP) + x.shape[1:]))
+    acc = partial[0]
+    for row in x[m * ILP:]:
+        acc = acc + row
+    for k in range(1, ILP):
+        acc = acc + partial[k]
+    return acc
+
+
+def _inner_sum(x):
+    """Sum over the last axis, contiguous (vectorized_inner_sum, or
+    scalar_inner_sum when a row is shorter than one vector)."""
+    n, lanes = x.shape[-1], LANES_BYTES // x.itemsize
+    rows = np.moveaxis(x, -1, 0)
+    if n < lanes:
+        return _row_sum(rows)
+    v = n // lanes
+    vectors = rows[:v * lanes].reshape((v, lanes) + rows.shape[1:])
+    vec_acc = _row_sum(vectors)                          # one partial sum per lane
+    acc = _sequential(rows[v * lanes:])                  # the elements after the last full vector
+    for k in range(lanes):
+        acc = acc + vec_acc[k]
+    return acc
+
+
+def _outer_sum(x, columns):
+    """Sum over axis 0 where each row holds `columns` contiguous values
+    (vectorized_outer_sum, or scalar_outer_sum for fewer than one vector of
+    columns): wide blocks use multi_row_sum, the remaining columns row_sum."""
+    lanes = LANES_BYTES // x.itemsize
+    block = ILP * lanes if columns >= lanes else ILP
+    wide = columns // block * block
+    if wide == columns:
+        return _multi_row_sum(x)
+    if wide == 0:
+        return _row_sum(x)
+    return np.concatenate([_multi_row_sum(x[:, :wide]), _row_sum(x[:, wide:])], axis=0)
+
+
+def cascade_sum(a, axis=None, keepdims=False):
+    """a.sum(axis) added in PyTorch's order (float32 and float64; other
+    dtypes, several axes and sums PyTorch would split over threads keep
+    numpy's sum)."""
+    if a.dtype.kind != "f" or a.dtype.itemsize < 4 or a.size >= GRAIN or a.size == 0 or a.ndim == 0:
+        return a.sum(axis=axis, keepdims=keepdims)
+    if axis is None:
+        out = _inner_sum(a.ravel(order="K"))   # a whole-tensor sum reads memory in order
+        return out.reshape((1,) * a.ndim) if keepdims else out
+    if isinstance(axis, tuple):
+        if len(axis) != 1:
+            return a.sum(axis=axis, keepdims=keepdims)
+        (axis,) = axis
+    a = np.ascontiguousarray(a)
+    inner = int(np.prod(a.shape[axis + 1:]))
+    if inner == 1:
+        out = _inner_sum(a.reshape(a.shape[:axis] + (a.shape[axis],)))
+    else:   # per outer index, a (reduced, inner) block summed over its rows
+        outer = a.reshape((-1, a.shape[axis], inner))
+        out = np.stack([_outer_sum(block, inner) for block in outer]).reshape(a.shape[:axis] + a.shape[axis + 1:])
+    out = out + a.dtype.type(0)    # PyTorch adds into a zero-filled output: -0.0 comes out as 0.0
+    return np.expand_dims(out, axis) if keepdims else out
