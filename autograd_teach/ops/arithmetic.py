@@ -4,6 +4,7 @@ the base class, so `backward` may return gradients of the output's shape."""
 import numpy as np
 
 from ..function import Function, quiet
+from .float32 import power, via_float64
 
 
 class AddBackward0(Function):
@@ -77,7 +78,7 @@ class DivBackward0(Function):
     @quiet
     def backward(self, grad, a, b):
         need_a, need_b = self.needs_input_grad
-        return (grad / b if need_a else None), (-grad * a / (b * b) if need_b else None)
+        return (grad / b if need_a else None), (-grad * ((a / b) / b) if need_b else None)
 
 
 class ReciprocalBackward0(Function):
@@ -91,7 +92,7 @@ class ReciprocalBackward0(Function):
 
     @quiet
     def backward(self, grad, result):
-        return -grad * result * result
+        return -grad * (result * result)
 
 
 class NegBackward0(Function):
@@ -113,13 +114,13 @@ class PowBackward0(Function):
         if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         self.exponent = exponent
-        return a ** exponent
+        return power(a, exponent)
 
     @quiet
     def backward(self, grad, a):
         if self.exponent == 0:
             return np.zeros_like(grad)
-        return grad * self.exponent * a ** (self.exponent - 1)
+        return grad * (self.exponent * power(a, self.exponent - 1))
 
 
 class PowBackward1(Function):
@@ -130,13 +131,13 @@ class PowBackward1(Function):
 
     @quiet
     def forward(self, a, b):
-        return a ** b
+        return via_float64(np.power, a, b)
 
     @quiet
     def backward(self, grad, a, b, result):
-        d_base = np.where(b == 0, 0.0, grad * b * a ** (b - 1))
+        d_base = np.where(b == 0, 0.0, grad * (b * via_float64(np.power, a, b - 1)))
         # PyTorch masks the log term where self == 0 and exponent >= 0
-        d_exp = np.where((a == 0) & (b >= 0), 0.0, grad * result * np.log(a))
+        d_exp = grad * np.where((a == 0) & (b >= 0), 0.0, result * via_float64(np.log, a))
         return d_base, d_exp
 
 
@@ -150,10 +151,10 @@ class PowBackward2(Function):
     @quiet
     def forward(self, b, base):
         self.self = base
-        return np.power(base, b)
+        return via_float64(lambda e: np.power(base, e), b)
 
     @quiet
     def backward(self, grad, result):
         if self.self == 0:   # PyTorch: 0 ** x has gradient 0 where it is finite (x >= 0)
             return np.where(np.isfinite(result), 0.0, grad * result * -np.inf)
-        return grad * result * np.log(self.self)
+        return grad * (result * result.dtype.type(np.log(self.self)))   # log(base) rounded to result's dtype

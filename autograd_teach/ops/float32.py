@@ -126,3 +126,43 @@ def cascade_sum(a, axis=None, keepdims=False):
         out = np.stack([_outer_sum(block, inner) for block in outer]).reshape(a.shape[:axis] + a.shape[axis + 1:])
     out = out + a.dtype.type(0)    # PyTorch adds into a zero-filled output: -0.0 comes out as 0.0
     return np.expand_dims(out, axis) if keepdims else out
+
+
+def cascade_mean(a, axis=None, keepdims=False):
+    """PyTorch's CPU mean: the sum, in its order, divided by the count."""
+    if a.dtype.kind != "f" or a.dtype.itemsize < 4:
+        return a.mean(axis=axis, keepdims=keepdims)
+    count = a.size if axis is None else int(np.prod([a.shape[d] for d in np.atleast_1d(axis)]))
+    return cascade_sum(a, axis, keepdims) / a.dtype.type(count)
+
+
+# -- PyTorch's formulas where numpy would round differently ----------------------------
+
+def one_minus_square(r):
+    """1 - r * r rounded once: PyTorch's compiled kernels (tanh_backward) fuse
+    it into one multiply-add."""
+    if r.dtype != np.float32:
+        return 1 - r * r
+    r = r.astype(np.float64)
+    return (1 - r * r).astype(np.float32)
+
+
+def power(a, exponent):
+    """a ** exponent (a number) as PyTorch computes it: the exponents it
+    special-cases (pow_tensor_scalar_optimized_kernel) by multiplication,
+    division or sqrt, the others correctly rounded."""
+    if a.dtype.kind != "f":
+        return a ** exponent
+    if exponent == 2:
+        return a * a
+    if exponent == 3:
+        return a * a * a
+    if exponent == 0.5:
+        return np.sqrt(a)
+    if exponent == -0.5:
+        return 1 / np.sqrt(a)
+    if exponent == -1:
+        return 1 / a
+    if exponent == -2:
+        return 1 / (a * a)
+    return via_float64(np.power, a, float(a.dtype.type(exponent)))

@@ -3,6 +3,7 @@ import numpy as np
 
 from .. import random
 from ..function import Function, quiet
+from .float32 import one_minus_square, via_float64
 
 
 class ExpBackward0(Function):
@@ -10,7 +11,7 @@ class ExpBackward0(Function):
     to_float = True
 
     def forward(self, a):
-        return np.exp(a)
+        return via_float64(np.exp, a)
 
     def backward(self, grad, result):
         return grad * result
@@ -22,7 +23,7 @@ class LogBackward0(Function):
 
     @quiet
     def forward(self, a):
-        return np.log(a)
+        return via_float64(np.log, a)
 
     @quiet
     def backward(self, grad, a):
@@ -57,10 +58,10 @@ class SinBackward0(Function):
     to_float = True
 
     def forward(self, a):
-        return np.sin(a)
+        return via_float64(np.sin, a)
 
     def backward(self, grad, a):
-        return grad * np.cos(a)
+        return grad * via_float64(np.cos, a)
 
 
 class CosBackward0(Function):
@@ -68,10 +69,10 @@ class CosBackward0(Function):
     to_float = True
 
     def forward(self, a):
-        return np.cos(a)
+        return via_float64(np.cos, a)
 
     def backward(self, grad, a):
-        return -grad * np.sin(a)
+        return grad * -via_float64(np.sin, a)
 
 
 class TanhBackward0(Function):
@@ -79,10 +80,10 @@ class TanhBackward0(Function):
     to_float = True
 
     def forward(self, a):
-        return np.tanh(a)
+        return via_float64(np.tanh, a)
 
     def backward(self, grad, result):
-        return grad * (1 - result * result)
+        return grad * one_minus_square(result)
 
 
 class SigmoidBackward0(Function):
@@ -92,10 +93,10 @@ class SigmoidBackward0(Function):
     @quiet
     def forward(self, a):
         # PyTorch's formula: for very negative a, exp(-a) overflows to inf and the result is exactly 0
-        return 1 / (1 + np.exp(-a))
+        return 1 / (1 + via_float64(np.exp, -a))
 
     def backward(self, grad, result):
-        return grad * result * (1 - result)
+        return grad * (1 - result) * result
 
 
 class ReluBackward0(Function):
@@ -105,7 +106,7 @@ class ReluBackward0(Function):
         return np.maximum(a, 0).astype(a.dtype, copy=False)
 
     def backward(self, grad, result):
-        return grad * (result > 0)
+        return np.where(result <= 0, 0, grad)   # PyTorch's threshold_backward: a 0, never a -0
 
 
 class ClampBackward1(Function):
@@ -126,7 +127,7 @@ class ClampBackward1(Function):
             keep &= a >= self.min
         if self.max is not None:
             keep &= a <= self.max
-        return grad * keep
+        return np.where(keep, grad, 0)
 
 
 class ZeroBackward0(Function):

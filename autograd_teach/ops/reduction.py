@@ -4,6 +4,7 @@ import numpy as np
 
 from .. import dtypes
 from ..function import Function, quiet
+from .float32 import cascade_mean, cascade_sum
 from .shape import check_dim
 
 
@@ -26,7 +27,7 @@ class SumBackward0(Function):
 
     def forward(self, a):
         self.self_sym_sizes = a.shape
-        return a.sum()
+        return cascade_sum(a)
 
     def out_dtype(self, dt):
         return dt if dt.is_floating_point else dtypes.int64
@@ -43,7 +44,7 @@ class SumBackward1(Function):
 
     def forward(self, a, dim, keepdim=False):
         self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
-        return a.sum(axis=self.dim if a.ndim else None, keepdims=keepdim)
+        return cascade_sum(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
 
     out_dtype = SumBackward0.out_dtype
 
@@ -59,7 +60,7 @@ class MeanBackward0(Function):
             raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
                                f"point or complex dtype. Got: {dtypes.from_numpy(a.dtype).legacy_name}")
         self.self_sym_sizes, self.self_sym_numel = a.shape, a.size
-        return a.mean()
+        return cascade_mean(a)
 
     def backward(self, grad):
         return np.full(self.self_sym_sizes, grad / self.self_sym_numel)
@@ -72,7 +73,7 @@ class MeanBackward1(Function):
         if a.dtype.kind != "f":
             MeanBackward0.forward(self, a)
         self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
-        return a.mean(axis=self.dim if a.ndim else None, keepdims=keepdim)
+        return cascade_mean(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
 
     def backward(self, grad):
         n = int(np.prod([self.self_sym_sizes[d] for d in self.dim])) if self.self_sym_sizes else 1
