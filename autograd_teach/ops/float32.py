@@ -166,3 +166,33 @@ def power(a, exponent):
     if exponent == -2:
         return 1 / (a * a)
     return via_float64(np.power, a, float(a.dtype.type(exponent)))
+
+
+def norm2(a, axis=None, keepdims=False):
+    """sqrt of the sum of squares in PyTorch's order (ReduceOpsKernel.cpp,
+    the p=2 norm over the last dim): 8 lanes of x*x, the lanes added in
+    turn, then the leftover elements, of which all but the last n % 4 are
+    added as b + x*x and those as one fused multiply-add (as its compiler
+    left them, measured). float32 over all elements or the last dim only."""
+    last = axis is not None and tuple(np.atleast_1d(axis)) in ((a.ndim - 1,), (-1,))
+    if a.dtype != np.float32 or a.size == 0 or a.size >= GRAIN or not (axis is None or last):
+        return np.sqrt((a * a).sum(axis=axis, keepdims=keepdims))
+    rows = a.reshape(-1, a.shape[-1]) if last else a.ravel(order="K")[None]
+    n, lanes = rows.shape[1], 8
+    v = n // lanes * lanes
+    body = rows[:, :v].reshape(len(rows), -1, lanes)
+    acc = _sequential(np.moveaxis(body * body, 1, 0))        # per lane, over the vectors
+    b = _sequential(np.moveaxis(acc, 1, 0))
+    fused = v + (n - v) // 4 * 4
+    for k in range(v, n):
+        x = rows[:, k]
+        if k < fused:
+            b = b + x * x
+        else:   # fma(x, x, b): exact in float64, then one rounding
+            b = (b.astype(np.float64) + x.astype(np.float64) ** 2).astype(np.float32)
+    out = np.sqrt(b)
+    if last:
+        out = out.reshape(a.shape[:-1] + ((1,) if keepdims else ()))
+    else:
+        out = out.reshape((1,) * a.ndim if keepdims else ())
+    return out

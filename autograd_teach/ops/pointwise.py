@@ -103,7 +103,7 @@ class ReluBackward0(Function):
     saved = ("result",)
 
     def forward(self, a):
-        return np.maximum(a, 0).astype(a.dtype, copy=False)
+        return np.where(a < 0, 0, a).astype(a.dtype, copy=False)   # relu(-0.0) is -0.0, as in PyTorch
 
     def backward(self, grad, result):
         return np.where(result <= 0, 0, grad)   # PyTorch's threshold_backward: a 0, never a -0

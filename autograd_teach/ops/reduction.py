@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import dtypes
 from ..function import Function, quiet
-from .float32 import cascade_mean, cascade_sum
+from .float32 import cascade_mean, cascade_sum, norm2
 from .shape import check_dim
 
 
@@ -144,7 +144,7 @@ class LinalgVectorNormBackward0(Function):
         if ord == float("inf"):
             return absa.max(axis=axis, keepdims=keepdim)
         if ord == 2:
-            return np.sqrt((a * a).sum(axis=axis, keepdims=keepdim))
+            return norm2(a, axis, keepdim)
         if ord == 1:
             return absa.sum(axis=axis, keepdims=keepdim)
         if ord == 0:   # the number of nonzero elements
