@@ -4,7 +4,7 @@ the base class, so `backward` may return gradients of the output's shape."""
 import numpy as np
 
 from ..function import Function, quiet
-from .float32 import power, via_float64
+from .float32 import add_scaled, power, via_float64
 
 
 class AddBackward0(Function):
@@ -15,7 +15,7 @@ class AddBackward0(Function):
 
     def forward(self, a, b, alpha=1):
         self.alpha = alpha
-        return a + b if alpha == 1 else a + alpha * b
+        return a + b if alpha == 1 else add_scaled(a, alpha, b)
 
     def backward(self, grad):
         return grad, (grad if self.alpha == 1 else grad * self.alpha)
@@ -29,7 +29,7 @@ class SubBackward0(Function):
 
     def forward(self, a, b, alpha=1):
         self.alpha = alpha
-        return a - b if alpha == 1 else a - alpha * b
+        return a - b if alpha == 1 else add_scaled(a, -alpha, b)
 
     def backward(self, grad):
         return grad, -grad * self.alpha
@@ -42,7 +42,7 @@ class RsubBackward1(Function):
 
     def forward(self, a, other, alpha=1):
         self.alpha = alpha
-        return other - alpha * a
+        return add_scaled(other, -alpha, a)
 
     def backward(self, grad):
         return -grad * self.alpha

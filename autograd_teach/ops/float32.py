@@ -147,6 +147,16 @@ def one_minus_square(r):
     return (1 - r * r).astype(np.float32)
 
 
+def add_scaled(a, alpha, b):
+    """a + alpha * b rounded once: PyTorch's add/sub kernels with an alpha
+    are one fused multiply-add (alpha rounded to the dtype first)."""
+    dtype = np.result_type(a, b)
+    if dtype != np.float32:
+        return a + alpha * b
+    alpha = float(np.float32(alpha))
+    return (np.asarray(a, np.float64) + alpha * np.asarray(b, np.float64)).astype(np.float32)
+
+
 def power(a, exponent):
     """a ** exponent (a number) as PyTorch computes it: the exponents it
     special-cases (pow_tensor_scalar_optimized_kernel) by multiplication,

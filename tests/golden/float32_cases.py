@@ -81,7 +81,8 @@ BINARY = {
     "sub": lambda t, x, y: x - y,
     "mul": lambda t, x, y: x * y,
     "div": lambda t, x, y: x / y,
-    "add alpha": lambda t, x, y: x.add(y, alpha=0.5),
+    "add alpha": lambda t, x, y: x.add(y, alpha=0.3),
+    "sub alpha": lambda t, x, y: x.sub(y, alpha=0.3),
 }
 # Reductions and products: one case per shape, the sizes a lesson uses and
 # the ones where PyTorch's summation order changes (16 lanes, 4 accumulators).
