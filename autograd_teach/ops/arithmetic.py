@@ -4,7 +4,7 @@ the base class, so `backward` may return gradients of the output's shape."""
 import numpy as np
 
 from ..function import Function, quiet
-from .float32 import add_scaled, power, via_float64
+from .float32 import add_scaled, log, power, via_float64
 
 
 class AddBackward0(Function):
@@ -137,7 +137,7 @@ class PowBackward1(Function):
     def backward(self, grad, a, b, result):
         d_base = np.where(b == 0, 0.0, grad * (b * via_float64(np.power, a, b - 1)))
         # PyTorch masks the log term where self == 0 and exponent >= 0
-        d_exp = grad * np.where((a == 0) & (b >= 0), 0.0, result * via_float64(np.log, a))
+        d_exp = grad * np.where((a == 0) & (b >= 0), 0.0, result * log(a))
         return d_base, d_exp
 
 

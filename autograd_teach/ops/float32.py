@@ -31,6 +31,20 @@ def via_float64(fn, a, *args):
     return fn(a.astype(np.float64), *args).astype(np.float32)
 
 
+def log(a):
+    """log as PyTorch's float32 log (Intel MKL's) rounds it: x = m * 2**e with
+    m in [sqrt(1/2), sqrt(2)), log(x) = e * ln2 + log(m), where ln2 and log(m)
+    are each rounded to float32 and their sum rounded once. This matches
+    PyTorch's bits more often than a correctly rounded log (docs/float32.md),
+    log(exp(1.)) == 1. among them."""
+    if a.dtype != np.float32:
+        return np.log(a)
+    m, e = np.frexp(a.astype(np.float64))
+    low = m < np.sqrt(0.5)
+    m, e = np.where(low, 2 * m, m), np.where(low, e - 1, e)
+    return (e * float(np.float32(np.log(2))) + np.log(m).astype(np.float32)).astype(np.float32)
+
+
 # -- PyTorch's summation order ----------------------------------------------------------
 # Every helper sums over axis 0 of x (the other axes are independent lanes,
 # summed side by side exactly as a vector register does).
@@ -111,7 +125,7 @@ def cascade_sum(a, axis=None, keepdims=False):
     if a.dtype.kind != "f" or a.dtype.itemsize < 4 or a.size >= GRAIN or a.size == 0 or a.ndim == 0:
         return a.sum(axis=axis, keepdims=keepdims)
     if axis is None:
-        out = _inner_sum(a.ravel(order="K"))   # a whole-tensor sum reads memory in order
+        out = _inner_sum(a.ravel(order="K")) + a.dtype.type(0)   # a whole-tensor sum reads memory in order
         return out.reshape((1,) * a.ndim) if keepdims else out
     if isinstance(axis, tuple):
         if len(axis) != 1:
@@ -122,9 +136,9 @@ def cascade_sum(a, axis=None, keepdims=False):
     if inner == 1:
         out = _inner_sum(a.reshape(a.shape[:axis] + (a.shape[axis],)))
     else:   # per outer index, a (reduced, inner) block summed over its rows
-        outer = a.reshape((-1, a.shape[axis], inner))
-        out = np.stack([_outer_sum(block, inner) for block in outer]).reshape(a.shape[:axis] + a.shape[axis + 1:])
-    out = out + a.dtype.type(0)    # PyTorch adds into a zero-filled output: -0.0 comes out as 0.0
+        out = np.stack([_outer_sum(block, inner) for block in a.reshape((-1, a.shape[axis], inner))])
+    # PyTorch adds into a zero-filled output: -0.0 comes out as 0.0
+    out = out.reshape(a.shape[:axis] + a.shape[axis + 1:]) + a.dtype.type(0)
     return np.expand_dims(out, axis) if keepdims else out
 
 
