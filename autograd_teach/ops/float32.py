@@ -88,13 +88,19 @@ def _row_sum(x):
     return acc
 
 
+# the order row_sum adds 5 to 7 elements in: x[ILP:] into the first of ILP accumulators
+_SHORT_ORDER = {n: np.array([0, *range(ILP, n), *range(1, ILP)]) for n in range(ILP + 1, 2 * ILP)}
+
+
 def _inner_sum(x):
     """Sum over the last axis, contiguous (vectorized_inner_sum, or
     scalar_inner_sum when a row is shorter than one vector)."""
     n, lanes = x.shape[-1], LANES_BYTES // x.itemsize
+    if n < lanes:   # row_sum on fewer than 2 * ILP elements: x[ILP:] go into the first accumulator
+        if n > ILP:
+            x = x[..., _SHORT_ORDER[n]]
+        return np.add.accumulate(x, axis=-1)[..., -1]
     rows = np.moveaxis(x, -1, 0)
-    if n < lanes:
-        return _row_sum(rows)
     v = n // lanes
     vectors = rows[:v * lanes].reshape((v, lanes) + rows.shape[1:])
     vec_acc = _row_sum(vectors)                          # one partial sum per lane
@@ -122,6 +128,9 @@ def cascade_sum(a, axis=None, keepdims=False):
     """a.sum(axis) added in PyTorch's order (float32 and float64; other
     dtypes, several axes and sums PyTorch would split over threads keep
     numpy's sum)."""
+    if axis is None and a.size <= ILP:   # numpy adds so few left to right, as PyTorch does
+        out = a.sum(keepdims=keepdims)
+        return out if out else out + a.dtype.type(0)   # PyTorch's sum of [-0.] is 0.
     if a.dtype.kind != "f" or a.dtype.itemsize < 4 or a.size >= GRAIN or a.size == 0 or a.ndim == 0:
         return a.sum(axis=axis, keepdims=keepdims)
     if axis is None:
