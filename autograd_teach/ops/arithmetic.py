@@ -4,6 +4,7 @@ the base class, so `backward` may return gradients of the output's shape."""
 import numpy as np
 
 from ..node import OpNode, quiet
+from .float32 import add_scaled, log, power, via_float64
 
 
 class AddBackward0(OpNode):
@@ -18,7 +19,7 @@ class AddBackward0(OpNode):
 
     def forward(self, a, b, alpha=1):
         self.alpha = alpha
-        return a + b if alpha == 1 else a + alpha * b
+        return a + b if alpha == 1 else add_scaled(a, alpha, b)
 
     def backward(self, grad):
         return grad, (grad if self.alpha == 1 else grad * self.alpha)
@@ -36,7 +37,7 @@ class SubBackward0(OpNode):
 
     def forward(self, a, b, alpha=1):
         self.alpha = alpha
-        return a - b if alpha == 1 else a - alpha * b
+        return a - b if alpha == 1 else add_scaled(a, -alpha, b)
 
     def backward(self, grad):
         return grad, -grad * self.alpha
@@ -52,7 +53,7 @@ class RsubBackward1(OpNode):
 
     def forward(self, a, other, alpha=1):
         self.alpha = alpha
-        return other - alpha * a
+        return add_scaled(other, -alpha, a)
 
     def backward(self, grad):
         return -grad * self.alpha
@@ -96,7 +97,7 @@ class DivBackward0(OpNode):
     @quiet
     def backward(self, grad, a, b):
         need_a, need_b = self.needs_input_grad
-        return (grad / b if need_a else None), (-grad * a / (b * b) if need_b else None)
+        return (grad / b if need_a else None), (-grad * ((a / b) / b) if need_b else None)
 
 
 class ReciprocalBackward0(OpNode):
@@ -113,7 +114,7 @@ class ReciprocalBackward0(OpNode):
 
     @quiet
     def backward(self, grad, result):
-        return -grad * result * result
+        return -grad * (result * result)
 
 
 class NegBackward0(OpNode):
@@ -145,13 +146,13 @@ class PowBackward0(OpNode):
         if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         self.exponent = exponent
-        return a ** exponent
+        return power(a, exponent)
 
     @quiet
     def backward(self, grad, a):
         if self.exponent == 0:
             return np.zeros_like(grad)
-        return grad * self.exponent * a ** (self.exponent - 1)
+        return grad * (self.exponent * power(a, self.exponent - 1))
 
 
 class PowBackward1(OpNode):
@@ -169,13 +170,13 @@ class PowBackward1(OpNode):
 
     @quiet
     def forward(self, a, b):
-        return a ** b
+        return via_float64(np.power, a, b)
 
     @quiet
     def backward(self, grad, a, b, result):
-        d_base = np.where(b == 0, 0.0, grad * b * a ** (b - 1))
+        d_base = np.where(b == 0, 0.0, grad * (b * via_float64(np.power, a, b - 1)))
         # PyTorch masks the log term where self == 0 and exponent >= 0
-        d_exp = np.where((a == 0) & (b >= 0), 0.0, grad * result * np.log(a))
+        d_exp = grad * np.where((a == 0) & (b >= 0), 0.0, result * log(a))
         return d_base, d_exp
 
 
@@ -195,10 +196,10 @@ class PowBackward2(OpNode):
     @quiet
     def forward(self, b, base):
         self.self = base
-        return np.power(base, b)
+        return via_float64(lambda e: np.power(base, e), b)
 
     @quiet
     def backward(self, grad, result):
         if self.self == 0:   # PyTorch: 0 ** x has gradient 0 where it is finite (x >= 0)
             return np.where(np.isfinite(result), 0.0, grad * result * -np.inf)
-        return grad * result * np.log(self.self)
+        return grad * (result * result.dtype.type(np.log(self.self)))   # log(base) rounded to result's dtype

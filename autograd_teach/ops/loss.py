@@ -4,6 +4,7 @@ derivatives; the reduction ('mean', 'sum' or 'none') is shared."""
 import numpy as np
 
 from ..node import OpNode, quiet
+from .float32 import cascade_mean, cascade_sum, via_float64
 
 
 class _Loss(OpNode):
@@ -18,14 +19,12 @@ class _Loss(OpNode):
             raise ValueError(f"{reduction} is not a valid value for reduction")
         self.reduction = reduction
         per_element = self.loss(a, t)
-        return per_element.mean() if reduction == "mean" else (
-            per_element.sum() if reduction == "sum" else per_element)
+        return cascade_mean(per_element) if reduction == "mean" else (
+            cascade_sum(per_element) if reduction == "sum" else per_element)
 
     def backward(self, grad, a, t):
-        if self.reduction == "mean":
-            grad = grad / np.broadcast(a, t).size
-        d_input, d_target = self.derivatives(a, t)
-        return d_input * grad, d_target * grad
+        count = np.broadcast(a, t).size if self.reduction == "mean" else 1
+        return self.derivatives(a, t, grad, count)
 
 
 class MseLossBackward0(_Loss):
@@ -40,8 +39,10 @@ class MseLossBackward0(_Loss):
     def loss(self, a, t):
         return (a - t) ** 2
 
-    def derivatives(self, a, t):
-        return 2 * (a - t), -2 * (a - t)
+    def derivatives(self, a, t, grad, count):
+        # PyTorch's mse_loss_backward: (2 / count) * (self - target) * grad
+        d = grad.dtype.type(2 / count) * (a - t) * grad
+        return d, -d
 
 
 class BinaryCrossEntropyWithLogitsBackward0(_Loss):
@@ -57,9 +58,11 @@ class BinaryCrossEntropyWithLogitsBackward0(_Loss):
 
     @quiet
     def loss(self, x, t):
-        return np.maximum(x, 0) - x * t + np.log1p(np.exp(-np.abs(x)))
+        # PyTorch's: (1 - target) * x - log_sigmoid(x), log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|))
+        log_sigmoid = np.minimum(x, 0) - via_float64(np.log1p, via_float64(np.exp, -np.abs(x)))
+        return (1 - t) * x - log_sigmoid
 
-    def derivatives(self, x, t):
-        e = np.exp(-np.abs(x))
-        sigmoid = np.where(x >= 0, 1 / (1 + e), e / (1 + e))
-        return sigmoid - t, -x
+    @quiet
+    def derivatives(self, x, t, grad, count):
+        sigmoid = 1 / (1 + via_float64(np.exp, -x))
+        return (sigmoid - t) * grad / count, -x * grad / count

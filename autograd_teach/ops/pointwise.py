@@ -3,6 +3,7 @@ import numpy as np
 
 from .. import random
 from ..node import OpNode, quiet
+from .float32 import log, one_minus_square, via_float64
 
 
 class ExpBackward0(OpNode):
@@ -14,7 +15,7 @@ class ExpBackward0(OpNode):
     to_float = True
 
     def forward(self, a):
-        return np.exp(a)
+        return via_float64(np.exp, a)
 
     def backward(self, grad, result):
         return grad * result
@@ -30,7 +31,7 @@ class LogBackward0(OpNode):
 
     @quiet
     def forward(self, a):
-        return np.log(a)
+        return log(a)
 
     @quiet
     def backward(self, grad, a):
@@ -80,10 +81,10 @@ class SinBackward0(OpNode):
     to_float = True
 
     def forward(self, a):
-        return np.sin(a)
+        return via_float64(np.sin, a)
 
     def backward(self, grad, a):
-        return grad * np.cos(a)
+        return grad * via_float64(np.cos, a)
 
 
 class CosBackward0(OpNode):
@@ -95,10 +96,10 @@ class CosBackward0(OpNode):
     to_float = True
 
     def forward(self, a):
-        return np.cos(a)
+        return via_float64(np.cos, a)
 
     def backward(self, grad, a):
-        return -grad * np.sin(a)
+        return grad * -via_float64(np.sin, a)
 
 
 class TanhBackward0(OpNode):
@@ -112,10 +113,10 @@ class TanhBackward0(OpNode):
     to_float = True
 
     def forward(self, a):
-        return np.tanh(a)
+        return via_float64(np.tanh, a)
 
     def backward(self, grad, result):
-        return grad * (1 - result * result)
+        return grad * one_minus_square(result)
 
 
 class SigmoidBackward0(OpNode):
@@ -131,10 +132,10 @@ class SigmoidBackward0(OpNode):
     @quiet
     def forward(self, a):
         # PyTorch's formula: for very negative a, exp(-a) overflows to inf and the result is exactly 0
-        return 1 / (1 + np.exp(-a))
+        return 1 / (1 + via_float64(np.exp, -a))
 
     def backward(self, grad, result):
-        return grad * result * (1 - result)
+        return grad * (1 - result) * result
 
 
 class ReluBackward0(OpNode):
@@ -147,10 +148,10 @@ class ReluBackward0(OpNode):
     saved = ("result",)
 
     def forward(self, a):
-        return np.maximum(a, 0).astype(a.dtype, copy=False)
+        return np.where(a < 0, 0, a).astype(a.dtype, copy=False)   # relu(-0.0) is -0.0, as in PyTorch
 
     def backward(self, grad, result):
-        return grad * (result > 0)
+        return np.where(result <= 0, 0, grad)   # PyTorch's threshold_backward: a 0, never a -0
 
 
 class ClampBackward1(OpNode):
@@ -177,7 +178,7 @@ class ClampBackward1(OpNode):
             keep &= a >= self.min
         if self.max is not None:
             keep &= a <= self.max
-        return grad * keep
+        return np.where(keep, grad, 0)
 
 
 class ZeroBackward0(OpNode):

@@ -4,6 +4,7 @@ import numpy as np
 
 from .. import dtypes
 from ..node import OpNode, quiet
+from .float32 import cascade_mean, cascade_sum, norm2
 from .shape import check_dim
 
 
@@ -29,7 +30,7 @@ class SumBackward0(OpNode):
 
     def forward(self, a):
         self.self_sym_sizes = a.shape
-        return a.sum()
+        return cascade_sum(a)
 
     def out_dtype(self, dt):
         return dt if dt.is_floating_point else dtypes.int64
@@ -52,7 +53,7 @@ class SumBackward1(OpNode):
 
     def forward(self, a, dim, keepdim=False):
         self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
-        return a.sum(axis=self.dim if a.ndim else None, keepdims=keepdim)
+        return cascade_sum(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
 
     out_dtype = SumBackward0.out_dtype
 
@@ -72,7 +73,7 @@ class MeanBackward0(OpNode):
             raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
                                f"point or complex dtype. Got: {dtypes.from_numpy(a.dtype).legacy_name}")
         self.self_sym_sizes, self.self_sym_numel = a.shape, a.size
-        return a.mean()
+        return cascade_mean(a)
 
     def backward(self, grad):
         return np.full(self.self_sym_sizes, grad / self.self_sym_numel)
@@ -93,7 +94,7 @@ class MeanBackward1(OpNode):
         if a.dtype.kind != "f":
             MeanBackward0.forward(self, a)
         self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
-        return a.mean(axis=self.dim if a.ndim else None, keepdims=keepdim)
+        return cascade_mean(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
 
     def backward(self, grad):
         n = int(np.prod([self.self_sym_sizes[d] for d in self.dim])) if self.self_sym_sizes else 1
@@ -197,7 +198,7 @@ class LinalgVectorNormBackward0(OpNode):
         if ord == float("inf"):
             return absa.max(axis=axis, keepdims=keepdim)
         if ord == 2:
-            return np.sqrt((a * a).sum(axis=axis, keepdims=keepdim))
+            return norm2(a, axis, keepdim)
         if ord == 1:
             return absa.sum(axis=axis, keepdims=keepdim)
         if ord == 0:   # the number of nonzero elements

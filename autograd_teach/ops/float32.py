@@ -1,0 +1,231 @@
+"""PyTorch's float32 bits, not just its values.
+
+A float32 result that differs from PyTorch's in the last bit is invisible in
+arithmetic but visible to a learner: `x.exp().log()` prints `1.0000` instead
+of `1.`, and `.item()` shows the drift. Two things make most of the
+difference (measured in docs/float32.md):
+
+- Transcendentals (exp, tanh, pow...): PyTorch's vectorised kernels are
+  accurate to about one ulp, numpy's float32 ones to a few. Computing in
+  float64 and rounding once gives the correctly rounded float32, which is
+  what PyTorch gives nearly always.
+- Sums: float32 addition is not associative, so the order matters. PyTorch's
+  CPU sum (aten/src/ATen/native/cpu/SumKernel.cpp, `cascade_sum`) adds in
+  16-lane vectors (AVX-512; the goldens come from such a machine), with 4
+  accumulators side by side and a cascade of partial sums; numpy sums
+  pairwise in another order. `cascade_sum` below replays PyTorch's order.
+"""
+import numpy as np
+
+LANES_BYTES = 32       # 8 float32 or 4 float64 lanes: what the goldens show (measured, not the CPU's 16)
+ILP = 4                # row_sum's accumulators side by side (ilp_factor)
+STEP = 16              # multi_row_sum's rows per level: 2**max(4, ceil(log2(rows)) // 4), 16 below GRAIN
+GRAIN = 32768          # above this PyTorch splits a sum over threads: numpy's order is kept there
+
+
+def via_float64(fn, a, *args):
+    """fn computed in float64 and rounded once to a's float dtype: the
+    correctly rounded result in nearly every case (float64 inputs unchanged)."""
+    if a.dtype != np.float32:
+        return fn(a, *args)
+    return fn(a.astype(np.float64), *args).astype(np.float32)
+
+
+def log(a):
+    """log as PyTorch's float32 log (Intel MKL's) rounds it: x = m * 2**e with
+    m in [sqrt(1/2), sqrt(2)), log(x) = e * ln2 + log(m), where ln2 and log(m)
+    are each rounded to float32 and their sum rounded once. This matches
+    PyTorch's bits more often than a correctly rounded log (docs/float32.md),
+    log(exp(1.)) == 1. among them."""
+    if a.dtype != np.float32:
+        return np.log(a)
+    m, e = np.frexp(a.astype(np.float64))
+    low = m < np.sqrt(0.5)
+    m, e = np.where(low, 2 * m, m), np.where(low, e - 1, e)
+    return (e * float(np.float32(np.log(2))) + np.log(m).astype(np.float32)).astype(np.float32)
+
+
+# -- PyTorch's summation order ----------------------------------------------------------
+# Every helper sums over axis 0 of x (the other axes are independent lanes,
+# summed side by side exactly as a vector register does).
+
+def _sequential(x):
+    """((0 + x[0]) + x[1]) + ...: a strict left-to-right sum over axis 0."""
+    if len(x) == 0:
+        return np.zeros(x.shape[1:], x.dtype)
+    return np.add.accumulate(x, axis=0)[-1]
+
+
+def _groups(x, step):
+    """Split axis 0 into full groups of step (summed one by one) and the rest."""
+    n = len(x) // step * step
+    full = x[:n].reshape((len(x) // step, step) + x.shape[1:])
+    return np.add.accumulate(full, axis=1)[:, -1] if n else full[:, 0], x[n:]
+
+
+def _multi_row_sum(x):
+    """SumKernel.cpp multi_row_sum: running sums of `step` rows are moved up
+    one level of accumulators (then two, three) as i passes multiples of
+    step, step**2, step**3; the levels are added at the end."""
+    level1, tail = _groups(x, STEP)
+    level2, rest1 = _groups(level1, STEP)
+    level3, rest2 = _groups(level2, STEP)
+    total = _sequential(tail) + _sequential(rest1)
+    total = total + _sequential(rest2)
+    return total + _sequential(level3)
+
+
+def _row_sum(x):
+    """SumKernel.cpp row_sum: ILP accumulators take every ILP-th row, the
+    leftover rows go into the first, then the accumulators are added in order."""
+    m = len(x) // ILP
+    partial = _multi_row_sum(x[:m * ILP].reshape((m, ILP) + x.shape[1:]))
+    acc = partial[0]
+    for row in x[m * ILP:]:
+        acc = acc + row
+    for k in range(1, ILP):
+        acc = acc + partial[k]
+    return acc
+
+
+# the order row_sum adds 5 to 7 elements in: x[ILP:] into the first of ILP accumulators
+_SHORT_ORDER = {n: np.array([0, *range(ILP, n), *range(1, ILP)]) for n in range(ILP + 1, 2 * ILP)}
+
+
+def _inner_sum(x):
+    """Sum over the last axis, contiguous (vectorized_inner_sum, or
+    scalar_inner_sum when a row is shorter than one vector)."""
+    n, lanes = x.shape[-1], LANES_BYTES // x.itemsize
+    if n < lanes:   # row_sum on fewer than 2 * ILP elements: x[ILP:] go into the first accumulator
+        if n > ILP:
+            x = x[..., _SHORT_ORDER[n]]
+        return np.add.accumulate(x, axis=-1)[..., -1]
+    rows = np.moveaxis(x, -1, 0)
+    v = n // lanes
+    vectors = rows[:v * lanes].reshape((v, lanes) + rows.shape[1:])
+    vec_acc = _row_sum(vectors)                          # one partial sum per lane
+    acc = _sequential(rows[v * lanes:])                  # the elements after the last full vector
+    for k in range(lanes):
+        acc = acc + vec_acc[k]
+    return acc
+
+
+def _outer_sum(x, columns):
+    """Sum over axis 0 where each row holds `columns` contiguous values
+    (vectorized_outer_sum, or scalar_outer_sum for fewer than one vector of
+    columns): wide blocks use multi_row_sum, the remaining columns row_sum."""
+    lanes = LANES_BYTES // x.itemsize
+    block = ILP * lanes if columns >= lanes else ILP
+    wide = columns // block * block
+    if wide == columns:
+        return _multi_row_sum(x)
+    if wide == 0:
+        return _row_sum(x)
+    return np.concatenate([_multi_row_sum(x[:, :wide]), _row_sum(x[:, wide:])], axis=0)
+
+
+def cascade_sum(a, axis=None, keepdims=False):
+    """a.sum(axis) added in PyTorch's order (float32 and float64; other
+    dtypes, several axes and sums PyTorch would split over threads keep
+    numpy's sum)."""
+    if axis is None and a.size <= ILP:   # numpy adds so few left to right, as PyTorch does
+        out = a.sum(keepdims=keepdims)
+        return out if out else out + a.dtype.type(0)   # PyTorch's sum of [-0.] is 0.
+    if a.dtype.kind != "f" or a.dtype.itemsize < 4 or a.size >= GRAIN or a.size == 0 or a.ndim == 0:
+        return a.sum(axis=axis, keepdims=keepdims)
+    if axis is None:
+        out = _inner_sum(a.ravel(order="K")) + a.dtype.type(0)   # a whole-tensor sum reads memory in order
+        return out.reshape((1,) * a.ndim) if keepdims else out
+    if isinstance(axis, tuple):
+        if len(axis) != 1:
+            return a.sum(axis=axis, keepdims=keepdims)
+        (axis,) = axis
+    a = np.ascontiguousarray(a)
+    inner = int(np.prod(a.shape[axis + 1:]))
+    if inner == 1:
+        out = _inner_sum(a.reshape(a.shape[:axis] + (a.shape[axis],)))
+    else:   # per outer index, a (reduced, inner) block summed over its rows
+        out = np.stack([_outer_sum(block, inner) for block in a.reshape((-1, a.shape[axis], inner))])
+    # PyTorch adds into a zero-filled output: -0.0 comes out as 0.0
+    out = out.reshape(a.shape[:axis] + a.shape[axis + 1:]) + a.dtype.type(0)
+    return np.expand_dims(out, axis) if keepdims else out
+
+
+def cascade_mean(a, axis=None, keepdims=False):
+    """PyTorch's CPU mean: the sum, in its order, divided by the count."""
+    if a.dtype.kind != "f" or a.dtype.itemsize < 4:
+        return a.mean(axis=axis, keepdims=keepdims)
+    count = a.size if axis is None else int(np.prod([a.shape[d] for d in np.atleast_1d(axis)]))
+    return cascade_sum(a, axis, keepdims) / a.dtype.type(count)
+
+
+# -- PyTorch's formulas where numpy would round differently ----------------------------
+
+def one_minus_square(r):
+    """1 - r * r rounded once: PyTorch's compiled kernels (tanh_backward) fuse
+    it into one multiply-add."""
+    if r.dtype != np.float32:
+        return 1 - r * r
+    r = r.astype(np.float64)
+    return (1 - r * r).astype(np.float32)
+
+
+def add_scaled(a, alpha, b):
+    """a + alpha * b rounded once: PyTorch's add/sub kernels with an alpha
+    are one fused multiply-add (alpha rounded to the dtype first)."""
+    dtype = np.result_type(a, b)
+    if dtype != np.float32:
+        return a + alpha * b
+    alpha = float(np.float32(alpha))
+    return (np.asarray(a, np.float64) + alpha * np.asarray(b, np.float64)).astype(np.float32)
+
+
+def power(a, exponent):
+    """a ** exponent (a number) as PyTorch computes it: the exponents it
+    special-cases (pow_tensor_scalar_optimized_kernel) by multiplication,
+    division or sqrt, the others correctly rounded."""
+    if a.dtype.kind != "f":
+        return a ** exponent
+    if exponent == 2:
+        return a * a
+    if exponent == 3:
+        return a * a * a
+    if exponent == 0.5:
+        return np.sqrt(a)
+    if exponent == -0.5:
+        return 1 / np.sqrt(a)
+    if exponent == -1:
+        return 1 / a
+    if exponent == -2:
+        return 1 / (a * a)
+    return via_float64(np.power, a, float(a.dtype.type(exponent)))
+
+
+def norm2(a, axis=None, keepdims=False):
+    """sqrt of the sum of squares in PyTorch's order (ReduceOpsKernel.cpp,
+    the p=2 norm over the last dim): 8 lanes of x*x, the lanes added in
+    turn, then the leftover elements, of which all but the last n % 4 are
+    added as b + x*x and those as one fused multiply-add (as its compiler
+    left them, measured). float32 over all elements or the last dim only."""
+    last = axis is not None and tuple(np.atleast_1d(axis)) in ((a.ndim - 1,), (-1,))
+    if a.dtype != np.float32 or a.size == 0 or a.size >= GRAIN or not (axis is None or last):
+        return np.sqrt((a * a).sum(axis=axis, keepdims=keepdims))
+    rows = a.reshape(-1, a.shape[-1]) if last else a.ravel(order="K")[None]
+    n, lanes = rows.shape[1], 8
+    v = n // lanes * lanes
+    body = rows[:, :v].reshape(len(rows), -1, lanes)
+    acc = _sequential(np.moveaxis(body * body, 1, 0))        # per lane, over the vectors
+    b = _sequential(np.moveaxis(acc, 1, 0))
+    fused = v + (n - v) // 4 * 4
+    for k in range(v, n):
+        x = rows[:, k]
+        if k < fused:
+            b = b + x * x
+        else:   # fma(x, x, b): exact in float64, then one rounding
+            b = (b.astype(np.float64) + x.astype(np.float64) ** 2).astype(np.float32)
+    out = np.sqrt(b)
+    if last:
+        out = out.reshape(a.shape[:-1] + ((1,) if keepdims else ()))
+    else:
+        out = out.reshape((1,) * a.ndim if keepdims else ())
+    return out
