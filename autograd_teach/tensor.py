@@ -1047,6 +1047,7 @@ class _FloorDivide(_NoDerivative):
 class _FloorDivideScalar(_FloorDivide):
     """x // 2: the number is not an input of the node"""
     inputs = ("self",)
+    elementwise = False
     promote_params = True
 
 

@@ -61,16 +61,9 @@ class Adam(Optimizer):
 
 
 def _addcmul(base, g, value):
-    """base + value * g * g, as PyTorch's addcmul kernel rounds it: blocks of
-    16 elements run vectorized ((value * g) * g, then +), the tail runs the
-    scalar loop, which the compiler fused into one multiply-add."""
-    out = base + (value * g) * g
-    flat_out, n = out.reshape(-1), out.size
-    k = n // 16 * 16
-    if k < n:
-        tail = slice(k, n)
-        flat_out[tail] = fma((value * g).reshape(-1)[tail], g.reshape(-1)[tail], base.reshape(-1)[tail])
-    return out
+    """base + value * g * g as PyTorch's addcmul kernel rounds it: (value * g)
+    rounded, then one fused multiply-add (measured against torch 2.13)."""
+    return fma(value * g, g, base)
 
 
 class AdamW(Adam):

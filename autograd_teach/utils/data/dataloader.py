@@ -39,6 +39,21 @@ def default_collate(batch):
                     f"found {type(elem)}")
 
 
+def default_convert(data):
+    """What batch_size=None gives: each sample as it is, numpy arrays made
+    tensors, tuples and lists made lists (as PyTorch's default_convert)."""
+    from ...creation import as_tensor
+    if isinstance(data, np.ndarray):
+        return as_tensor(data)
+    if isinstance(data, collections.abc.Mapping):
+        return {key: default_convert(data[key]) for key in data}
+    if isinstance(data, tuple) and hasattr(data, "_fields"):
+        return type(data)(*(default_convert(d) for d in data))
+    if isinstance(data, (tuple, list)):
+        return [default_convert(d) for d in data]
+    return data
+
+
 class DataLoader:
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
                  collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
@@ -59,7 +74,7 @@ class DataLoader:
         self.dataset, self.batch_size, self.drop_last = dataset, batch_size, drop_last
         self.sampler, self.batch_sampler, self.generator = sampler, batch_sampler, generator
         self.num_workers = num_workers
-        self.collate_fn = collate_fn or (default_collate if batch_sampler is not None else (lambda x: x))
+        self.collate_fn = collate_fn or (default_collate if batch_sampler is not None else default_convert)
 
     def __iter__(self):
         return _DataLoaderIter(self)
