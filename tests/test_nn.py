@@ -223,3 +223,12 @@ def test_linear_init_matches_the_formula_bounds():
     bound = 1 / np.sqrt(100)
     assert np.abs(lin.weight._data).max() <= bound and np.abs(lin.bias._data).max() <= bound
     assert np.abs(lin.weight._data).max() > 0.9 * bound
+
+
+def test_deepcopy_of_a_model_is_independent():
+    import copy
+    net = nn.Sequential(nn.Linear(2, 3))
+    twin = copy.deepcopy(net)
+    assert type(twin[0].weight) is nn.Parameter and twin[0].weight.requires_grad
+    twin[0].weight.data.fill_(1.0)
+    assert not np.array_equal(net[0].weight._data, twin[0].weight._data)

@@ -22,6 +22,3 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
     __str__ = __repr__
-
-    def __reduce_ex__(self, proto):
-        raise NotImplementedError("autograd_teach: Parameters cannot be pickled")
