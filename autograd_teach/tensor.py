@@ -788,11 +788,11 @@ class Tensor:
     def __floordiv__(self, other):
         other = _operand(other)
         if isinstance(other, Tensor):
-            return _FloorDivide.apply(self, other)
-        return _FloorDivideScalar.apply(self, other)
+            return O.FloorDivide.apply(self, other)
+        return O.FloorDivideScalar.apply(self, other)
 
     def __rfloordiv__(self, other):
-        return _FloorDivide.apply(_scalar_like(other, self), self)
+        return O.FloorDivide.apply(_scalar_like(other, self), self)
 
     floor_divide = __floordiv__
 
@@ -806,7 +806,7 @@ class Tensor:
 
     def __rmod__(self, other):
         # PyTorch's 2 % x has no derivative formula: its node is NotImplemented
-        return _RemainderScalarSelf.apply(_scalar_like(other, self), self)
+        return O.RemainderScalarSelf.apply(_scalar_like(other, self), self)
 
     def outer(self, vec2):
         if self.dim() != 1 or vec2.dim() != 1:
@@ -1005,10 +1005,6 @@ def _dims(shape):
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-
-
-
-
 # --- added for torch.nn / next chapters (issue 8) ---
 def _var_args(dim, unbiased, keepdim, correction):
     """var(unbiased), var(dim, unbiased, keepdim) and var(dim, correction=, keepdim=)."""
@@ -1022,43 +1018,3 @@ def _var_args(dim, unbiased, keepdim, correction):
 def _scalar_like(number, t):
     """2 // x, 2 % x: the number becomes a 0-d tensor of the promoted dtype."""
     return Tensor._make(np.array(number, dtype=dtypes.result_type(t, number).np))
-
-
-class _NoDerivative(function.Function):
-    """Ops PyTorch gives no derivative formula: their node prints as
-    <NotImplemented> and backward through it raises."""
-    inputs = ("self", "other")
-    elementwise = True
-
-    def backward(self, grad):
-        raise RuntimeError(f"derivative for aten::{self._op} is not implemented")
-
-
-class _FloorDivide(_NoDerivative):
-    _op = "floor_divide"
-
-    @function.quiet
-    def forward(self, a, b):
-        if np.asarray(a).dtype.kind in "iub" and np.asarray(b == 0).any():
-            raise RuntimeError("ZeroDivisionError")
-        return np.floor_divide(a, b)
-
-
-class _FloorDivideScalar(_FloorDivide):
-    """x // 2: the number is not an input of the node"""
-    inputs = ("self",)
-    elementwise = False
-    promote_params = True
-
-
-class _RemainderScalarSelf(_NoDerivative):
-    _op = "remainder"
-
-    @function.quiet
-    def forward(self, a, b):
-        if b.dtype.kind in "iub" and np.asarray(b == 0).any():
-            raise RuntimeError("ZeroDivisionError")
-        return np.mod(a, b)
-
-
-_FloorDivide.__name__ = _FloorDivideScalar.__name__ = _RemainderScalarSelf.__name__ = "NotImplemented"

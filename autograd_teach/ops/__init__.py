@@ -20,3 +20,4 @@ from .random_ops import NormalBackward1, NormalBackward2, NormalBackward3  # noq
 from .select_ops import (MaskedFillBackward0, RemainderBackward0, RemainderBackward1,  # noqa: F401,E402
                          WhereBackward0)
 from .stats import ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
+from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402
