@@ -528,11 +528,11 @@ class Tensor:
         return _ReturnTypes("min", O.MinBackward0.apply(self, dim, keepdim),
                             _argreduce(np.argmin, self, dim, keepdim))
 
-    def argmax(self, dim=None, keepdim=False):
-        return _argreduce(np.argmax, self, dim, keepdim)
+    def argmax(self, dim=None, keepdim=False, *, axis=None):   # axis: numpy's name, accepted by PyTorch
+        return _argreduce(np.argmax, self, dim if axis is None else axis, keepdim)
 
-    def argmin(self, dim=None, keepdim=False):
-        return _argreduce(np.argmin, self, dim, keepdim)
+    def argmin(self, dim=None, keepdim=False, *, axis=None):
+        return _argreduce(np.argmin, self, dim if axis is None else axis, keepdim)
 
     def norm(self, p="fro", dim=None, keepdim=False):
         if self._data.dtype.kind != "f":
@@ -966,7 +966,7 @@ def _shape_arg(shape):
 
 
 def _is_advanced(i):
-    return (isinstance(i, (list, np.ndarray)) or (isinstance(i, Tensor) and i.dim() > 0)
+    return (isinstance(i, (list, range, np.ndarray)) or (isinstance(i, Tensor) and i.dim() > 0)
             or isinstance(i, (bool, np.bool_)))
 
 
@@ -975,7 +975,7 @@ def _np_index(index):
     for i in index:
         if isinstance(i, Tensor):
             out.append(i._data)
-        elif isinstance(i, list):
+        elif isinstance(i, (list, range)):
             out.append(np.asarray(i))
         elif isinstance(i, float):
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "

@@ -76,7 +76,7 @@ class SoftmaxBackward0(Function):
         if a.ndim == 0:
             return np.ones_like(a)
         e = np.exp(a - a.max(axis=d, keepdims=True))
-        return e / e.sum(axis=d, keepdims=True)
+        return e * (1 / e.sum(axis=d, keepdims=True))   # PyTorch multiplies by 1 / sum
 
     def backward(self, grad, result):
         if result.ndim == 0:
