@@ -884,6 +884,16 @@ class Tensor:
             return strides
         return strides[O.shape.check_dim(dim, self._data.ndim)]
 
+    def __invert__(self):
+        if self._data.dtype.kind not in "biu":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return Tensor._make(np.invert(self._data))
+
+    bitwise_not = __invert__
+
+    def logical_not(self):
+        return Tensor._make(np.logical_not(self._data))
+
     def isnan(self):
         return Tensor._make(np.isnan(self._data))
 

@@ -14,6 +14,7 @@ from test_gradcheck import inplace, pos, rnd
 
 F = torch.nn.functional
 TARGET = torch.tensor([2, 0, 1])
+PROBS = torch.tensor([[0.1, 0.2, 0.3, 0.4], [1.0, 0.0, 0.0, 0.0], [0.25, 0.25, 0.25, 0.25]], dtype=torch.float64)
 PROB_T = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], dtype=torch.float64)
 
 
@@ -45,6 +46,15 @@ CASES = [
     ("nll_loss_ignore", lambda a: F.nll_loss(a, TARGET, ignore_index=0), lambda: (rnd(3, 4),)),
     ("cross_entropy", lambda a: F.cross_entropy(a, TARGET), lambda: (rnd(3, 4),)),
     ("cross_entropy_1d", lambda a: F.cross_entropy(a, torch.tensor(1)), lambda: (rnd(4),)),
+    ("cross_entropy_probs", lambda a: F.cross_entropy(a, PROBS), lambda: (rnd(3, 4),)),
+    ("cross_entropy_probs_none", lambda a: F.cross_entropy(a, PROBS, reduction="none", label_smoothing=0.2),
+     lambda: (rnd(3, 4),)),
+    ("cross_entropy_smoothing", lambda a: F.cross_entropy(a, TARGET, label_smoothing=0.1), lambda: (rnd(3, 4),)),
+    ("cross_entropy_smoothing_ignore_sum", lambda a: F.cross_entropy(a, TARGET, label_smoothing=0.3,
+                                                                     ignore_index=0, reduction="sum"),
+     lambda: (rnd(3, 4),)),
+    ("mul_number_node", lambda a: ops.MulBackward1.apply(a, 2.5), lambda: (rnd(3),)),
+    ("div_number_node", lambda a: ops.DivBackward1.apply(a, -4.0), lambda: (rnd(3),)),
     ("bce_mean", lambda p, t: F.binary_cross_entropy(p, t), lambda: (prob(3, 2), prob(3, 2, seed=1))),
     ("bce_sum_target_const", lambda p: F.binary_cross_entropy(p, PROB_T, reduction="sum"),
      lambda: (prob(3, 2),)),

@@ -73,14 +73,45 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
-    """log_softmax over the class dim, then nll_loss: PyTorch's two nodes."""
-    if target.is_floating_point():
-        raise NotImplementedError("autograd_teach: cross_entropy with class probabilities as target is not "
-                                  "implemented; pass class indices (int64)")
-    if label_smoothing:
-        raise NotImplementedError("autograd_teach: cross_entropy(label_smoothing=...) is not implemented")
+    """log_softmax over the class dim, then nll_loss: PyTorch's two nodes.
+    Class probabilities as target, and label smoothing, build the graph
+    PyTorch's C++ builds for them (its nodes, in its order)."""
     class_dim = 0 if input.dim() == 1 else 1
-    return nll_loss(input.log_softmax(class_dim), target, weight, None, ignore_index, None, reduction)
+    lsm = input.log_softmax(class_dim)
+    if target.is_floating_point():
+        return _cross_entropy_probs(lsm, target, weight, reduction, label_smoothing, class_dim)
+    nll = nll_loss(lsm, target, weight, None, ignore_index, None, reduction)
+    if not label_smoothing:
+        return nll
+    if weight is not None:
+        raise NotImplementedError("autograd_teach: cross_entropy(weight=..., label_smoothing=...) is not "
+                                  "implemented")
+    n_classes = input.shape[class_dim]
+    ignore_mask = target == ignore_index
+    smooth = -lsm.sum(class_dim)
+    smooth.masked_fill_(ignore_mask, 0.0)
+    if reduction == "mean":
+        smooth = smooth.sum() / (~ignore_mask).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return O.MulBackward1.apply(nll, 1 - label_smoothing) + O.MulBackward1.apply(smooth, label_smoothing / n_classes)
+
+
+def _cross_entropy_probs(lsm, target, weight, reduction, label_smoothing, class_dim):
+    if target.shape != lsm.shape:
+        raise RuntimeError(f"Expected target size {list(lsm.shape)}, got {list(target.shape)}")
+    if weight is not None:
+        raise NotImplementedError("autograd_teach: cross_entropy(weight=...) with class probabilities is not "
+                                  "implemented")
+    if label_smoothing:
+        target = target * (1 - label_smoothing) + label_smoothing / lsm.shape[class_dim]
+    prod = lsm * target
+    if reduction == "none":
+        return -prod.sum(class_dim)
+    total = -prod.sum()
+    if reduction == "sum":
+        return total
+    return O.DivBackward1.apply(total, lsm.shape[0] if lsm.dim() > 1 else 1)
 
 
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):

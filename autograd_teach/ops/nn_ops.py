@@ -191,3 +191,36 @@ class BinaryCrossEntropyBackward0(Function):
         dx = grad * (x - t) / np.maximum((1 - x) * x, 1e-12) if need_x else None
         dt = grad * (np.maximum(np.log1p(-x), -100) - np.maximum(np.log(x), -100)) if need_t else None
         return dx, dt
+
+
+class MulBackward1(Function):
+    """out = self * other  (other a number, as PyTorch's C++ mul(Tensor, Scalar) records it)
+
+    self: grad * other"""
+    attrs = ("other",)
+    promote_params = True
+
+    def forward(self, a, other):
+        self.other = other
+        return a * other
+
+    def backward(self, grad):
+        return grad * self.other
+
+
+class DivBackward1(Function):
+    """out = self / other  (other a number, as PyTorch's C++ div(Tensor, Scalar) records it)
+
+    self: grad / other"""
+    attrs = ("other",)
+    promote_params = True
+    to_float = True
+
+    @quiet
+    def forward(self, a, other):
+        self.other = other
+        return a / other
+
+    @quiet
+    def backward(self, grad):
+        return grad / self.other
