@@ -89,6 +89,14 @@ def floor_divide(input, other):
     return input // other
 
 
+def maximum(input, other):
+    return input.maximum(other)
+
+
+def minimum(input, other):
+    return input.minimum(other)
+
+
 def isnan(input):
     return input.isnan()
 

@@ -514,15 +514,16 @@ class Tensor:
         return O.MeanBackward1.apply(t, dim, keepdim)
 
     def max(self, dim=None, keepdim=False):
-        if isinstance(dim, Tensor):
-            raise NotImplementedError("autograd_teach: elementwise max of two tensors is torch.maximum, "
-                                      "which is not implemented")
+        if isinstance(dim, Tensor):     # torch.max(x, y) is torch.maximum(x, y)
+            return self.maximum(dim)
         if dim is None:
             return O.MaxBackward1.apply(self)
         return _ReturnTypes("max", O.MaxBackward0.apply(self, dim, keepdim),
                             _argreduce(np.argmax, self, dim, keepdim))
 
     def min(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):     # torch.min(x, y) is torch.minimum(x, y)
+            return self.minimum(dim)
         if dim is None:
             return O.MinBackward1.apply(self)
         return _ReturnTypes("min", O.MinBackward0.apply(self, dim, keepdim),
@@ -883,6 +884,12 @@ class Tensor:
         if dim is None:
             return strides
         return strides[O.shape.check_dim(dim, self._data.ndim)]
+
+    def maximum(self, other):
+        return O.MaximumBackward0.apply(self, other)
+
+    def minimum(self, other):
+        return O.MinimumBackward0.apply(self, other)
 
     def __invert__(self):
         if self._data.dtype.kind not in "biu":

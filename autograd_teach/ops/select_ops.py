@@ -80,3 +80,34 @@ class RemainderBackward1(Function):
     @quiet
     def backward(self, grad, a, b):
         return grad, -grad * np.floor_divide(a, b)
+
+
+class MaximumBackward0(Function):
+    """out = maximum(self, other)
+
+    self: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
+    other: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)"""
+    inputs = ("self", "other")
+    saved = ("self", "other")
+    elementwise = True
+    _pick = staticmethod(np.maximum)
+    _wins = staticmethod(np.greater)
+
+    def forward(self, a, b):
+        return self._pick(a, b)
+
+    def backward(self, grad, a, b):
+        tie = a == b
+        shared = np.where(tie, grad / 2, grad)
+        zero = np.zeros((), dtype=shared.dtype)
+        return (np.where(self._wins(b, a), zero, shared),
+                np.where(self._wins(a, b), zero, shared))
+
+
+class MinimumBackward0(MaximumBackward0):
+    """out = minimum(self, other)
+
+    self: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
+    other: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)"""
+    _pick = staticmethod(np.minimum)
+    _wins = staticmethod(np.less)
