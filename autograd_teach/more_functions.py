@@ -89,6 +89,10 @@ def floor_divide(input, other):
     return input // other
 
 
+def cumsum(input, dim, dtype=None):
+    return input.cumsum(dim, dtype=dtype)
+
+
 def maximum(input, other):
     return input.maximum(other)
 

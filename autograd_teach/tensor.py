@@ -501,14 +501,16 @@ class Tensor:
         return _operand(other).matmul(self)
 
     # -- reductions ----------------------------------------------------------------
-    def sum(self, dim=None, keepdim=False, dtype=None):
+    def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None):   # axis: numpy's name, PyTorch takes it
         t = self if dtype is None else self._cast(dtype)
+        dim = dim if axis is None else axis
         if dim is None:
             return O.SumBackward0.apply(t)
         return O.SumBackward1.apply(t, dim, keepdim)
 
-    def mean(self, dim=None, keepdim=False, dtype=None):
+    def mean(self, dim=None, keepdim=False, dtype=None, *, axis=None):
         t = self if dtype is None else self._cast(dtype)
+        dim = dim if axis is None else axis
         if dim is None:
             return O.MeanBackward0.apply(t)
         return O.MeanBackward1.apply(t, dim, keepdim)
@@ -884,6 +886,10 @@ class Tensor:
         if dim is None:
             return strides
         return strides[O.shape.check_dim(dim, self._data.ndim)]
+
+    def cumsum(self, dim=None, dtype=None, *, axis=None):
+        t = self if dtype is None else self._cast(dtype)
+        return O.CumsumBackward0.apply(t, dim if axis is None else axis)
 
     def maximum(self, other):
         return O.MaximumBackward0.apply(self, other)

@@ -67,6 +67,8 @@ CASES = [
     ("where", lambda a, b: torch.where(a > 0, a, b), lambda: (rnd(3, 4), rnd(3, 4, seed=1))),
     ("where_broadcast", lambda a, b: torch.where(a > 0, a, b), lambda: (rnd(3, 4), rnd(4, seed=1))),
     ("where_number", lambda a: torch.where(a > 0, a * a, 0.0), lambda: (rnd(3, 4),)),
+    ("cumsum_dim0", lambda a: a.cumsum(0), lambda: (rnd(3, 4),)),
+    ("cumsum_axis1", lambda a: torch.cumsum(a, 1) * a, lambda: (rnd(3, 4),)),
     ("maximum", torch.maximum, lambda: (rnd(3, 4), rnd(3, 4, seed=1))),
     ("minimum_broadcast", torch.minimum, lambda: (rnd(3, 4), rnd(4, seed=1))),
     ("max_of_two", lambda a, b: torch.max(a, b), lambda: (rnd(3), rnd(3, seed=1))),

@@ -19,5 +19,5 @@ from .nn_ops import (AddmmBackward0, BinaryCrossEntropyBackward0, DivBackward1, 
 from .random_ops import NormalBackward1, NormalBackward2, NormalBackward3  # noqa: F401,E402
 from .select_ops import (MaskedFillBackward0, MaximumBackward0, MinimumBackward0, RemainderBackward0,  # noqa: F401,E402,E501
                          RemainderBackward1, WhereBackward0)
-from .stats import ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
+from .stats import CumsumBackward0, ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
 from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402

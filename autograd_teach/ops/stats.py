@@ -99,3 +99,22 @@ class StdBackward0(VarBackward0):
             result = _expand_back(result, a.shape, axis, self.keepdim)
         centered = a - a.mean(axis=axis, keepdims=True)
         return grad * centered / (max(self._n - self.correction, 0) * result)
+
+
+class CumsumBackward0(Function):
+    """out = self.cumsum(dim)
+
+    self: grad.flip(dim).cumsum(dim).flip(dim)"""
+    attrs = ("dim",)
+
+    def forward(self, a, dim):
+        (self.dim,) = normalize_dims(dim, a.ndim)
+        return np.cumsum(a, axis=self.dim) if a.ndim else a.copy()
+
+    def out_dtype(self, dt):
+        return dt if dt.is_floating_point else dtypes.int64
+
+    def backward(self, grad):
+        if grad.ndim == 0:
+            return grad
+        return np.flip(np.cumsum(np.flip(grad, self.dim), axis=self.dim), self.dim)
