@@ -1,7 +1,9 @@
-"""nn.Sequential: modules run one after another; indexable like a list."""
+"""nn.Sequential (modules run one after another) and nn.ModuleList (modules
+held in a list); both index like a list."""
+import operator
 from collections import OrderedDict
 
-from .module import Module
+from .module import Module, _addindent
 
 
 class Sequential(Module):
@@ -52,3 +54,64 @@ class Sequential(Module):
         for module in self:
             input = module(input)
         return input
+
+
+class ModuleList(Module):
+    """A list of modules, registered (so their parameters are the owner's).
+    It has no forward: the owner decides how to call them."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.extend(modules)
+
+    def _abs_index(self, idx):
+        idx = operator.index(idx)
+        if not -len(self) <= idx < len(self):
+            raise IndexError(f"index {idx} is out of range")
+        return str(idx % len(self))
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return type(self)(list(self._modules.values())[idx])
+        return self._modules[self._abs_index(idx)]
+
+    def __setitem__(self, idx, module):
+        setattr(self, self._abs_index(idx), module)
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def __iadd__(self, modules):
+        return self.extend(modules)
+
+    def append(self, module):
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules):
+        if isinstance(modules, Module) and not isinstance(modules, (ModuleList, Sequential)):
+            raise TypeError("ModuleList.extend should be called with an iterable, but got " + type(modules).__name__)
+        for module in modules:
+            self.append(module)
+        return self
+
+    def __repr__(self):
+        """PyTorch's: runs of identical modules are shown once, as (i-j): n x Module."""
+        reprs = [repr(m) for m in self]
+        if not reprs:
+            return self._get_name() + "()"
+        blocks = []          # [first index, last index, repr]
+        for i, r in enumerate(reprs):
+            if blocks and blocks[-1][2] == r:
+                blocks[-1][1] = i
+            else:
+                blocks.append([i, i, r])
+        lines = []
+        for start, end, r in blocks:
+            local = f"({start}): {r}" if start == end else f"({start}-{end}): {end - start + 1} x {r}"
+            lines.append(_addindent(local, 2))
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
