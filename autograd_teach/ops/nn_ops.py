@@ -224,3 +224,18 @@ class DivBackward1(Function):
     @quiet
     def backward(self, grad):
         return grad / self.other
+
+
+class LeakyReluBackward0(Function):
+    """out = where(self > 0, self, self * negative_slope)
+
+    self: grad * where(self > 0, 1, negative_slope)"""
+    saved = ("self",)
+    attrs = ("negative_slope",)
+
+    def forward(self, a, negative_slope=0.01):
+        self.negative_slope = negative_slope
+        return np.where(a > 0, a, a * a.dtype.type(negative_slope))
+
+    def backward(self, grad, a):
+        return grad * np.where(a > 0, np.ones((), grad.dtype), grad.dtype.type(self.negative_slope))
