@@ -32,6 +32,8 @@ CASES = [
     ("linear_no_bias_3d", F.linear, lambda: (rnd(2, 3, 4), rnd(2, 4, seed=1))),
     ("linear_small_k", F.linear, lambda: (rnd(5, 2), rnd(3, 2, seed=1), rnd(3, seed=2))),
     ("mm_small_k", torch.mm, lambda: (rnd(4, 3), rnd(3, 2, seed=1))),
+    ("leaky_relu", lambda a: F.leaky_relu(a, 0.2), lambda: (rnd(3, 4),)),
+    ("leaky_relu_module_inplace", lambda a: torch.nn.LeakyReLU(0.1, inplace=True)(a * 1), lambda: (rnd(5),)),
     ("softmax_dim1", lambda a: a.softmax(1), lambda: (rnd(3, 4),)),
     ("softmax_dim0", lambda a: torch.softmax(a, 0), lambda: (rnd(3, 4),)),
     ("softmax_1d", lambda a: F.softmax(a, dim=-1), lambda: (rnd(5),)),

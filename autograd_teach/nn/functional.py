@@ -27,7 +27,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     if not input.is_floating_point():
         raise NotImplementedError(f'"leaky_relu_cpu" not implemented for \'{input.dtype.legacy_name}\'')
     if inplace:
-        return input._inplace(lambda t: O.LeakyReluBackward0.apply(t, negative_slope))
+        return input._inplace(lambda t: O.LeakyReluBackward1.apply(t, negative_slope))
     return O.LeakyReluBackward0.apply(input, negative_slope)
 
 

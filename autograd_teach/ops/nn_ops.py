@@ -239,3 +239,10 @@ class LeakyReluBackward0(Function):
 
     def backward(self, grad, a):
         return grad * np.where(a > 0, np.ones((), grad.dtype), grad.dtype.type(self.negative_slope))
+
+
+class LeakyReluBackward1(LeakyReluBackward0):
+    """out = leaky_relu_(self, negative_slope): in place, so the input is gone; the result is saved
+
+    self: grad * where(result > 0, 1, negative_slope)"""
+    saved = ("result",)
