@@ -59,7 +59,7 @@ def setitem(t, index, value):
 
 
 def _is_advanced(i):
-    return (isinstance(i, (list, np.ndarray)) or (_is_tensor(i) and i.dim() > 0)
+    return (isinstance(i, (list, range, np.ndarray)) or (_is_tensor(i) and i.dim() > 0)
             or isinstance(i, (bool, np.bool_)))
 
 
@@ -69,7 +69,7 @@ def np_index(index):
     for i in index:
         if _is_tensor(i):
             out.append(i._data)
-        elif isinstance(i, list):
+        elif isinstance(i, (list, range)):
             out.append(np.asarray(i))
         elif isinstance(i, float):
             raise IndexError(f"{INVALID_INDEX} (got float)")

@@ -22,7 +22,7 @@ The pieces:
   ``native/cpu/avx_mathfun.h``; we evaluate the same float32 polynomials.
 
 PyTorch's kernels are compiled with fused multiply-add contraction, so
-``x * std + mean`` is one rounding there, not two; ``_fma32``/``_fma64``
+``x * std + mean`` is one rounding there, not two; ``fma32``/``fma64``
 emulate that instruction exactly.  float64 Box-Muller calls the C library's
 log/sin/cos, which Python's ``math`` module calls too.
 
@@ -174,7 +174,7 @@ def _round_to_odd(s, e):
     return np.where(fix, np.nextafter(s, np.where(e > 0, np.inf, -np.inf)), s)
 
 
-def _fma32(a, b, c):
+def fma32(a, b, c):
     """float32 fma(a, b, c).  a*b is exact in float64 (24+24 bits), so only
     the sum rounds twice: to float64, then to float32.  That can go wrong
     only when the float64 sum lands exactly halfway between two float32s
@@ -198,7 +198,7 @@ def _split(a):
     return hi, a - hi
 
 
-def _fma64(a, b, c):
+def fma64(a, b, c):
     """float64 fma(a, b, c), emulated exactly: a*b = ph + pl exactly
     (Dekker), c + ph = sh + sl exactly, then sh + round_to_odd(sl + pl)."""
     if np.ndim(b) == 0 and np.ndim(c) == 0 and b == 1 and c == 0:
@@ -234,10 +234,10 @@ def uniform(shape, low, high, np_dtype):
     n = int(np.prod(shape, dtype=np.int64))
     dt = np.dtype(np_dtype)
     if dt == np.float64:
-        x = _fma64(_uniform01_f64(n), float(high) - float(low), float(low))
+        x = fma64(_uniform01_f64(n), float(high) - float(low), float(low))
     else:
         lo, hi = np.float32(low), np.float32(high)
-        x = _fma32(_uniform01_f32(n), hi - lo, lo).astype(dt)
+        x = fma32(_uniform01_f32(n), hi - lo, lo).astype(dt)
     return np.where(x == dt.type(high), dt.type(low), x).reshape(shape)
 
 
@@ -274,7 +274,7 @@ def _normal_scalar(mean, std):
         theta = 2.0 * math.pi * u1
         _next_normal = r * math.sin(theta)
         z = r * math.cos(theta)
-    return _fma64(z, std, mean)[()]          # transformation::normal
+    return fma64(z, std, mean)[()]          # transformation::normal
 
 
 def _normal_fill(n, normal16, uniform01, mean, std, chunked=False):
@@ -300,12 +300,12 @@ def _normal16_f64(u, mean, std):
     libm = lambda f, a: np.array([f(v) for v in a.ravel().tolist()]).reshape(a.shape)
     radius = np.sqrt(libm(math.log, 1.0 - u[:, :8]) * -2.0)
     theta = 2.0 * math.pi * u[:, 8:]
-    return np.concatenate([_fma64(radius * libm(math.cos, theta), std, mean),
-                           _fma64(radius * libm(math.sin, theta), std, mean)], axis=1)
+    return np.concatenate([fma64(radius * libm(math.cos, theta), std, mean),
+                           fma64(radius * libm(math.sin, theta), std, mean)], axis=1)
 
 
 # float32: normal_fill_16_AVX2 with log256_ps and sincos256_ps from
-# native/cpu/avx_mathfun.h (Cephes polynomials in float32).  Each _fma32
+# native/cpu/avx_mathfun.h (Cephes polynomials in float32).  Each fma32
 # below is a multiply-add that the compiler fused in PyTorch's binary.
 _F = np.float32
 _LOG_P = [_F(c) for c in (7.0376836292E-2, -1.1514610310E-1, 1.1676998740E-1,
@@ -324,11 +324,11 @@ def _log256_ps(x):
     z = m * m
     y = _LOG_P[0]
     for p in _LOG_P[1:]:
-        y = _fma32(y, m, p)
+        y = fma32(y, m, p)
     y = y * m
-    y = _fma32(y, z, e * _F(-2.12194440e-4))
-    y = _fma32(-z, _F(0.5), y)
-    return _fma32(e, _F(0.693359375), m + y)
+    y = fma32(y, z, e * _F(-2.12194440e-4))
+    y = fma32(-z, _F(0.5), y)
+    return fma32(e, _F(0.693359375), m + y)
 
 
 def _sincos256_ps(x):
@@ -337,16 +337,16 @@ def _sincos256_ps(x):
     j = (x * _F(1.27323954473516)).astype(np.int32)     # x * 4/pi, truncated
     j = (j + 1) & ~1
     y = j.astype(np.float32)
-    x = _fma32(y, _F(-0.78515625), x)
-    x = _fma32(y, _F(-2.4187564849853515625e-4), x)
-    x = _fma32(y, _F(-3.77489497744594108e-8), x)
+    x = fma32(y, _F(-0.78515625), x)
+    x = fma32(y, _F(-2.4187564849853515625e-4), x)
+    x = fma32(y, _F(-3.77489497744594108e-8), x)
     z = x * x
-    c = _fma32(_F(2.443315711809948E-005), z, _F(-1.388731625493765E-003))
-    c = _fma32(c, z, _F(4.166664568298827E-002))
-    c = _fma32(z, c * z, -(z * _F(0.5))) + _F(1)
-    s = _fma32(_F(-1.9515295891E-4), z, _F(8.3321608736E-3))
-    s = _fma32(s, z, _F(-1.6666654611E-1))
-    s = _fma32(x, z * s, x)
+    c = fma32(_F(2.443315711809948E-005), z, _F(-1.388731625493765E-003))
+    c = fma32(c, z, _F(4.166664568298827E-002))
+    c = fma32(z, c * z, -(z * _F(0.5))) + _F(1)
+    s = fma32(_F(-1.9515295891E-4), z, _F(8.3321608736E-3))
+    s = fma32(s, z, _F(-1.6666654611E-1))
+    s = fma32(x, z * s, x)
     use_s = (j & 2) == 0           # which polynomial is the sine
     zero = _F(0)
     s_part, c_part = np.where(use_s, s, zero), np.where(use_s, zero, c)
@@ -360,8 +360,8 @@ def _sincos256_ps(x):
 def _normal16_f32(u, mean, std):
     radius = np.sqrt(_log256_ps(_F(1) - u[:, :8]) * _F(-2))
     sin, cos = _sincos256_ps(_F(2.0 * math.pi) * u[:, 8:])
-    return np.concatenate([_fma32(radius * cos, std, mean),
-                           _fma32(radius * sin, std, mean)], axis=1)
+    return np.concatenate([fma32(radius * cos, std, mean),
+                           fma32(radius * sin, std, mean)], axis=1)
 
 
 # ---------------------------------------------------------------------------
@@ -381,15 +381,17 @@ def integers(low, high, shape):
     return vals.reshape(shape)
 
 
-def permutation(n):
+def permutation(n, generator=None):
     """randperm (native/TensorFactories.cpp, randperm_cpu for small n): a
-    Fisher-Yates shuffle of 0..n-1, swapping r[i] with r[i + random() % (n-i)]."""
+    Fisher-Yates shuffle of 0..n-1, swapping r[i] with r[i + random() % (n-i)].
+    `generator`: a Generator to draw from instead of the default one."""
+    engine = _engine if generator is None else generator._engine
     n = int(n)
     if n >= (2**32 - 1) // 20:
         raise NotImplementedError("randperm for n >= 214748364 is not implemented")
     r = np.arange(n, dtype=np.int64)
     if n > 1:
-        offsets = (_engine.random(n - 1) % np.arange(n, 1, -1, dtype=np.uint32)).tolist()
+        offsets = (engine.random(n - 1) % np.arange(n, 1, -1, dtype=np.uint32)).tolist()
         for i, z in enumerate(offsets):
             r[i], r[i + z] = r[i + z], r[i]
     return r
@@ -401,3 +403,30 @@ class _Generator:
 
     def __repr__(self):
         return f"<torch._C.Generator object at {hex(id(self))}>"
+
+
+# --- added for torch.utils.data (issue 8) ---
+class Generator:
+    """torch.Generator(): a generator of its own, with its own engine (the
+    DataLoader's shuffle draws its permutation from one)."""
+
+    def __init__(self, device="cpu"):
+        self.manual_seed(_DEFAULT_SEED)
+
+    def manual_seed(self, seed):
+        self._seed = int(seed) % 2**64
+        self._engine = _MT19937(self._seed)
+        return self
+
+    def initial_seed(self):
+        return self._seed
+
+    def __repr__(self):
+        return f"<torch._C.Generator object at {hex(id(self))}>"
+
+
+def random_int64(generator=None):
+    """torch.empty((), dtype=torch.int64).random_(): one random64() word
+    reduced to [0, 2**63) (random_kernel, transformation::uniform_int)."""
+    engine = _engine if generator is None else generator._engine
+    return int(engine.random64(1)[0]) % 2**63

@@ -143,38 +143,41 @@ class TensorMethods:
         return _operand(other).matmul(self)
 
     # -- reductions ----------------------------------------------------------------
-    def sum(self, dim=None, keepdim=False, dtype=None):
+    def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None):   # axis: numpy's name, PyTorch takes it
         t = self if dtype is None else self._cast(dtype)
+        dim = dim if axis is None else axis
         if dim is None:
             return O.SumBackward0.apply(t)
         return O.SumBackward1.apply(t, dim, keepdim)
 
-    def mean(self, dim=None, keepdim=False, dtype=None):
+    def mean(self, dim=None, keepdim=False, dtype=None, *, axis=None):
         t = self if dtype is None else self._cast(dtype)
+        dim = dim if axis is None else axis
         if dim is None:
             return O.MeanBackward0.apply(t)
         return O.MeanBackward1.apply(t, dim, keepdim)
 
     def max(self, dim=None, keepdim=False):
-        if isinstance(dim, TensorMethods):
-            raise NotImplementedError("autograd_teach: elementwise max of two tensors is torch.maximum, "
-                                      "which is not implemented")
+        if isinstance(dim, TensorMethods):     # torch.max(x, y) is torch.maximum(x, y)
+            return self.maximum(dim)
         if dim is None:
             return O.MaxBackward1.apply(self)
         return ReturnTypes("max", O.MaxBackward0.apply(self, dim, keepdim),
-                            _argreduce(np.argmax, self, dim, keepdim))
+                           _argreduce(np.argmax, self, dim, keepdim))
 
     def min(self, dim=None, keepdim=False):
+        if isinstance(dim, TensorMethods):     # torch.min(x, y) is torch.minimum(x, y)
+            return self.minimum(dim)
         if dim is None:
             return O.MinBackward1.apply(self)
         return ReturnTypes("min", O.MinBackward0.apply(self, dim, keepdim),
-                            _argreduce(np.argmin, self, dim, keepdim))
+                           _argreduce(np.argmin, self, dim, keepdim))
 
-    def argmax(self, dim=None, keepdim=False):
-        return _argreduce(np.argmax, self, dim, keepdim)
+    def argmax(self, dim=None, keepdim=False, *, axis=None):   # axis: numpy's name, accepted by PyTorch
+        return _argreduce(np.argmax, self, dim if axis is None else axis, keepdim)
 
-    def argmin(self, dim=None, keepdim=False):
-        return _argreduce(np.argmin, self, dim, keepdim)
+    def argmin(self, dim=None, keepdim=False, *, axis=None):
+        return _argreduce(np.argmin, self, dim if axis is None else axis, keepdim)
 
     def norm(self, p="fro", dim=None, keepdim=False):
         if self._data.dtype.kind != "f":
@@ -283,6 +286,111 @@ class TensorMethods:
     def allclose(self, other, rtol=1e-05, atol=1e-08):
         return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol))
 
+    # --- added for torch.nn / next chapters (issue 8) ---
+    def softmax(self, dim, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        return O.SoftmaxBackward0.apply(t, dim)
+
+    def log_softmax(self, dim, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        return O.LogSoftmaxBackward0.apply(t, dim)
+
+    def prod(self, dim=None, keepdim=False, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        if dim is None:
+            return O.ProdBackward0.apply(t)
+        return O.ProdBackward1.apply(t, dim, keepdim)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return O.VarBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return O.StdBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
+
+    def __floordiv__(self, other):
+        other = _operand(other)
+        if isinstance(other, TensorMethods):
+            return O.FloorDivide.apply(self, other)
+        return O.FloorDivideScalar.apply(self, other)
+
+    def __rfloordiv__(self, other):
+        return O.FloorDivide.apply(_scalar_like(other, self), self)
+
+    floor_divide = __floordiv__
+
+    def remainder(self, other):
+        other = _operand(other)
+        if isinstance(other, TensorMethods):
+            return O.RemainderBackward1.apply(self, other)
+        return O.RemainderBackward0.apply(self, other)
+
+    __mod__ = remainder
+
+    def __rmod__(self, other):
+        # PyTorch's 2 % x has no derivative formula: its node is NotImplemented
+        return O.RemainderScalarSelf.apply(_scalar_like(other, self), self)
+
+    def outer(self, vec2):
+        if self.dim() != 1 or vec2.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument self, but got {self.dim()}-D" if self.dim() != 1
+                               else f"outer: Expected 1-D argument vec2, but got {vec2.dim()}-D")
+        return self.reshape(-1, 1) * vec2      # as PyTorch: ViewBackward0 then MulBackward0
+
+    ger = outer
+
+    def bmm(self, mat2):
+        if self.dim() != 3:
+            raise RuntimeError("batch1 must be a 3D tensor")
+        if mat2.dim() != 3:
+            raise RuntimeError("batch2 must be a 3D tensor")
+        if self.shape[0] != mat2.shape[0] or self.shape[2] != mat2.shape[1]:
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{self.shape[0]}, {self.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
+        return O.BmmBackward0.apply(self, mat2)
+
+    def masked_fill(self, mask, value):
+        value = value.item() if isinstance(value, TensorMethods) else value
+        return O.MaskedFillBackward0.apply(self, np.broadcast_to(mask._data, self._data.shape), value)
+
+    def is_contiguous(self, memory_format=None):
+        return self._data.flags.c_contiguous
+
+    def stride(self, dim=None):
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        if dim is None:
+            return strides
+        return strides[O.shape.check_dim(dim, self._data.ndim)]
+
+    def cumsum(self, dim=None, dtype=None, *, axis=None):
+        t = self if dtype is None else self._cast(dtype)
+        return O.CumsumBackward0.apply(t, dim if axis is None else axis)
+
+    def maximum(self, other):
+        return O.MaximumBackward0.apply(self, other)
+
+    def minimum(self, other):
+        return O.MinimumBackward0.apply(self, other)
+
+    def __invert__(self):
+        if self._data.dtype.kind not in "biu":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return self._wrap(np.invert(self._data))
+
+    bitwise_not = __invert__
+
+    def logical_not(self):
+        return self._wrap(np.logical_not(self._data))
+
+    def isnan(self):
+        return self._wrap(np.isnan(self._data))
+
+    def isinf(self):
+        return self._wrap(np.isinf(self._data))
+
+    def isfinite(self):
+        return self._wrap(np.isfinite(self._data))
+
+
 
 class ReturnTypes(tuple):
     """torch.return_types.max(values=..., indices=...)"""
@@ -360,3 +468,18 @@ def _check_bool_sub(a, b):
     if any(bools):
         raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
                            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+# --- added for torch.nn / next chapters (issue 8) ---
+def _var_args(dim, unbiased, keepdim, correction):
+    """var(unbiased), var(dim, unbiased, keepdim) and var(dim, correction=, keepdim=)."""
+    if isinstance(dim, bool):       # x.var(False): the old (unbiased) overload
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    return dim, correction, keepdim
+
+
+def _scalar_like(number, t):
+    """2 // x, 2 % x: the number becomes a 0-d tensor of the promoted dtype."""
+    return t._wrap(np.array(number, dtype=dtypes.result_type(t, number).np))

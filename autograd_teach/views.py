@@ -151,6 +151,52 @@ class InplaceOrView:
     def normal_(self, mean=0.0, std=1.0):
         return self._inplace(O.NormalBackward0.apply, mean, std)
 
+    # --- added for torch.nn / next chapters (issue 8) ---
+    def masked_fill_(self, mask, value):
+        return self._inplace(type(self).masked_fill, mask, value)
+
+    def exp_(self):
+        return self._inplace(type(self).exp)
+
+    def log_(self):
+        return self._inplace(type(self).log)
+
+    def sqrt_(self):
+        return self._inplace(type(self).sqrt)
+
+    def abs_(self):
+        return self._inplace(type(self).abs)
+
+    def neg_(self):
+        return self._inplace(type(self).neg)
+
+    def reciprocal_(self):
+        return self._inplace(type(self).reciprocal)
+
+    def sin_(self):
+        return self._inplace(type(self).sin)
+
+    def cos_(self):
+        return self._inplace(type(self).cos)
+
+    def tanh_(self):
+        return self._inplace(type(self).tanh)
+
+    def sigmoid_(self):
+        return self._inplace(type(self).sigmoid)
+
+    def relu_(self):
+        return self._inplace(type(self).relu)
+
+    def square_(self):
+        return self._inplace(type(self).square)
+
+    def clip_(self, min=None, max=None):
+        return self.clamp_(min, max)
+
+    def remainder_(self, other):
+        return self._inplace(type(self).remainder, other)
+
     __iadd__ = add_
     __isub__ = sub_
     __imul__ = mul_

@@ -20,6 +20,8 @@ PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "autograd_teach"
 MODULES = {p: ast.parse(p.read_text(), str(p)) for p in sorted(PACKAGE.rglob("*.py"))}
 # Names PyTorch's own Python API spells with an underscore: public there, so here too.
 PYTORCH_PUBLIC = {"_version", "_base",
+                  "_parameters", "_buffers", "_modules",   # nn.Module's own dicts, as PyTorch names them
+                  "_calculate_fan_in_and_fan_out",        # PyTorch's Linear.reset_parameters calls it too
                   "_C"}    # real torch's C module: viz/torch_record.py asks it whether torch.func is active
 PYTHON_PUBLIC = {"_getframe"}     # sys._getframe
 PYTORCH_PUBLIC_PREFIX = "_saved_"

@@ -50,10 +50,7 @@ FLOORS = {
 PRINTS_DIFFERENTLY = {
     ("cos", ((256,),), "out"),                    # MKL's cos: one element a last bit apart, 0.4361 vs 0.4362
     ("pow1.5", ((256,),), "grad 0"),              # the gradient uses MKL's sqrt
-    ("mm", ((17, 5), (5, 3)), "out"),             # MKL's sgemm adds in its own order
-    ("mm", ((10, 20), (20, 3)), "out"),
-    ("mm", ((64, 3), (3, 3)), "out"),
-    ("mv", ((64, 3), (3,)), "out"),
+    ("mm", ((10, 20), (20, 3)), "out"),           # MKL's sgemm adds in its own order past K = 16 (ops/matmul_order.py)
 }
 
 

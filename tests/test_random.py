@@ -87,10 +87,10 @@ def test_fma_emulation_rounds_once():
     # 1 + 2**-30 squared is 1 + 2**-29 + 2**-60: rounded separately the
     # 2**-60 is lost before the subtraction; fused it survives.
     a = 1 + 2.0**-30
-    assert R._fma64(a, a, -(1 + 2.0**-29)) == 2.0**-60
+    assert R.fma64(a, a, -(1 + 2.0**-29)) == 2.0**-60
     a32 = np.float32(1 + 2.0**-12)
-    assert R._fma32(a32, a32, np.float32(-(1 + 2.0**-11))) == np.float32(2.0**-24)
+    assert R.fma32(a32, a32, np.float32(-(1 + 2.0**-11))) == np.float32(2.0**-24)
     # a32*a32 = 1 + 2**-11 + 2**-24 lies halfway between two float32s; a
     # tiny c must decide the rounding (a float64 sum would lose it and tie).
-    up, down = R._fma32(np.full(2, a32), a32, np.float32([2.0**-60, -(2.0**-60)]))
+    up, down = R.fma32(np.full(2, a32), a32, np.float32([2.0**-60, -(2.0**-60)]))
     assert up == np.float32(1 + 2.0**-11 + 2.0**-23) and down == np.float32(1 + 2.0**-11)

@@ -37,3 +37,13 @@ from .shape import (CloneBackward0, ExpandBackward0, IndexBackward0, PermuteBack
                     SelectBackward0, SliceBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward4,
                     TBackward0, ToCopyBackward0, TransposeBackward0, UnsqueezeBackward0, ViewBackward0,
                     CopySlices)
+# --- added for torch.nn / next chapters (issue 8) ---
+from .join import CatBackward0, StackBackward0  # noqa: F401,E402
+from .nn_ops import (AddmmBackward0, BinaryCrossEntropyBackward0, DivBackward1, LogSoftmaxBackward0,  # noqa: F401,E402,E501
+                     LeakyReluBackward0, LeakyReluBackward1, MulBackward1, NllLossBackward0, SoftmaxBackward0,
+                     UnsafeViewBackward0)
+from .random_ops import NormalBackward1, NormalBackward2, NormalBackward3  # noqa: F401,E402
+from .select_ops import (MaskedFillBackward0, MaximumBackward0, MinimumBackward0, RemainderBackward0,  # noqa: F401,E402,E501
+                         RemainderBackward1, WhereBackward0)
+from .stats import CumsumBackward0, ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
+from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402

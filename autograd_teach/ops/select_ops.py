@@ -1,0 +1,113 @@
+"""Ops that choose between values: where, masked_fill, and the remainder of a
+division. Where a value was chosen, its gradient passes; elsewhere it is 0."""
+import numpy as np
+
+from ..node import OpNode, quiet
+
+
+class WhereBackward0(OpNode):
+    """out = where(condition, self, other)
+
+    self: where(condition, grad, 0)
+    other: where(condition, 0, grad)"""
+    inputs = ("self", "other")
+    attrs = ("condition",)
+    saved_arrays = ("condition",)
+
+    def forward(self, a, b, condition):
+        self.condition = condition
+        return np.where(condition, a, b)
+
+    def backward(self, grad):
+        zero = np.zeros((), dtype=grad.dtype)
+        return np.where(self.condition, grad, zero), np.where(self.condition, zero, grad)
+
+
+class MaskedFillBackward0(OpNode):
+    """out = self.masked_fill(mask, value)
+
+    self: grad.masked_fill(mask, 0)"""
+    attrs = ("mask",)
+    saved_arrays = ("mask",)
+    keeps_dtype = True
+
+    def forward(self, a, mask, value):
+        if mask.dtype != np.bool_:
+            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                               f"{mask.dtype}")
+        self.mask = mask
+        out = np.where(mask, np.asarray(value, dtype=a.dtype), a)
+        if out.shape != a.shape:
+            raise RuntimeError(f"The expanded size of the tensor ({out.shape[-1]}) must match the existing size "
+                               f"({a.shape[-1]})")
+        return out
+
+    def backward(self, grad):
+        return np.where(self.mask, np.zeros((), dtype=grad.dtype), grad)
+
+
+class RemainderBackward0(OpNode):
+    """out = self - (self / other).floor() * other  (other a number; Python's sign rule)
+
+    self: grad"""
+    promote_params = True
+
+    @quiet
+    def forward(self, a, other):
+        if a.dtype.kind in "iu" and isinstance(other, int) and other == 0:
+            raise RuntimeError("ZeroDivisionError")
+        return np.mod(a, other)
+
+    def backward(self, grad):
+        return grad
+
+
+class RemainderBackward1(OpNode):
+    """out = self - (self / other).floor() * other  (both tensors)
+
+    self: grad
+    other: -grad * (self / other).floor()"""
+    inputs = ("self", "other")
+    saved = ("self", "other")
+    elementwise = True
+
+    @quiet
+    def forward(self, a, b):
+        if a.dtype.kind in "iu" and (b == 0).any():
+            raise RuntimeError("ZeroDivisionError")
+        return np.mod(a, b)
+
+    @quiet
+    def backward(self, grad, a, b):
+        return grad, -grad * np.floor_divide(a, b)
+
+
+class MaximumBackward0(OpNode):
+    """out = maximum(self, other)
+
+    self: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
+    other: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)"""
+    inputs = ("self", "other")
+    saved = ("self", "other")
+    elementwise = True
+    _pick = staticmethod(np.maximum)
+    _wins = staticmethod(np.greater)
+
+    def forward(self, a, b):
+        return self._pick(a, b)
+
+    def backward(self, grad, a, b):
+        tie = a == b
+        shared = np.where(tie, grad / 2, grad)
+        zero = np.zeros((), dtype=shared.dtype)
+        return (np.where(self._wins(b, a), zero, shared),
+                np.where(self._wins(a, b), zero, shared))
+
+
+class MinimumBackward0(MaximumBackward0):
+    """out = minimum(self, other)
+
+    self: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
+    other: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)"""
+    _pick = staticmethod(np.minimum)
+    _wins = staticmethod(np.less)
