@@ -39,10 +39,13 @@ def log(a):
     log(exp(1.)) == 1. among them."""
     if a.dtype != np.float32:
         return np.log(a)
-    m, e = np.frexp(a.astype(np.float64))
-    low = m < np.sqrt(0.5)
-    m, e = np.where(low, 2 * m, m), np.where(low, e - 1, e)
-    return (e * float(np.float32(np.log(2))) + np.log(m).astype(np.float32)).astype(np.float32)
+    x = a.astype(np.float64)
+    m, e = np.frexp(x)                        # m in [1/2, 1)
+    e = e - (m < _SQRT_HALF)                  # so that x / 2**e is in [sqrt(1/2), sqrt(2))
+    return (e * _LN2_FLOAT32 + np.log(np.ldexp(x, -e)).astype(np.float32)).astype(np.float32)
+
+
+_SQRT_HALF, _LN2_FLOAT32 = np.sqrt(0.5), float(np.float32(np.log(2)))
 
 
 # -- PyTorch's summation order ----------------------------------------------------------
