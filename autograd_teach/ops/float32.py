@@ -70,25 +70,22 @@ def _multi_row_sum(x):
     """SumKernel.cpp multi_row_sum: running sums of `step` rows are moved up
     one level of accumulators (then two, three) as i passes multiples of
     step, step**2, step**3; the levels are added at the end."""
+    if len(x) < STEP:   # no level is ever used
+        return _sequential(x)
     level1, tail = _groups(x, STEP)
     level2, rest1 = _groups(level1, STEP)
     level3, rest2 = _groups(level2, STEP)
-    total = _sequential(tail) + _sequential(rest1)
-    total = total + _sequential(rest2)
-    return total + _sequential(level3)
+    return _sequential(np.stack([_sequential(tail), _sequential(rest1), _sequential(rest2), _sequential(level3)]))
 
 
 def _row_sum(x):
     """SumKernel.cpp row_sum: ILP accumulators take every ILP-th row, the
     leftover rows go into the first, then the accumulators are added in order."""
     m = len(x) // ILP
+    if m == 0:          # every row goes into the first accumulator
+        return _sequential(x)
     partial = _multi_row_sum(x[:m * ILP].reshape((m, ILP) + x.shape[1:]))
-    acc = partial[0]
-    for row in x[m * ILP:]:
-        acc = acc + row
-    for k in range(1, ILP):
-        acc = acc + partial[k]
-    return acc
+    return _sequential(np.concatenate([partial[:1], x[m * ILP:], partial[1:]]))
 
 
 # the order row_sum adds 5 to 7 elements in: x[ILP:] into the first of ILP accumulators
@@ -107,10 +104,8 @@ def _inner_sum(x):
     v = n // lanes
     vectors = rows[:v * lanes].reshape((v, lanes) + rows.shape[1:])
     vec_acc = _row_sum(vectors)                          # one partial sum per lane
-    acc = _sequential(rows[v * lanes:])                  # the elements after the last full vector
-    for k in range(lanes):
-        acc = acc + vec_acc[k]
-    return acc
+    # the elements after the last full vector first, then the lanes in order
+    return _sequential(np.concatenate([rows[v * lanes:], vec_acc]))
 
 
 def _outer_sum(x, columns):
