@@ -2,18 +2,21 @@
 
 A float32 result that differs from PyTorch's in the last bit is invisible in
 arithmetic but visible to a learner: `x.exp().log()` prints `1.0000` instead
-of `1.`, and `.item()` shows the drift. Two things make most of the
-difference (measured in docs/float32.md):
+of `1.`, and `.item()` shows the drift. What makes most of the difference
+(measured in docs/float32.md, with benchmarks/float32_bits.py):
 
-- Transcendentals (exp, tanh, pow...): PyTorch's vectorised kernels are
-  accurate to about one ulp, numpy's float32 ones to a few. Computing in
-  float64 and rounding once gives the correctly rounded float32, which is
-  what PyTorch gives nearly always.
+- Transcendentals (exp, tanh, pow...): PyTorch's kernels are accurate to
+  about one ulp, numpy's float32 ones to a few. Computing in float64 and
+  rounding once gives the correctly rounded float32, which is what PyTorch
+  gives nearly always. Its log (Intel MKL's) rounds in a way of its own: `log`.
 - Sums: float32 addition is not associative, so the order matters. PyTorch's
   CPU sum (aten/src/ATen/native/cpu/SumKernel.cpp, `cascade_sum`) adds in
-  16-lane vectors (AVX-512; the goldens come from such a machine), with 4
-  accumulators side by side and a cascade of partial sums; numpy sums
-  pairwise in another order. `cascade_sum` below replays PyTorch's order.
+  8-lane vectors (what the goldens show), with 4 accumulators side by side
+  and a cascade of partial sums; numpy sums pairwise in another order.
+  `cascade_sum` below replays PyTorch's order.
+- Fused multiply-adds: where PyTorch's compiled kernels compute a * b + c
+  with one rounding, so do the helpers here (through float64, where a * b
+  is exact).
 """
 import numpy as np
 
