@@ -2,18 +2,21 @@
 
 A float32 result that differs from PyTorch's in the last bit is invisible in
 arithmetic but visible to a learner: `x.exp().log()` prints `1.0000` instead
-of `1.`, and `.item()` shows the drift. Two things make most of the
-difference (measured in docs/float32.md):
+of `1.`, and `.item()` shows the drift. What makes most of the difference
+(measured in docs/float32.md, with benchmarks/float32_bits.py):
 
-- Transcendentals (exp, tanh, pow...): PyTorch's vectorised kernels are
-  accurate to about one ulp, numpy's float32 ones to a few. Computing in
-  float64 and rounding once gives the correctly rounded float32, which is
-  what PyTorch gives nearly always.
+- Transcendentals (exp, tanh, pow...): PyTorch's kernels are accurate to
+  about one ulp, numpy's float32 ones to a few. Computing in float64 and
+  rounding once gives the correctly rounded float32, which is what PyTorch
+  gives nearly always. Its log (Intel MKL's) rounds in a way of its own: `log`.
 - Sums: float32 addition is not associative, so the order matters. PyTorch's
   CPU sum (aten/src/ATen/native/cpu/SumKernel.cpp, `cascade_sum`) adds in
-  16-lane vectors (AVX-512; the goldens come from such a machine), with 4
-  accumulators side by side and a cascade of partial sums; numpy sums
-  pairwise in another order. `cascade_sum` below replays PyTorch's order.
+  8-lane vectors (what the goldens show), with 4 accumulators side by side
+  and a cascade of partial sums; numpy sums pairwise in another order.
+  `cascade_sum` below replays PyTorch's order.
+- Fused multiply-adds: where PyTorch's compiled kernels compute a * b + c
+  with one rounding, so do the helpers here (through float64, where a * b
+  is exact).
 """
 import numpy as np
 
@@ -39,10 +42,13 @@ def log(a):
     log(exp(1.)) == 1. among them."""
     if a.dtype != np.float32:
         return np.log(a)
-    m, e = np.frexp(a.astype(np.float64))
-    low = m < np.sqrt(0.5)
-    m, e = np.where(low, 2 * m, m), np.where(low, e - 1, e)
-    return (e * float(np.float32(np.log(2))) + np.log(m).astype(np.float32)).astype(np.float32)
+    x = a.astype(np.float64)
+    m, e = np.frexp(x)                        # m in [1/2, 1)
+    e = e - (m < _SQRT_HALF)                  # so that x / 2**e is in [sqrt(1/2), sqrt(2))
+    return (e * _LN2_FLOAT32 + np.log(np.ldexp(x, -e)).astype(np.float32)).astype(np.float32)
+
+
+_SQRT_HALF, _LN2_FLOAT32 = np.sqrt(0.5), float(np.float32(np.log(2)))
 
 
 # -- PyTorch's summation order ----------------------------------------------------------
@@ -67,25 +73,22 @@ def _multi_row_sum(x):
     """SumKernel.cpp multi_row_sum: running sums of `step` rows are moved up
     one level of accumulators (then two, three) as i passes multiples of
     step, step**2, step**3; the levels are added at the end."""
+    if len(x) < STEP:   # no level is ever used
+        return _sequential(x)
     level1, tail = _groups(x, STEP)
     level2, rest1 = _groups(level1, STEP)
     level3, rest2 = _groups(level2, STEP)
-    total = _sequential(tail) + _sequential(rest1)
-    total = total + _sequential(rest2)
-    return total + _sequential(level3)
+    return _sequential(np.stack([_sequential(tail), _sequential(rest1), _sequential(rest2), _sequential(level3)]))
 
 
 def _row_sum(x):
     """SumKernel.cpp row_sum: ILP accumulators take every ILP-th row, the
     leftover rows go into the first, then the accumulators are added in order."""
     m = len(x) // ILP
+    if m == 0:          # every row goes into the first accumulator
+        return _sequential(x)
     partial = _multi_row_sum(x[:m * ILP].reshape((m, ILP) + x.shape[1:]))
-    acc = partial[0]
-    for row in x[m * ILP:]:
-        acc = acc + row
-    for k in range(1, ILP):
-        acc = acc + partial[k]
-    return acc
+    return _sequential(np.concatenate([partial[:1], x[m * ILP:], partial[1:]]))
 
 
 # the order row_sum adds 5 to 7 elements in: x[ILP:] into the first of ILP accumulators
@@ -104,10 +107,8 @@ def _inner_sum(x):
     v = n // lanes
     vectors = rows[:v * lanes].reshape((v, lanes) + rows.shape[1:])
     vec_acc = _row_sum(vectors)                          # one partial sum per lane
-    acc = _sequential(rows[v * lanes:])                  # the elements after the last full vector
-    for k in range(lanes):
-        acc = acc + vec_acc[k]
-    return acc
+    # the elements after the last full vector first, then the lanes in order
+    return _sequential(np.concatenate([rows[v * lanes:], vec_acc]))
 
 
 def _outer_sum(x, columns):
