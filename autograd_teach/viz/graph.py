@@ -422,6 +422,8 @@ class GradStep:
     grad_output: object          # ndarray flowing into the node
     edge_grads: dict             # edge id -> ndarray this step sent along that edge
     leaf_grad: object = None     # the leaf's .grad after an AccumulateGrad step
+    values: dict = None          # what the node's derivative rule read (record.Step.values)
+    grad_inputs: tuple = ()      # what the node sent, one per next_functions entry
 
 
 def grad_steps(graph, recording):
@@ -446,7 +448,8 @@ def grad_steps(graph, recording):
                     if e.kind == "output":
                         sent[e.id] = step.grad_output
         out.append(GradStep(step.index, node.id if node else None, fn_name(step.fn),
-                            step.grad_output, sent, step.leaf_grad))
+                            step.grad_output, sent, step.leaf_grad,
+                            getattr(step, "values", None), tuple(step.grad_inputs)))
     return out
 
 

@@ -5,7 +5,10 @@ prints them (summarised only past 1000 elements, as PyTorch does).
 """
 from __future__ import annotations
 
+import re
 from html import escape
+
+import numpy as np
 
 from . import graph as G
 from . import values
@@ -68,14 +71,82 @@ def rows(graph, steps, k, node_id, lang=None):
 
 
 def chain_rows(graph, step, node_id, lang=None):
-    """What the node computed at its step: the gradient in, then what went out on each edge."""
+    """What the node computed at its step, the chain rule with its numbers:
+    the gradient in; for each input its rule (from the op's docstring, read by
+    ``ops.formulas``), the rule with the recorded numbers put in, and what went
+    out along that ``next_functions`` edge.  At an AccumulateGrad: old .grad +
+    incoming = new .grad."""
+    n = graph.node(node_id)
     out = [(t("insp.grad_in", lang), _pre(values.full(step.grad_output)))]
+    fn = n.fn if n.kind != G.REPEAT else n.members[-1]
+    if n.kind == G.ACCUMULATE and step.leaf_grad is not None:
+        return out + _accumulate_rows(step, lang)
+    rules = _rules(fn)
+    inputs = getattr(type(fn), "inputs", ())
     for e in graph.out_edges(node_id):
-        if e.id in step.edge_grads and e.kind != "variable":
-            slot = f"[{e.slot}] " if e.slot is not None else ""
-            head = t("insp.sent", lang, slot=slot, name=graph.node(e.dst).name)
-            out.append((escape(head), _pre(values.full(step.edge_grads[e.id]))))
+        if e.id not in step.edge_grads or e.kind == "variable":
+            continue
+        slot = f"[{e.slot}] " if e.slot is not None else ""
+        name = inputs[e.slot] if e.slot is not None and e.slot < len(inputs) else None
+        if name in rules:
+            out.append((escape(f"{slot}{t('insp.rule', lang)}"),
+                        f'<pre class="at-rule">grad_{escape(name)} = {escape(rules[name])}</pre>'))
+            if step.values is not None:
+                out.append((escape(t("insp.numbers", lang)),
+                            _pre(f"= {substitute(rules[name], step.grad_output, step.values)}")))
+        head = t("insp.sent", lang, slot=slot, name=graph.node(e.dst).name)
+        out.append((escape(head), _pre(values.full(step.edge_grads[e.id]))))
     return out
+
+
+def _rules(fn):
+    if fn is None or not isinstance(getattr(type(fn), "inputs", None), tuple):
+        return {}                     # a PyTorch node or a custom Function: no docstring rules
+    from ..ops import formulas
+    try:
+        return formulas.rules(fn)
+    except ValueError:
+        return {}
+
+
+_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(?!\w)(?!\s*=[^=])")
+
+
+def substitute(rule, grad, saved):
+    """The rule's text with ``grad`` and each saved name replaced by its recorded value."""
+    def one(m):
+        name = m.group(1)
+        if name == "grad":
+            return _flat(grad)
+        if name in saved:
+            return _flat(saved[name])
+        return name
+    return _NAME.sub(one, rule)
+
+
+def _flat(value):
+    if isinstance(value, (tuple, list, int, float, bool)) or value is None:
+        return repr(value)
+    return " ".join(values.short(value).split())
+
+
+def _accumulate_rows(step, lang):
+    new = step.leaf_grad
+    incoming = step.grad_output
+    try:
+        old = np.asarray(new, dtype=np.float64) - np.asarray(incoming, dtype=np.float64)
+        first = not np.any(old)
+    except (TypeError, ValueError):            # kept only as summaries
+        old, first = None, False
+    text = t("insp.accumulate", lang)
+    if first:
+        body = f"None + {_flat(incoming)} = {_flat(new)}\n{t('insp.no_old', lang)}"
+    elif old is not None:
+        body = f"{_flat(old.astype(np.asarray(new).dtype))} + {_flat(incoming)} = {_flat(new)}"
+    else:
+        body = f"... + {_flat(incoming)} = {_flat(new)}"
+    return [(escape(t("insp.chain", lang)), f'<pre class="at-rule">{escape(text)}</pre>'),
+            (escape(t("insp.numbers", lang)), _pre(body)), (".grad", _pre(values.full(new)))]
 
 
 def _saved_rows(fn, lang, pending=False):

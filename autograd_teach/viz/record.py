@@ -98,14 +98,15 @@ def _ref(obj):
 
 class Step:
     """One node the engine ran.  ``fn`` is None once that node is gone."""
-    __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad")
+    __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad", "values")
 
-    def __init__(self, index, fn, grad_output, grad_inputs, leaf_grad=None):
+    def __init__(self, index, fn, grad_output, grad_inputs, leaf_grad=None, values=None):
         self.index = index
         self._fn = _ref(fn)
         self.grad_output = grad_output      # the gradient flowing into fn (summed over its uses)
         self.grad_inputs = grad_inputs      # one per next_functions entry: what fn sent on
         self.leaf_grad = leaf_grad          # after an AccumulateGrad step: the leaf's .grad
+        self.values = values                # what fn's derivative rule reads, before backward freed it
 
     @property
     def fn(self):
@@ -123,6 +124,26 @@ class Recording:
         self._roots = [_ref(r) for r in roots]
         self.steps = []
         self.nbytes = 0
+        self._values = {}                  # id(node) -> its rule's values, taken before it runs
+        for r in roots:
+            self._snapshot(r)
+
+    def _snapshot(self, node):
+        # A node's saved tensors are freed when it runs; its parents all run
+        # before it, so the values its chain rule reads are taken then.
+        if id(node) in self._values:
+            return
+        wanted = _rule_names(type(node))
+        values = None
+        if wanted:
+            values = {}
+            for name in wanted:
+                try:
+                    v = getattr(node, "_saved_" + name)
+                except Exception:          # noqa: BLE001 - not saved, or already freed
+                    continue
+                values[name] = keep(_numpy(v)) if hasattr(v, "numpy") else v
+        self._values[id(node)] = values
 
     @property
     def roots(self):
@@ -142,8 +163,12 @@ class Recording:
         var = getattr(node, "variable", None)
         if var is not None and getattr(var, "grad", None) is not None:
             leaf_grad = keep(_numpy(var.grad))
-        self.steps.append(Step(len(self.steps), node, grad_output, sent, leaf_grad))
+        values = self._values.pop(id(node), None)
+        self.steps.append(Step(len(self.steps), node, grad_output, sent, leaf_grad, values))
         self.nbytes += STEP_BYTES + sum(getattr(a, "nbytes", 0) for a in (grad_output, leaf_grad, *sent))
+        for child, _ in node.next_functions:
+            if child is not None:
+                self._snapshot(child)
 
     def __len__(self):
         return len(self.steps)
@@ -154,6 +179,23 @@ class Recording:
 
 def _numpy(t):
     return t.detach().numpy() if hasattr(t, "detach") else t.numpy()
+
+
+_RULE_NAMES = {}          # node class -> the names its derivative rule reads (ops/formulas.py)
+
+
+def _rule_names(cls):
+    found = _RULE_NAMES.get(cls)
+    if found is None:
+        found = ()
+        if isinstance(getattr(cls, "inputs", None), tuple):   # an autograd_teach op
+            from ..ops import formulas
+            try:
+                found = tuple(sorted(formulas.names(cls)))
+            except Exception:              # noqa: BLE001 - an op without readable rules
+                found = ()
+        _RULE_NAMES[cls] = found
+    return found
 
 
 class _Watcher:
