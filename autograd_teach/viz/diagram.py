@@ -68,7 +68,7 @@ def titles(graph, lang):
         elif n.kind == G.CONSTANT and n.tensor is None:
             out[n.id] = t("label.constant", lang)
         else:
-            out[n.id] = n.name
+            out[n.id] = dot.display_name(n, lang)
     return out
 
 

@@ -104,11 +104,18 @@ class _State:
                             self.leaf[e.dst] = s.leaf_grad
 
 
+def display_name(n, lang=None):
+    """The node's name; a name made up here ("output", "leaf0") in the diagram's language."""
+    if n.auto:
+        return t("label." + n.auto, lang) + n.name[len(n.auto):]
+    return n.name
+
+
 def node_label(graph, n, state, show_values=True, show_grads=True, lang=None):
     """The HTML-like label of model node ``n``."""
     grads = show_grads and state.known
     if n.kind in (G.OUTPUT, G.LEAF):
-        body = _head(n.name, _tensor_info(n.tensor))
+        body = _head(display_name(n, lang), _tensor_info(n.tensor))
         if show_values:
             body += _lines(values.short(n.tensor), VALUE_COLOR, MONO)
         if grads and n.id in state.leaf:

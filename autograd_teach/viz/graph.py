@@ -48,6 +48,7 @@ class Node:
     notes: list = field(default_factory=list)  # extra label lines (freed buffers, ...)
     ref: str | None = None       # REF only: the id of the node this one stands for
     fan_in: int = 0              # how many gradient edges lead into this node
+    auto: str = ""               # "output" / "leaf" when the name was made up here (translated when drawn)
 
     @property
     def stale(self):
@@ -192,6 +193,12 @@ def _build(outputs, names=None, name=None, show_constants=False, show_saved=Fals
             ids["leaf"] += 1
         return own
 
+    def leaf_node(var):
+        node = add_node(LEAF, leaf_label(var), tensor=var)
+        if _tensor_name(var, names) is None:
+            node.auto = "leaf"
+        return node
+
     runs = {}
     if max_nodes is not None and _count_functions(outputs) > max_nodes:
         runs = _repeated_runs(outputs)
@@ -232,13 +239,15 @@ def _build(outputs, names=None, name=None, show_constants=False, show_saved=Fals
             add_node(kind, label, tensor=t)
             continue
         out = add_node(OUTPUT, label, tensor=t)
+        if name is None and _tensor_name(t, names) is None:
+            out.auto = "output"
         add_edge(out, reach(fn, 0), kind="output")
 
     while queue:
         node, fn, d = queue.popleft()
         if node.kind == ACCUMULATE:
             var = fn.variable
-            add_edge(node, add_node(LEAF, leaf_label(var), tensor=var), kind="variable")
+            add_edge(node, leaf_node(var), kind="variable")
             continue
         if show_saved:
             _add_saved(node, fn, add_node, add_edge)

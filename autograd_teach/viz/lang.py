@@ -84,6 +84,8 @@ TEXT = {
     "label.ref": ("same node as {id}", "与 {id} 是同一个节点"),
     "label.sum": ("sum", "求和"),
     "label.constant": ("constant", "常量"),
+    "label.output": ("output", "输出"),
+    "label.leaf": ("leaf", "叶子"),
     # the widget
     "widget.play": ("Play: run backward one node at a time", "播放：逐个节点运行反向传播"),
     "widget.step": ("step", "步"),

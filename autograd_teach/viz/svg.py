@@ -37,5 +37,10 @@ def tidy(svg, titles=None):
     return svg
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def _xml(text):
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # control characters are not allowed in XML: shown as \xNN, as in the labels
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
