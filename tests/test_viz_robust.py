@@ -115,3 +115,14 @@ def test_chinese_diagram_has_no_english_words_but_pytorchs_names():
     assert english <= {"SumBackward", "MulBackward", "AccumulateGrad", "Backward", "tensor", "float",
                        "grad", "Function", "backward"}, english
     assert "梯度" in words and "叶子节点" in words
+
+
+def test_pdf_keeps_chinese(tmp_path):
+    x = torch.ones(2, requires_grad=True)
+    out = (x * 2).sum()
+    path = viz.draw(out, names={"权重": x}, lang="zh").save(tmp_path / "g.pdf")
+    data = open(path, "rb").read()
+    assert b"/STSong-Light" in data and b"/UniGB-UCS2-H" in data
+    assert "权重".encode("utf-16-be").hex().encode() in data      # the leaf's name, not "??"
+    assert "梯度".encode("utf-16-be").hex().encode() in data      # the legend
+    assert b"(??)" not in data

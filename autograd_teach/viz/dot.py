@@ -183,8 +183,9 @@ def _caption(graph, state, steps, lang):
 
 def _legend_cells(graph, lang):
     kinds = [k for k in STYLES if any(n.kind == k for n in graph.nodes)]
-    cells = "".join(f'<td bgcolor="{STYLES[k][0]}" color="{STYLES[k][1]}">{escape(t("kind." + k, lang))}</td>'
-                    for k in kinds)
+    short = {G.ACCUMULATE: "legend.accumulate", G.LEAF: "legend.leaf", G.FUNCTION: "legend.function"}
+    cells = "".join(f'<td bgcolor="{STYLES[k][0]}" color="{STYLES[k][1]}">'
+                    f'{escape(t(short.get(k, "kind." + k), lang))}</td>' for k in kinds)
     return cells + f'<td><font color="{GRAD_COLOR}" face="{MONO}">{escape(t("legend.gradient", lang))}</font></td>'
 
 

@@ -54,6 +54,9 @@ TEXT = {
     "kind.hidden": ("hidden nodes", "隐藏的节点"),
     "kind.ref": ("the same node, drawn again near a use", "同一节点，在使用处再画一次"),
     "legend.gradient": ("gradient", "梯度"),
+    "legend.accumulate": ("AccumulateGrad", "AccumulateGrad"),
+    "legend.leaf": ("leaf tensor", "叶子节点"),
+    "legend.function": ("backward Function", "反向函数"),
     # captions
     "caption.no_grad_yet": ("No gradients yet: they appear after backward().",
                             "还没有梯度：调用 backward() 之后才会出现。"),

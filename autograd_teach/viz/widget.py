@@ -133,7 +133,7 @@ _CSS = """
 .at-widget .at-main { align-items: flex-start; }
 .at-widget .at-side { max-height: 70vh; overflow: auto; }
 .at-inspector pre { margin: 0; font-size: 12px; white-space: pre-wrap; }
-.at-inspector th { text-align: left; vertical-align: top; padding-right: 1em; }
+.at-inspector th { text-align: left; vertical-align: top; padding-right: 1em; max-width: 12em; font-weight: 600; }
 .at-inspector .at-rule { font-family: monospace; }
 .at-widget .widget-toggle-button.mod-active { box-shadow: inset 0 0 0 2px #1f3a60; font-weight: bold; }
 .at-widget .at-stale-note { display: none; }
@@ -262,9 +262,9 @@ class GraphWidget(W.VBox):
         self.slider.observe(lambda change: self._refresh(), "value")
         self.picker.observe(lambda change: self._pick(change["new"]), "value")
         self.view.observe(lambda change: self._pick(change["new"]), "selected")
-        self.view.layout.flex = "3 1 0%"
+        self.view.layout.flex = "1 1 0%"
         self.view.layout.min_width = "0"
-        side = W.VBox([self.picker, self.inspector], layout=W.Layout(flex="2 1 0%", min_width="16em"))
+        side = W.VBox([self.picker, self.inspector], layout=W.Layout(flex="1 1 0%", min_width="16em"))
         side.add_class("at-side")
         main = W.HBox([self.view, side], layout=W.Layout(width="100%"))
         main.add_class("at-main")
