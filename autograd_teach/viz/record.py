@@ -43,6 +43,8 @@ import numpy as np
 FULL_VALUES = 4096        # a gradient of at most this many elements is kept whole
 BUDGET = 64 * 2 ** 20     # bytes of gradients the background store may hold
 STEP_BYTES = 200          # what one Step costs beside its arrays, roughly
+SNAPSHOT_STEPS = 64       # the chain rule's numbers are kept for this many nodes of a run: the
+                          # widget's graphs are small, and each snapshot costs ~2 µs per node
 
 
 # --- where recordings come from --------------------------------------------------------
@@ -80,9 +82,9 @@ def keep(array):
     """A copy of a small array (the engine's buffers may be reused); a Summary of a large one."""
     if array is None:
         return None
-    a = np.asarray(array)
+    a = array if type(array) is np.ndarray else np.asarray(array)
     if a.size <= FULL_VALUES:
-        return np.array(a, copy=True)
+        return a.copy()
     f = a.astype(np.float64, copy=False)
     return Summary(tuple(a.shape), str(a.dtype), float(np.linalg.norm(f.ravel())),
                    float(np.min(f)), float(np.max(f)))
@@ -125,6 +127,7 @@ class Recording:
         self.steps = []
         self.nbytes = 0
         self._values = {}                  # id(node) -> its rule's values, taken before it runs
+        self._taken = 0                    # how many nodes' values were taken
         for r in roots:
             self._snapshot(r)
 
@@ -133,6 +136,7 @@ class Recording:
         # before it, so the values its chain rule reads are taken then.
         if id(node) in self._values:
             return
+        self._taken += 1
         wanted = _rule_names(type(node))
         values = None
         if wanted:
@@ -142,7 +146,11 @@ class Recording:
                     v = getattr(node, "_saved_" + name)
                 except Exception:          # noqa: BLE001 - not saved, or already freed
                     continue
-                values[name] = keep(_numpy(v)) if hasattr(v, "numpy") else v
+                if hasattr(v, "numpy"):
+                    # the saved array itself, not a copy: backward only drops it, never writes it
+                    v = _numpy(v)
+                    v = v if v.size <= FULL_VALUES else keep(v)
+                values[name] = v
         self._values[id(node)] = values
 
     @property
@@ -157,24 +165,42 @@ class Recording:
         return any(ref() is fn for ref in self._roots) or any(s._fn() is fn for s in self.steps)
 
     def add(self, node, grad_outputs, grad_inputs):
-        grad_output = keep(grad_outputs[0]) if grad_outputs else None
-        sent = tuple(keep(g) for g in grad_inputs)
+        # The hot path: one call per node of every recorded backward.  Small
+        # gradients are kept by reference (the engine makes a new array for
+        # each and never writes into one it has passed on); large ones as a Summary.
+        grad_output = _small(grad_outputs[0]) if grad_outputs else None
+        sent = tuple([None if g is None or g.size <= FULL_VALUES else keep(g) for g in grad_inputs])
+        nbytes = STEP_BYTES
         leaf_grad = None
         var = getattr(node, "variable", None)
-        if var is not None and getattr(var, "grad", None) is not None:
-            leaf_grad = keep(_numpy(var.grad))
+        if var is not None:
+            grad = getattr(var, "grad", None)
+            if grad is not None:           # .grad is written in place later: this one is a copy
+                leaf_grad = keep(_numpy(grad))
+                nbytes += leaf_grad.nbytes
+        else:
+            sent = tuple([g if k is None else k for g, k in zip(grad_inputs, sent)])
         values = self._values.pop(id(node), None)
         self.steps.append(Step(len(self.steps), node, grad_output, sent, leaf_grad, values))
-        self.nbytes += STEP_BYTES + sum(getattr(a, "nbytes", 0) for a in (grad_output, leaf_grad, *sent))
-        for child, _ in node.next_functions:
-            if child is not None:
-                self._snapshot(child)
+        for a in sent:
+            if a is not None:
+                nbytes += a.nbytes
+        self.nbytes += nbytes
+        if self._taken < SNAPSHOT_STEPS:
+            seen = self._values
+            for child, _ in node.next_functions:
+                if child is not None and id(child) not in seen:
+                    self._snapshot(child)
 
     def __len__(self):
         return len(self.steps)
 
     def __repr__(self):
         return f"<Recording: {len(self.steps)} steps>"
+
+
+def _small(a):
+    return a if a is None or a.size <= FULL_VALUES else keep(a)
 
 
 def _numpy(t):
