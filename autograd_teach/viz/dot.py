@@ -55,10 +55,18 @@ EDGE_XLABELS_ABOVE = 600  # past this many edges, xlabels: layout stays fast (se
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+_CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]")
+
+
 def escape(text):
     """Text for inside an HTML-like label: markup characters become entities,
-    control characters (which no layout engine parses) a visible ``\\xNN``."""
+    control characters (which no layout engine parses) a visible ``\\xNN``.
+    Chinese gets a little room at the end: browsers draw it with a CJK font a
+    few percent wider than the one the layout engine measured."""
     text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    cjk = len(_CJK.findall(text))
+    if cjk:
+        text += "\u00a0" * (1 + cjk // 4)
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;").replace("'", "&#39;"))
 
