@@ -172,7 +172,11 @@ class Recording:
         sent = tuple([None if g is None or g.size <= FULL_VALUES else keep(g) for g in grad_inputs])
         nbytes = STEP_BYTES
         leaf_grad = None
-        var = getattr(node, "variable", None)
+        cls = type(node)
+        accumulates = _ACCUMULATES.get(cls)
+        if accumulates is None:           # asked once per class: a missing attribute is slow to look up
+            accumulates = _ACCUMULATES[cls] = hasattr(node, "variable")
+        var = node.variable if accumulates else None
         if var is not None:
             grad = getattr(var, "grad", None)
             if grad is not None:           # .grad is written in place later: this one is a copy
@@ -197,6 +201,9 @@ class Recording:
 
     def __repr__(self):
         return f"<Recording: {len(self.steps)} steps>"
+
+
+_ACCUMULATES = {}         # node class -> True for AccumulateGrad (it has .variable)
 
 
 def _small(a):

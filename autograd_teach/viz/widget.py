@@ -30,8 +30,20 @@ DOM / CSS hooks (stable, documented for tests and for styling):
 ``.at-status``                 one line: "step 2 of 5: MulBackward0 ran"
 ``.at-toggle-values`` etc.     ToggleButtons: values, gradients, saved tensors
 ``.at-picker``                 the node picker (ipywidgets.Dropdown)
-``div.at-inspector``           the inspector; ``data-node`` is the node id
+``div.at-inspector``           the inspector, beside the diagram; ``data-node``
+                               is the node id; ``pre.at-rule`` a chain rule
+``.at-pane``                   the diagram's scrolling pane (pan here)
+``.at-fit`` / ``.at-zoom-in`` /  fit to the notebook's width (the default),
+``.at-zoom-out``               zoom; ``.at-diagram[data-scale]`` the scale
+``.at-follow``                 ToggleButton: keep the node that just ran in view
+``g.node.at-ref``              a shared node drawn again near a far-away use
+``.at-stale-note``             shown when the widget's kernel is gone (the
+                               widget gets ``jupyter-widgets-disconnected``)
+``.at-fallback``               the static diagram show() displays first: what
+                               a notebook shows before its kernel runs
 =============================  ==============================================
+
+Every control has a tooltip (its title) and toggles show a check mark when on.
 
 In a plain Python console ``show(out)`` prints :func:`summary.text_summary`
 instead, and ``repr(GraphWidget(...))`` is that text too.
