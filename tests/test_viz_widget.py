@@ -235,6 +235,7 @@ def test_show_after_unrecorded_backward_never_claims_backward_did_not_run():
     w = viz.GraphWidget(out, names=names)
     assert "No backward recorded" not in w.status.value
     assert "was not recorded" in w.status.value
+    assert "was not recorded" in repr(w) and "no gradients yet" not in repr(w)
 
 
 def test_saved_tensors_are_not_called_freed_before_their_node_runs():

@@ -40,7 +40,7 @@ class Diagram:
         return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
 
     def __repr__(self):
-        return text_summary(self.graph, self.steps)
+        return text_summary(self.graph, self.steps, why=self.why)
 
     def save(self, path, format=None):
         """Write the diagram to ``path``; the format comes from its suffix (svg, png, pdf)."""

@@ -26,13 +26,16 @@ def node_line(n):
     return f"{n.id} {n.name}" if n.kind != G.CONSTANT else f"{n.id} constant (needs no grad)"
 
 
-def text_summary(graph, steps=None, upto=None):
-    """The graph as text; with ``steps``, the gradients of the first ``upto`` steps."""
+def text_summary(graph, steps=None, upto=None, why=None):
+    """The graph as text; with ``steps``, the gradients of the first ``upto`` steps.
+    ``why`` (a lang key) says why there are no steps when backward did run."""
     upto = len(steps) if steps is not None and upto is None else upto
     grads = G.grads_until(steps, upto) if steps is not None else {}
     n_fn = sum(n.kind in (G.FUNCTION, G.ACCUMULATE, G.REPEAT) for n in graph.nodes)
     head = f"autograd graph: {n_fn} backward nodes, {len(graph.edges)} edges"
-    if steps is None:
+    if steps is None and why is not None:
+        head += "; " + t(why, "en").rstrip(".")
+    elif steps is None:
         head += "; no gradients yet (they appear after backward())"
     else:
         head += f"; backward ran {len(steps)} steps"

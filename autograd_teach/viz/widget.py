@@ -335,7 +335,8 @@ class GraphWidget(W.VBox):
         return {"text/html": f'<div class="at-fallback">{self.diagram.svg()}</div>'}
 
     def __repr__(self):
-        return text_summary(self.graph, self.steps or None, self.slider.value if self.steps else None)
+        return text_summary(self.graph, self.steps or None, self.slider.value if self.steps else None,
+                            why=self.why)
 
 
 def _in_notebook():
@@ -359,4 +360,4 @@ def show(outputs, names=None, name=None, lang=None, **kwargs):
         display(widget.fallback(), raw=True)
         display(widget)
     else:  # no frontend to draw in: the whole backward as text
-        print(text_summary(widget.graph, widget.steps or None))
+        print(text_summary(widget.graph, widget.steps or None, why=widget.why))
