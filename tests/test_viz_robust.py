@@ -126,3 +126,17 @@ def test_pdf_keeps_chinese(tmp_path):
     assert "权重".encode("utf-16-be").hex().encode() in data      # the leaf's name, not "??"
     assert "梯度".encode("utf-16-be").hex().encode() in data      # the legend
     assert b"(??)" not in data
+
+
+def test_widget_copies_follow_the_node_they_stand_for():
+    out = reuse_loop(80)
+    with viz.record() as rec:
+        out.backward()
+    w = viz.GraphWidget(out, recording=rec)
+    refs = [n for n in w.graph.nodes if n.kind == G.REF]
+    assert refs and w.view.aliases == {r.id: r.ref for r in refs}
+    assert all(w.view.classes[r.id] == "at-pending" for r in refs)
+    w.step = len(w.steps)
+    assert all(w.view.classes[r.id] == "at-done" for r in refs)
+    w.view.selected = refs[0].ref             # what a click on a copy sets (through aliases)
+    assert w.picker.value == refs[0].ref

@@ -7,8 +7,8 @@ does not ask.  Two ways to ask:
     Background recording: every backward run is kept in a small store, so
     that ``draw(out)`` after a plain ``out.backward()`` shows the gradients.
 ``with record() as rec:``
-    Records the backward runs inside the block into ``rec``
-    (``rec.recordings``, ``rec.last``, ``rec.steps``).
+    Records the backward runs made while the block runs, in any thread,
+    into ``rec`` (``rec.recordings``, ``rec.last``, ``rec.steps``).
 
 Both subscribe through the engines' public observer hook,
 ``add_observer(begin) -> handle``: ``begin(roots)`` is called as a run
