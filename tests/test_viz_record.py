@@ -180,3 +180,11 @@ def test_set_lang_is_the_default_and_lang_argument_wins():
     assert "还没有梯度" in viz.draw(out, lang="zh").source
     with pytest.raises(ValueError):
         viz.set_lang("fr")
+
+
+def test_a_new_graph_over_a_leaf_with_a_grad_is_not_called_unrecorded():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    (x * x).sum().backward()                 # x.grad is set, by an earlier graph
+    s = (x * 3).sum()                        # a new graph: its backward has not run
+    d = viz.draw(s)
+    assert d.why is None and "No gradients yet" in d.source

@@ -98,13 +98,9 @@ def find_steps(graph, outputs, recording=None):
 
 def backward_ran(graph):
     """True when a backward has visibly run through this graph: a node freed its
-    saved tensors, or a leaf has a .grad."""
-    for n in graph.nodes:
-        if n.kind == G.FUNCTION and getattr(n.fn, "saved_freed", False):
-            return True
-        if n.kind == G.LEAF and getattr(n.tensor, "grad", None) is not None:
-            return True
-    return False
+    saved tensors.  (A leaf's .grad says nothing: the leaf may be shared with an
+    earlier graph, as in ``x.grad.zero_(); s = (u * x).sum()``.)"""
+    return any(n.kind == G.FUNCTION and getattr(n.fn, "saved_freed", False) for n in graph.nodes)
 
 
 def _as_list(outputs):
