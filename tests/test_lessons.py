@@ -151,8 +151,11 @@ def test_lesson_two_has_the_widget_the_browser_test_needs():
     assert any("y.backward()" in s for s in sources)
     widget = [c for c in nb.cells if c.cell_type == "code" and c.source.strip() == "viz.show(y)"]
     assert widget, "lesson 2 needs a viz.show(y) cell"
-    [out] = widget[0].outputs
+    # viz.show() displays the static diagram first (what a notebook shows before its
+    # kernel runs), then the widget
+    fallback, out = widget[0].outputs
     assert builder.WIDGET_VIEW in out.data
+    assert 'class="at-fallback"' in fallback.data["text/html"]
     svgs = [o.data["image/svg+xml"] for c in nb.cells if c.cell_type == "code"
             for o in c.outputs if "image/svg+xml" in o.get("data", {})]
     assert any(all(name in s for name in ("DotBackward0", "MulBackward0", "AccumulateGrad")) for s in svgs)

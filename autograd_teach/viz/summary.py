@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import graph as G
 from . import values
+from .lang import t
 
 
 def _one_line(text):
@@ -20,16 +21,21 @@ def node_line(n):
                 f"{values.dtype_name(t)} {_one_line(values.short(t))}")
     if n.kind == G.REPEAT:
         return f"{n.id} {n.name} x {n.count}"
+    if n.kind == G.REF:
+        return f"{n.id} {n.name} (same node as {n.ref})"
     return f"{n.id} {n.name}" if n.kind != G.CONSTANT else f"{n.id} constant (needs no grad)"
 
 
-def text_summary(graph, steps=None, upto=None):
-    """The graph as text; with ``steps``, the gradients of the first ``upto`` steps."""
+def text_summary(graph, steps=None, upto=None, why=None):
+    """The graph as text; with ``steps``, the gradients of the first ``upto`` steps.
+    ``why`` (a lang key) says why there are no steps when backward did run."""
     upto = len(steps) if steps is not None and upto is None else upto
     grads = G.grads_until(steps, upto) if steps is not None else {}
     n_fn = sum(n.kind in (G.FUNCTION, G.ACCUMULATE, G.REPEAT) for n in graph.nodes)
     head = f"autograd graph: {n_fn} backward nodes, {len(graph.edges)} edges"
-    if steps is None:
+    if steps is None and why is not None:
+        head += "; " + t(why, "en").rstrip(".")
+    elif steps is None:
         head += "; no gradients yet (they appear after backward())"
     else:
         head += f"; backward ran {len(steps)} steps"
@@ -46,5 +52,5 @@ def text_summary(graph, steps=None, upto=None):
     if steps is not None:
         order = " -> ".join(s.name for s in steps[:upto])
         lines.append(f"engine order: {order}" if order else "engine order: (no step yet)")
-    lines.extend(graph.hidden)
+    lines.extend(t(key, "en", **fill).rstrip(".") for key, fill in graph.hidden)
     return "\n".join(lines)
