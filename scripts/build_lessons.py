@@ -63,7 +63,7 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 ID_NAMESPACE = uuid.UUID("6f1c3c52-5a0e-4d8e-9a57-2b7f4d1e0a11")  # any fixed UUID
 
-_MARKER = re.compile(r"^%%\s*(md|code)\s*$")
+_MARKER = re.compile(r"^%%\s*(md|code|answer)\s*$")
 _LANG = re.compile(r"^::\s*(en|zh)\s*$")
 
 
@@ -79,40 +79,55 @@ def _strip_blank(lines):
     return "\n".join(line.rstrip() for line in lines)
 
 
+def _parts(body, where, start, kind):
+    """Split a cell body into its ``:: en`` / ``:: zh`` parts.  A code or answer
+    body without them is shared by both languages; an md body must have both."""
+    parts, lang, chunk, before = {}, None, [], []
+    for line in body:
+        m = _LANG.match(line)
+        if m:
+            if lang is not None:
+                parts[lang] = _strip_blank(chunk)
+            lang, chunk = m.group(1), []
+            if lang in parts:
+                raise SourceError(f"{where}:{start}: two ':: {lang}' parts in one {kind} cell")
+        elif lang is None:
+            before.append(line)
+        else:
+            chunk.append(line)
+    if lang is None and kind != "md":
+        return {need: _strip_blank(before) for need in LANGS} if _strip_blank(before) else \
+            _fail(f"{where}:{start}: empty {kind} cell")
+    if _strip_blank(before):
+        _fail(f"{where}:{start}: text before ':: en' / ':: zh' in a {kind} cell")
+    if lang is not None:
+        parts[lang] = _strip_blank(chunk)
+    for need in LANGS:
+        if not parts.get(need):
+            _fail(f"{where}:{start}: {kind} cell without its ':: {need}' part")
+    return parts
+
+
+def _fail(message):
+    raise SourceError(message)
+
+
 def parse_source(text, where="<source>"):
-    """The cells of a lesson source: dicts ``{"type": "code", "source": str}`` or
-    ``{"type": "markdown", "en": str, "zh": str}``, in order."""
+    """The cells of a lesson source, in order: dicts ``{"type": "markdown" or
+    "code", "en": str, "zh": str}``; a code cell followed by a ``%% answer``
+    block also has ``"answer": {"en": str, "zh": str}``."""
     cells, kind, body, start = [], None, [], 0
 
     def finish():
         if kind is None:
             return
-        if kind == "code":
-            code = _strip_blank(body)
-            if not code:
-                raise SourceError(f"{where}:{start}: empty code cell")
-            cells.append({"type": "code", "source": code})
-            return
-        parts, lang, chunk = {}, None, []
-        for line in body:
-            m = _LANG.match(line)
-            if m:
-                if lang is not None:
-                    parts[lang] = _strip_blank(chunk)
-                lang, chunk = m.group(1), []
-                if lang in parts:
-                    raise SourceError(f"{where}:{start}: two ':: {lang}' parts in one md cell")
-            elif lang is None:
-                if line.strip():
-                    raise SourceError(f"{where}:{start}: text before ':: en' / ':: zh' in an md cell")
-            else:
-                chunk.append(line)
-        if lang is not None:
-            parts[lang] = _strip_blank(chunk)
-        for need in LANGS:
-            if not parts.get(need):
-                raise SourceError(f"{where}:{start}: md cell without its ':: {need}' part")
-        cells.append({"type": "markdown", **{k: parts[k] for k in LANGS}})
+        parts = _parts(body, where, start, kind)
+        if kind == "answer":
+            if not cells or cells[-1]["type"] != "code" or "answer" in cells[-1]:
+                raise SourceError(f"{where}:{start}: an answer block must follow its exercise's code cell")
+            cells[-1]["answer"] = parts
+        else:
+            cells.append({"type": "code" if kind == "code" else "markdown", **parts})
 
     for number, line in enumerate(text.splitlines(), 1):
         m = _MARKER.match(line)
@@ -127,13 +142,83 @@ def parse_source(text, where="<source>"):
     return cells
 
 
+GLOSSARY = SRC / "glossary.md"
+_CJK = "\u3400-\u9fff\uff00-\uffef\u3000-\u303f"
+_ASCII_PUNCT_AFTER_CJK = re.compile(f"[{_CJK}][,;:?!()]|[,;:?!(][{_CJK}]")
+
+
+def read_glossary(path=GLOSSARY):
+    """``[(english, chinese, [forbidden regex, ...]), ...]`` from the glossary's table."""
+    rows = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        cols = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cols) != 3 or cols[0] in ("English", "---"):
+            continue
+        rows.append((cols[0], cols[1], [re.compile(v.strip()) for v in cols[2].split(",") if v.strip()]))
+    return rows
+
+
+def _prose(markdown):
+    """Markdown without code blocks, code spans and math: the words a reader reads."""
+    text = re.sub(r"```.*?```", " ", markdown, flags=re.S)
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$", " ", text, flags=re.S)
+    return re.sub(r"<[^>]+>|\]\([^)]*\)", " ", text)  # html tags and link targets
+
+
+def _code_words(code):
+    """The comments and string literals of a code cell: its words for the reader."""
+    import io
+    import tokenize
+    words = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+            if tok.type == tokenize.COMMENT:
+                words.append(("comment", tok.string.lstrip("#").strip()))
+            elif tok.type == tokenize.STRING:
+                words.append(("string", tok.string))
+    except (tokenize.TokenError, IndentationError):
+        pass
+    return words
+
+
+def check_chinese(cells, where="<source>", glossary=None):
+    """Problems in a lesson's Chinese text: glossary variants, ASCII punctuation
+    in Chinese prose, and English comments in the zh code cells."""
+    glossary = read_glossary() if glossary is None else glossary
+    problems = []
+    for i, cell in enumerate(cells):
+        texts = []
+        if cell["type"] == "markdown":
+            prose = _prose(cell["zh"])
+            texts.append(prose)
+            for m in _ASCII_PUNCT_AFTER_CJK.finditer(prose):
+                problems.append(f"{where} cell {i}: ASCII punctuation in Chinese prose: {m.group(0)!r}")
+            if re.search(f'"[^"]*[{_CJK}]|[{_CJK}][^"]*"', prose.replace("\n", " ")) and '"' in prose:
+                problems.append(f"{where} cell {i}: ASCII quotes in Chinese prose; use “ ” instead")
+        else:
+            for part in [cell["zh"]] + ([cell["answer"]["zh"]] if "answer" in cell else []):
+                for kind, text in _code_words(part):
+                    texts.append(text)
+                    if kind == "comment" and re.search(r"[A-Za-z]{3,}", text) and not re.search(f"[{_CJK}]", text):
+                        problems.append(f"{where} cell {i}: an English comment in the zh code: # {text}")
+        for english, chinese, variants in glossary:
+            for text in texts:
+                for v in variants:
+                    m = v.search(text)
+                    if m:
+                        problems.append(f"{where} cell {i}: {m.group(0)!r}: the glossary says {chinese} ({english})")
+    return problems
+
+
 def lesson_sources():
     """``{"01_tracking_computation": Path, ...}`` in lesson order."""
     return {p.stem: p for p in sorted(SRC.glob("[0-9][0-9]_*.md"))}
 
 
-def build_notebook(source_path, lang):
-    """The unexecuted notebook of one lesson in one language."""
+def build_notebook(source_path, lang, answers=False):
+    """The unexecuted notebook of one lesson in one language; with ``answers``,
+    each exercise cell is replaced by its ``%% answer`` block (the answer key)."""
     source_path = Path(source_path)
     cells = parse_source(source_path.read_text(encoding="utf-8"), str(source_path))
     nb = nbformat.v4.new_notebook()
@@ -142,7 +227,8 @@ def build_notebook(source_path, lang):
     for i, cell in enumerate(cells):
         cell_id = f"{source_path.stem[:2]}-{i:03d}"
         if cell["type"] == "code":
-            nb.cells.append(nbformat.v4.new_code_cell(cell["source"], id=cell_id))
+            source = cell["answer"][lang] if answers and "answer" in cell else cell[lang]
+            nb.cells.append(nbformat.v4.new_code_cell(source, id=cell_id))
         else:
             nb.cells.append(nbformat.v4.new_markdown_cell(cell[lang], id=cell_id))
     return nb
