@@ -8,7 +8,7 @@
 
 ``check`` never shows the answer before the guess:
 
-- ``guess`` still ``...``: it prints only the prompt (predict, then run again);
+- ``guess`` still ``...`` (or a list holding one): it prints only the prompt;
 - a wrong guess: ✗, and nothing else;
 - a right guess: ✓, and then the answer;
 - ``check(guess, answer, reveal=True)``: the answer, without a guess (giving up
@@ -87,10 +87,10 @@ class Checker:
 
     def __call__(self, guess, answer, *, reveal=False):
         say = MESSAGES[self.lang]
-        if guess is ... and not reveal:
+        if _placeholder(guess) and not reveal:
             print(say["prompt"])
             return
-        if guess is ...:
+        if _placeholder(guess):
             print(say["answer"], _show(answer), say["revealed"])
             return
         right = matches(guess, answer)
@@ -99,6 +99,11 @@ class Checker:
             print(say["answer"], _show(answer))
             print(say["why"])
         # Returns nothing: a returned bool would be echoed as the cell's Out[] value.
+
+
+def _placeholder(guess):
+    """``...``, or a list still holding a ``...`` (code the learner has not written yet)."""
+    return guess is ... or (isinstance(guess, (list, tuple)) and any(g is ... for g in guess))
 
 
 def _show(answer):
