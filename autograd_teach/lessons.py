@@ -27,7 +27,7 @@ __all__ = ["Checker", "MESSAGES", "matches"]
 
 MESSAGES = {
     "en": {
-        "prompt": "Predict first: replace ... with your guess, then run this cell again.",
+        "prompt": "Your turn: replace ... with your prediction (or your code), then run this cell again.",
         "right": "✓ right.",
         "wrong": "✗ not yet: think again, change your guess and rerun the cell.",
         "answer": "answer:",
@@ -35,7 +35,7 @@ MESSAGES = {
         "revealed": "(revealed without a guess)",
     },
     "zh": {
-        "prompt": "先预测：把 ... 换成你的猜测，再运行一次这个单元格。",
+        "prompt": "轮到你了：把 ... 换成你的预测（或你的代码），再运行一次这个单元格。",
         "right": "✓ 答对了。",
         "wrong": "✗ 还不对：再想一想，改一改猜测，重新运行这个单元格。",
         "answer": "答案：",
