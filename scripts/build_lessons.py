@@ -244,15 +244,38 @@ def title_of(nb):
 
 INDEX_HEAD = """# autograd_teach: the lessons · 课程目录
 
-Seven short lessons on how PyTorch's autograd works, each in English and in Chinese
-(the same code cells in both). Every lesson runs the code of a Chinese PyTorch tutorial
+Short lessons on how PyTorch's autograd works, each in English and in Chinese
+(the same code in both). Every lesson runs the code of a Chinese PyTorch tutorial
 on `autograd_teach`, which prints what PyTorch prints, draws the autograd graph before
 and after `backward()`, and replays the backward pass node by node in a widget.
+Each ends with exercises: predict, then check; the last one asks for code.
 
-七节短课，讲清 PyTorch 的 autograd（自动求导）是怎么工作的。每节课都有英文版和中文版，
-两者的代码单元格完全相同。课程中的代码来自几篇中文 PyTorch 教程，运行在 `autograd_teach`
+几节短课，讲清 PyTorch 的 autograd（自动求导）是怎么工作的。每节课都有英文版和中文版，
+两者的代码相同。课程中的代码来自几篇中文 PyTorch 教程，运行在 `autograd_teach`
 上——它打印的结果与 PyTorch 一致；每节课都会画出 `backward()` 前后的计算图，并用一个小部件
-逐个节点地回放反向传播。"""
+逐个节点地回放反向传播。每节课最后都有练习：先预测，再核对；最后一道要写代码。"""
+
+# One line per lesson: what you will be able to do after it.
+PROMISES = {
+    "01": ("see what autograd records, walk the graph, and read the widget",
+           "看懂 autograd 记录了什么，沿计算图行走，读懂小部件"),
+    "02": ("compute a gradient with `backward()`, by the chain rule summed over paths",
+           "用 `backward()` 求梯度：链式法则，按路径求和"),
+    "03": ("differentiate a vector output: the `gradient` argument is a vector-Jacobian product",
+           "对向量输出求导：`gradient` 参数就是向量-雅可比积"),
+    "04": ("know which tensors get `.grad`, and what `retain_graph` keeps",
+           "知道哪些张量有 `.grad`，`retain_graph` 保留了什么"),
+    "05": ("keep computations out of the graph, safely",
+           "安全地把计算挪到计算图之外"),
+    "06": ("differentiate any Python code, loops and branches included",
+           "对任意 Python 代码求导，包括循环和分支"),
+    "07": ("write a training loop by hand, from a straight line to a small network",
+           "亲手写训练循环，从直线到小型神经网络"),
+    "08": ("write a node's backward yourself and prove it right with `gradcheck`",
+           "自己写一个节点的反向传播，并用 `gradcheck` 证明它是对的"),
+    "09": ("train the same models with `nn`, `optim` and a `DataLoader`, and see the same graph",
+           "用 `nn`、`optim` 和 `DataLoader` 训练同样的模型，看到同一张计算图"),
+}
 
 INDEX_TAIL = """## How to use them · 使用方法
 
@@ -276,7 +299,9 @@ def build_index(lessons):
     rows = ["| # | English | 中文 |", "| --- | --- | --- |"]
     for stem, path in lessons.items():
         en, zh = (title_of(build_notebook(path, lang)) for lang in LANGS)
-        rows.append(f"| {stem[:2]} | [{en}](en/{stem}.ipynb) | [{zh}](zh/{stem}.ipynb) |")
+        promise_en, promise_zh = PROMISES[stem[:2]]
+        rows.append(f"| {stem[:2]} | [{en}](en/{stem}.ipynb)<br>{promise_en} "
+                    f"| [{zh}](zh/{stem}.ipynb)<br>{promise_zh} |")
     nb = nbformat.v4.new_notebook()
     nb.nbformat, nb.nbformat_minor = 4, 5
     nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": copy.deepcopy(LANGUAGE_INFO)}

@@ -39,6 +39,7 @@ LESSONS = [
     "05_stopping_gradients",
     "06_control_flow",
     "07_training_loop",
+    "08_custom_function",
 ]
 LANGS = ("en", "zh")
 
@@ -263,9 +264,16 @@ def test_every_seed_block_is_in_some_lesson(program):
 from autograd_teach.lessons import MESSAGES  # noqa: E402
 
 
+_CHECK_CALL = re.compile(r"(?<![\w.])check\(")
+
+
+def _is_exercise(source):
+    return bool(_CHECK_CALL.search(source))
+
+
 def _exercises(stem):
     return [(i, c) for i, c in enumerate(builder.parse_source((builder.SRC / f"{stem}.md").read_text(encoding="utf-8")))
-            if c["type"] == "code" and "check(" in c["en"] and "Checker(" not in c["en"]]
+            if c["type"] == "code" and _is_exercise(c["en"])]
 
 
 @pytest.mark.parametrize("stem", LESSONS)
@@ -277,7 +285,7 @@ def test_every_exercise_has_an_answer_key(stem):
         for lang in LANGS:
             assert cell["answer"][lang] != cell[lang]
             # the key solves the same exercise: it checks with the same calls
-            calls = lambda src: [line.strip() for line in src.splitlines() if line.strip().startswith("check(")]
+            calls = lambda src: [line.strip() for line in src.splitlines() if _is_exercise(line)]
             assert calls(cell["answer"][lang]) == calls(cell[lang])
 
 
@@ -300,7 +308,7 @@ def test_answer_key_gets_a_tick_for_every_exercise(lang, stem):
     printed = _run_cells([c.source for c in code])
     solved = 0
     for cell, out in zip(code, printed):
-        if "check(" in cell.source and "Checker(" not in cell.source:
+        if _is_exercise(cell.source):
             assert MESSAGES[lang]["right"] in out and "✗" not in out and MESSAGES[lang]["prompt"] not in out, \
                 f"{lang}/{stem} {cell.id}: the answer key does not pass:\n{cell.source}\n{out}"
             solved += 1
@@ -312,7 +320,7 @@ def test_stored_outputs_show_no_answer(lang, stem):
     """As stored, an exercise cell only asks: no ✓, no answer, no reveal."""
     asked = 0
     for cell in _read(lang, stem).cells:
-        if cell.cell_type != "code" or "check(" not in cell.source or "Checker(" in cell.source:
+        if cell.cell_type != "code" or not _is_exercise(cell.source):
             continue
         text = "".join(o.get("text", "") + "".join(v for v in o.get("data", {}).values() if isinstance(v, str))
                        for o in cell.outputs)
