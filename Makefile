@@ -62,6 +62,7 @@ $(BENCH)/.installed: pyproject.toml
 
 bench: $(BENCH)/.installed
 	$(BENCH)/bin/python benchmarks/bench_core.py --write docs/benchmarks.md
+	$(BENCH)/bin/python benchmarks/bench_d2l.py --write docs/benchmarks.md
 
 clean:
 	rm -rf $(VENV) $(ORACLE)

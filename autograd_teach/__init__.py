@@ -13,7 +13,7 @@ from .dtypes import bool_ as bool  # noqa: F401,A001
 from .dtypes import (float16, float32, float64, int8, int16, int32, int64, uint8)  # noqa: F401
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .printing import get_printoptions, set_printoptions  # noqa: F401
-from .random import initial_seed, manual_seed, seed  # noqa: F401
+from .random import Generator, initial_seed, manual_seed, seed  # noqa: F401
 from .size import Size  # noqa: F401
 from .tensor import Tensor, device  # noqa: F401
 
@@ -56,6 +56,13 @@ for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal"
 del _name
 
 subtract, multiply, divide, true_divide = sub, mul, div, div  # noqa: F821
+
+
+# --- added for torch.nn / next chapters (issue 8) ---
+from . import optim, utils  # noqa: E402,F401
+from .more_functions import (addmm, bmm, cat, concat, concatenate, floor_divide, ger, isfinite,  # noqa: E402,F401
+                             isinf, isnan, log_softmax, masked_fill, normal, outer, prod, remainder,
+                             softmax, stack, std, var, where)
 
 
 def pow(input, exponent):  # noqa: A001

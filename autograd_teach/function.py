@@ -168,7 +168,7 @@ class Function(Node):
         first = ins[0]
         if cls.promote_params:
             dt = dtypes.result_type(*ins, *params)
-        elif n == 1 or cls.keeps_dtype or (type(ins[1]) is Tensor and ins[1]._data.dtype == first._data.dtype):
+        elif n == 1 or cls.keeps_dtype or (isinstance(ins[1], Tensor) and ins[1]._data.dtype == first._data.dtype):
             dt = first.dtype    # tensors of one dtype: no promotion rule needed
         else:
             dt = dtypes.result_type(*ins)
@@ -176,11 +176,11 @@ class Function(Node):
             dt = dtypes.default_float
         arrays, requires_grad = [], False
         for a in ins:
-            if type(a) is Tensor:
+            if isinstance(a, Tensor):
                 requires_grad = requires_grad or a._requires_grad
                 a = a._data if a._data.dtype == dt.np else a._data.astype(dt.np)
             arrays.append(a)
-        if cls.elementwise and type(ins[1]) is Tensor and first._data.shape != ins[1]._data.shape:
+        if cls.elementwise and isinstance(ins[1], Tensor) and first._data.shape != ins[1]._data.shape:
             check_broadcast(first._data.shape, ins[1]._data.shape)
         node = cls.__new__(cls)
         data = node.forward(*arrays, *params)
@@ -202,7 +202,7 @@ class Function(Node):
         node._seq = next(_sequence)
         edges, meta = [], []
         for a in ins:
-            if type(a) is Tensor:
+            if isinstance(a, Tensor):
                 edges.append(a._grad_edge())
                 meta.append((a._data.shape, a._data.dtype))
             else:
@@ -217,7 +217,7 @@ class Function(Node):
                 saved[name] = SavedTensor(out, node)
             else:
                 a = ins[i]
-                saved[name] = SavedTensor(a) if type(a) is Tensor else a
+                saved[name] = SavedTensor(a) if isinstance(a, Tensor) else a
         node._saved = saved
         out._requires_grad = True
         out.grad_fn = node

@@ -381,15 +381,17 @@ def integers(low, high, shape):
     return vals.reshape(shape)
 
 
-def permutation(n):
+def permutation(n, generator=None):
     """randperm (native/TensorFactories.cpp, randperm_cpu for small n): a
-    Fisher-Yates shuffle of 0..n-1, swapping r[i] with r[i + random() % (n-i)]."""
+    Fisher-Yates shuffle of 0..n-1, swapping r[i] with r[i + random() % (n-i)].
+    `generator`: a Generator to draw from instead of the default one."""
+    engine = _engine if generator is None else generator._engine
     n = int(n)
     if n >= (2**32 - 1) // 20:
         raise NotImplementedError("randperm for n >= 214748364 is not implemented")
     r = np.arange(n, dtype=np.int64)
     if n > 1:
-        offsets = (_engine.random(n - 1) % np.arange(n, 1, -1, dtype=np.uint32)).tolist()
+        offsets = (engine.random(n - 1) % np.arange(n, 1, -1, dtype=np.uint32)).tolist()
         for i, z in enumerate(offsets):
             r[i], r[i + z] = r[i + z], r[i]
     return r
@@ -401,3 +403,30 @@ class _Generator:
 
     def __repr__(self):
         return f"<torch._C.Generator object at {hex(id(self))}>"
+
+
+# --- added for torch.utils.data (issue 8) ---
+class Generator:
+    """torch.Generator(): a generator of its own, with its own engine (the
+    DataLoader's shuffle draws its permutation from one)."""
+
+    def __init__(self, device="cpu"):
+        self.manual_seed(_DEFAULT_SEED)
+
+    def manual_seed(self, seed):
+        self._seed = int(seed) % 2**64
+        self._engine = _MT19937(self._seed)
+        return self
+
+    def initial_seed(self):
+        return self._seed
+
+    def __repr__(self):
+        return f"<torch._C.Generator object at {hex(id(self))}>"
+
+
+def random_int64(generator=None):
+    """torch.empty((), dtype=torch.int64).random_(): one random64() word
+    reduced to [0, 2**63) (random_kernel, transformation::uniform_int)."""
+    engine = _engine if generator is None else generator._engine
+    return int(engine.random64(1)[0]) % 2**63

@@ -764,6 +764,135 @@ class Tensor:
     __imul__ = mul_
     __itruediv__ = div_
 
+    # --- added for torch.nn / next chapters (issue 8) ---
+    def softmax(self, dim, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        return O.SoftmaxBackward0.apply(t, dim)
+
+    def log_softmax(self, dim, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        return O.LogSoftmaxBackward0.apply(t, dim)
+
+    def prod(self, dim=None, keepdim=False, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        if dim is None:
+            return O.ProdBackward0.apply(t)
+        return O.ProdBackward1.apply(t, dim, keepdim)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return O.VarBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return O.StdBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
+
+    def __floordiv__(self, other):
+        other = _operand(other)
+        if isinstance(other, Tensor):
+            return _FloorDivide.apply(self, other)
+        return _FloorDivideScalar.apply(self, other)
+
+    def __rfloordiv__(self, other):
+        return _FloorDivide.apply(_scalar_like(other, self), self)
+
+    floor_divide = __floordiv__
+
+    def remainder(self, other):
+        other = _operand(other)
+        if isinstance(other, Tensor):
+            return O.RemainderBackward1.apply(self, other)
+        return O.RemainderBackward0.apply(self, other)
+
+    __mod__ = remainder
+
+    def __rmod__(self, other):
+        # PyTorch's 2 % x has no derivative formula: its node is NotImplemented
+        return _RemainderScalarSelf.apply(_scalar_like(other, self), self)
+
+    def outer(self, vec2):
+        if self.dim() != 1 or vec2.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument self, but got {self.dim()}-D" if self.dim() != 1
+                               else f"outer: Expected 1-D argument vec2, but got {vec2.dim()}-D")
+        return self.reshape(-1, 1) * vec2      # as PyTorch: ViewBackward0 then MulBackward0
+
+    ger = outer
+
+    def bmm(self, mat2):
+        if self.dim() != 3:
+            raise RuntimeError("batch1 must be a 3D tensor")
+        if mat2.dim() != 3:
+            raise RuntimeError("batch2 must be a 3D tensor")
+        if self.shape[0] != mat2.shape[0] or self.shape[2] != mat2.shape[1]:
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{self.shape[0]}, {self.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
+        return O.BmmBackward0.apply(self, mat2)
+
+    def masked_fill(self, mask, value):
+        value = value.item() if isinstance(value, Tensor) else value
+        return O.MaskedFillBackward0.apply(self, np.broadcast_to(mask._data, self._data.shape), value)
+
+    def masked_fill_(self, mask, value):
+        return self._inplace(Tensor.masked_fill, mask, value)
+
+    def exp_(self):
+        return self._inplace(Tensor.exp)
+
+    def log_(self):
+        return self._inplace(Tensor.log)
+
+    def sqrt_(self):
+        return self._inplace(Tensor.sqrt)
+
+    def abs_(self):
+        return self._inplace(Tensor.abs)
+
+    def neg_(self):
+        return self._inplace(Tensor.neg)
+
+    def reciprocal_(self):
+        return self._inplace(Tensor.reciprocal)
+
+    def sin_(self):
+        return self._inplace(Tensor.sin)
+
+    def cos_(self):
+        return self._inplace(Tensor.cos)
+
+    def tanh_(self):
+        return self._inplace(Tensor.tanh)
+
+    def sigmoid_(self):
+        return self._inplace(Tensor.sigmoid)
+
+    def relu_(self):
+        return self._inplace(Tensor.relu)
+
+    def square_(self):
+        return self._inplace(Tensor.square)
+
+    def clip_(self, min=None, max=None):
+        return self.clamp_(min, max)
+
+    def remainder_(self, other):
+        return self._inplace(Tensor.remainder, _operand(other))
+
+    def is_contiguous(self, memory_format=None):
+        return self._data.flags.c_contiguous
+
+    def stride(self, dim=None):
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        if dim is None:
+            return strides
+        return strides[O.shape.check_dim(dim, self._data.ndim)]
+
+    def isnan(self):
+        return Tensor._make(np.isnan(self._data))
+
+    def isinf(self):
+        return Tensor._make(np.isinf(self._data))
+
+    def isfinite(self):
+        return Tensor._make(np.isfinite(self._data))
+
 
 function.Tensor = Tensor
 
@@ -878,3 +1007,58 @@ def _dims(shape):
 
 
 
+
+
+# --- added for torch.nn / next chapters (issue 8) ---
+def _var_args(dim, unbiased, keepdim, correction):
+    """var(unbiased), var(dim, unbiased, keepdim) and var(dim, correction=, keepdim=)."""
+    if isinstance(dim, bool):       # x.var(False): the old (unbiased) overload
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    return dim, correction, keepdim
+
+
+def _scalar_like(number, t):
+    """2 // x, 2 % x: the number becomes a 0-d tensor of the promoted dtype."""
+    return Tensor._make(np.array(number, dtype=dtypes.result_type(t, number).np))
+
+
+class _NoDerivative(function.Function):
+    """Ops PyTorch gives no derivative formula: their node prints as
+    <NotImplemented> and backward through it raises."""
+    inputs = ("self", "other")
+    elementwise = True
+
+    def backward(self, grad):
+        raise RuntimeError(f"derivative for aten::{self._op} is not implemented")
+
+
+class _FloorDivide(_NoDerivative):
+    _op = "floor_divide"
+
+    @function.quiet
+    def forward(self, a, b):
+        if np.asarray(a).dtype.kind in "iub" and np.asarray(b == 0).any():
+            raise RuntimeError("ZeroDivisionError")
+        return np.floor_divide(a, b)
+
+
+class _FloorDivideScalar(_FloorDivide):
+    """x // 2: the number is not an input of the node"""
+    inputs = ("self",)
+    elementwise = False
+    promote_params = True
+
+
+class _RemainderScalarSelf(_NoDerivative):
+    _op = "remainder"
+
+    @function.quiet
+    def forward(self, a, b):
+        if b.dtype.kind in "iub" and np.asarray(b == 0).any():
+            raise RuntimeError("ZeroDivisionError")
+        return np.mod(a, b)
+
+
+_FloorDivide.__name__ = _FloorDivideScalar.__name__ = _RemainderScalarSelf.__name__ = "NotImplemented"

@@ -41,6 +41,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     import torch
+    import torch._dynamo  # noqa: F401  (loaded now: the runner unloads what a program imports, and torch cannot load it twice)
 
     if torch.__version__.split("+")[0] != PINNED:
         print(f"refusing: torch {torch.__version__} is not the pinned {PINNED}")

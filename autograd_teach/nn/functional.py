@@ -1,4 +1,5 @@
-"""torch.nn.functional: the functional forms of the losses and activations."""
+"""torch.nn.functional: the functional forms of the layers, activations and
+losses. Each builds the graph PyTorch builds (same nodes, same order)."""
 import warnings
 
 from .. import ops as O
@@ -18,8 +19,8 @@ def binary_cross_entropy_with_logits(input, target, reduction="mean"):
     return O.BinaryCrossEntropyWithLogitsBackward0.apply(input, target, reduction)
 
 
-def relu(input):
-    return input.relu()
+def relu(input, inplace=False):
+    return input.relu_() if inplace else input.relu()
 
 
 def sigmoid(input):
@@ -28,3 +29,89 @@ def sigmoid(input):
 
 def tanh(input):
     return input.tanh()
+
+
+# --- added for torch.nn / next chapters (issue 8) ---
+def linear(input, weight, bias=None):
+    """PyTorch's graph: addmm(bias, x, weight.t()) for a matrix x (AddmmBackward0
+    over TBackward0); other shapes are viewed to a matrix and back; without a
+    bias, matmul (MmBackward0)."""
+    if input.dim() == 2 and bias is not None:
+        return O.AddmmBackward0.apply(bias, input, weight.t())
+    if bias is not None:
+        batch = tuple(input.shape[:-1])
+        out = O.AddmmBackward0.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
+        return out.view(*batch, weight.shape[0])
+    if input.dim() <= 2:
+        return input.matmul(weight.t())
+    batch = tuple(input.shape[:-1])
+    out = input.reshape(-1, input.shape[-1]).mm(weight.t())
+    return O.UnsafeViewBackward0.apply(out, batch + (weight.shape[0],))
+
+
+def _get_softmax_dim(name, ndim, stacklevel):
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+                  "dim=X as an argument.", UserWarning, stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    return input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return input.log_softmax(dim, dtype=dtype)
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    return O.NllLossBackward0.apply(input, target, weight, reduction, ignore_index)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    """log_softmax over the class dim, then nll_loss: PyTorch's two nodes."""
+    if target.is_floating_point():
+        raise NotImplementedError("autograd_teach: cross_entropy with class probabilities as target is not "
+                                  "implemented; pass class indices (int64)")
+    if label_smoothing:
+        raise NotImplementedError("autograd_teach: cross_entropy(label_smoothing=...) is not implemented")
+    class_dim = 0 if input.dim() == 1 else 1
+    return nll_loss(input.log_softmax(class_dim), target, weight, None, ignore_index, None, reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
+                      f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+                      "Please ensure they have the same size.", UserWarning, stacklevel=2)
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    loss = (input - target).abs()       # PyTorch's graph: SubBackward0, AbsBackward0, then the reduction
+    return loss.mean() if reduction == "mean" else loss.sum() if reduction == "sum" else loss
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    if target.shape != input.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
+                         f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    if weight is not None:
+        raise NotImplementedError("autograd_teach: binary_cross_entropy(weight=...) is not implemented")
+    return O.BinaryCrossEntropyBackward0.apply(input, target, reduction)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    from ..ops.shape import check_dim
+    if input.dim() == 0:
+        return input.reshape(1)
+    s, e = check_dim(start_dim, input.dim()), check_dim(end_dim, input.dim())
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    shape = tuple(input.shape)
+    return input.reshape(shape[:s] + (-1,) + shape[e + 1:])
+

@@ -12,3 +12,11 @@ from .shape import (CloneBackward0, ExpandBackward0, IndexBackward0, PermuteBack
                     SelectBackward0, SliceBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward4,
                     TBackward0, ToCopyBackward0, TransposeBackward0, UnsqueezeBackward0, ViewBackward0,
                     CopySlices)
+# --- added for torch.nn / next chapters (issue 8) ---
+from .join import CatBackward0, StackBackward0  # noqa: F401,E402
+from .nn_ops import (AddmmBackward0, BinaryCrossEntropyBackward0, LogSoftmaxBackward0,  # noqa: F401,E402
+                     NllLossBackward0, SoftmaxBackward0, UnsafeViewBackward0)
+from .random_ops import NormalBackward1, NormalBackward2, NormalBackward3  # noqa: F401,E402
+from .select_ops import (MaskedFillBackward0, RemainderBackward0, RemainderBackward1,  # noqa: F401,E402
+                         WhereBackward0)
+from .stats import ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402

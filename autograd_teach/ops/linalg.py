@@ -4,6 +4,7 @@ import numpy as np
 
 from .. import dtypes
 from ..function import Function, check_broadcast
+from .matmul_order import mm as _mm
 
 
 class _Product(Function):
@@ -60,11 +61,11 @@ class MvBackward0(_Product):
                                f"{dm.legacy_name}, and {dv.legacy_name}")
 
     def forward(self, m, v):
-        return m @ v
+        return _mm(m, v)
 
     def backward(self, grad, m, v):
         need_m, need_v = self.needs_input_grad
-        return (np.outer(grad, v) if need_m else None), (m.T @ grad if need_v else None)
+        return (np.outer(grad, v) if need_m else None), (_mm(m.T, grad) if need_v else None)
 
 
 class MmBackward0(_Product):
@@ -85,11 +86,11 @@ class MmBackward0(_Product):
                                f"{dtypes.c_name(db)}")
 
     def forward(self, a, b):
-        return a @ b
+        return _mm(a, b)
 
     def backward(self, grad, a, b):
         need_a, need_b = self.needs_input_grad   # x @ w with a constant x: no x.grad to compute
-        return (grad @ b.T if need_a else None), (a.T @ grad if need_b else None)
+        return (_mm(grad, b.T) if need_a else None), (_mm(a.T, grad) if need_b else None)
 
 
 class BmmBackward0(_Product):

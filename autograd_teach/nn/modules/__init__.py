@@ -1,0 +1,5 @@
+from .activation import Flatten, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh  # noqa: F401
+from .container import Sequential  # noqa: F401
+from .linear import Identity, Linear  # noqa: F401
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss  # noqa: F401
+from .module import Module  # noqa: F401

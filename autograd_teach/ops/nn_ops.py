@@ -1,0 +1,193 @@
+"""The ops under torch.nn's layers and losses: addmm (what F.linear records),
+log_softmax and softmax, nll_loss and binary_cross_entropy. Each is one
+PyTorch node; the derivative is in the docstring, in PyTorch's Tensor API."""
+import numpy as np
+
+from .. import dtypes
+from ..function import Function, quiet
+from .matmul_order import mm as _mm
+from .shape import ViewBackward0, check_dim
+
+
+class AddmmBackward0(Function):
+    """out = beta * self + alpha * (mat1 @ mat2)
+
+    self: grad * beta
+    mat1: grad.mm(mat2.t()) * alpha
+    mat2: mat1.t().mm(grad) * alpha"""
+    inputs = ("self", "mat1", "mat2")
+    saved = ("mat1", "mat2")
+    save_if = {"mat1": 2, "mat2": 1}   # x @ w.t() with a constant x: x is not needed
+    attrs = ("alpha", "beta")
+
+    @classmethod
+    def apply(cls, bias, mat1, mat2, beta=1, alpha=1):
+        if mat1.dim() != 2:
+            raise RuntimeError(f"mat1 must be a matrix, got {mat1.dim()}-D tensor")
+        if mat2.dim() != 2:
+            raise RuntimeError(f"mat2 must be a matrix, got {mat2.dim()}-D tensor")
+        (m, k1), (k2, n) = mat1.shape, mat2.shape
+        if k1 != k2:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({m}x{k1} and {k2}x{n})")
+        if not (bias.dtype is mat1.dtype is mat2.dtype):
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got {bias.dtype.legacy_name} and "
+                               f"{mat2.dtype.legacy_name}")
+        try:
+            np.broadcast_shapes(bias.shape, (m, n))
+        except ValueError:
+            raise RuntimeError(f"The expanded size of the tensor ({n}) must match the existing size "
+                               f"({bias.shape[-1]}) at non-singleton dimension 1.  Target sizes: [{m}, {n}].  "
+                               f"Tensor sizes: [{', '.join(map(str, bias.shape))}]") from None
+        return super().apply(bias, mat1, mat2, beta, alpha)
+
+    def forward(self, bias, a, b, beta=1, alpha=1):
+        self.alpha, self.beta = alpha, beta
+        # PyTorch fills the output with the bias, then gemm adds the product into it
+        prod = _mm(a, b)
+        return (prod if alpha == 1 else alpha * prod) + (bias if beta == 1 else beta * bias)
+
+    def backward(self, grad, a, b):
+        need_bias, need_a, need_b = self.needs_input_grad
+        return ((grad if self.beta == 1 else grad * self.beta) if need_bias else None,
+                _mm(grad, b.T) * self.alpha if need_a else None,
+                _mm(a.T, grad) * self.alpha if need_b else None)
+
+
+class UnsafeViewBackward0(ViewBackward0):
+    """out = self.view(size), where PyTorch knows the input is a fresh tensor (F.linear on 3-D input)
+
+    self: grad.reshape(self_sym_sizes)"""
+
+
+def _softmax_dim(dim, ndim):
+    return check_dim(dim, ndim)
+
+
+class SoftmaxBackward0(Function):
+    """out = (self - self.amax(dim, True)).exp() / (self - self.amax(dim, True)).exp().sum(dim, True)
+
+    self: result * (grad - (grad * result).sum(dim, True))"""
+    saved = ("result",)
+    attrs = ("dim",)
+    to_float = True
+
+    def forward(self, a, dim):
+        self.dim = d = _softmax_dim(dim, a.ndim)
+        if a.ndim == 0:
+            return np.ones_like(a)
+        e = np.exp(a - a.max(axis=d, keepdims=True))
+        return e / e.sum(axis=d, keepdims=True)
+
+    def backward(self, grad, result):
+        if result.ndim == 0:
+            return np.zeros_like(grad)
+        return result * (grad - (grad * result).sum(axis=self.dim, keepdims=True))
+
+
+class LogSoftmaxBackward0(Function):
+    """out = self - self.amax(dim, True) - (self - self.amax(dim, True)).exp().sum(dim, True).log()
+
+    self: grad - result.exp() * grad.sum(dim, True)"""
+    saved = ("result",)
+    attrs = ("dim",)
+    to_float = True
+
+    def forward(self, a, dim):
+        self.dim = d = _softmax_dim(dim, a.ndim)
+        if a.ndim == 0:
+            return np.zeros_like(a)
+        shifted = a - a.max(axis=d, keepdims=True)
+        return shifted - np.log(np.exp(shifted).sum(axis=d, keepdims=True))
+
+    def backward(self, grad, result):
+        if result.ndim == 0:
+            return np.zeros_like(grad)
+        return grad - np.exp(result) * grad.sum(axis=self.dim, keepdims=True)
+
+
+class NllLossBackward0(Function):
+    """out = -self[range(N), target] (times weight[target]), reduced: 'mean' divides by total_weight
+
+    self: zeros_like(self).scatter(1, target, -weight[target] * grad / total_weight)"""
+    attrs = ("ignore_index", "reduction", "target", "weight", "total_weight")
+    saved_arrays = ("target", "total_weight")
+
+    @classmethod
+    def apply(cls, input, target, weight=None, reduction="mean", ignore_index=-100):
+        if input.dim() not in (1, 2):
+            raise ValueError(f"Expected 2 or more dimensions (got {input.dim()})" if input.dim() < 1 else
+                             "autograd_teach: nll_loss of inputs with more than 2 dimensions is not implemented")
+        if target.dtype is not dtypes.int64:
+            raise RuntimeError(f"expected scalar type Long but found {target.dtype.legacy_name}")
+        if input.dim() == 2 and target.dim() == 1 and input.shape[0] != target.shape[0]:
+            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                             f"({target.shape[0]}).")
+        if reduction not in ("mean", "sum", "none"):
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        w = None if weight is None else weight._data
+        return super().apply(input, target._data, w, reduction, ignore_index)
+
+    def forward(self, x, target, weight, reduction, ignore_index):
+        x2 = x.reshape(1, -1) if x.ndim == 1 else x
+        t = target.reshape(-1).astype(np.int64)
+        classes = x2.shape[1]
+        keep = t != ignore_index
+        bad = t[keep & ((t < 0) | (t >= classes))]
+        if bad.size:
+            raise IndexError(f"Target {bad[0]} is out of bounds.")
+        safe = np.where(keep, t, 0)
+        w = np.ones(classes, dtype=x.dtype) if weight is None else weight.astype(x.dtype)
+        w_per = np.where(keep, w[safe], 0).astype(x.dtype)
+        picked = -x2[np.arange(len(t)), safe] * w_per
+        self.ignore_index, self.reduction, self.weight = ignore_index, reduction, weight
+        self.target, self._w_per, self._classes = target, w_per, x2.shape
+        self.total_weight = np.asarray(w_per.sum(), dtype=x.dtype)
+        if reduction == "none":
+            return picked.reshape(target.shape)
+        total = picked.sum(dtype=x.dtype)
+        return total / self.total_weight if reduction == "mean" else total
+
+    @quiet
+    def backward(self, grad):
+        g = np.asarray(grad)
+        if self.reduction == "mean":
+            per = -self._w_per * (g / self.total_weight)
+        elif self.reduction == "sum":
+            per = -self._w_per * g
+        else:
+            per = -self._w_per * g.reshape(-1)
+        out = np.zeros(self._classes, dtype=g.dtype)
+        out[np.arange(len(per)), np.where(self.target.reshape(-1) == self.ignore_index, 0,
+                                          self.target.reshape(-1))] = per
+        return out.reshape(self._meta[0][0])
+
+
+class BinaryCrossEntropyBackward0(Function):
+    """out = -(target * self.log().clamp_min(-100) + (1 - target) * (1 - self).log().clamp_min(-100)), reduced
+
+    self: grad * (self - target) / ((1 - self) * self).clamp_min(1e-12)
+    target: grad * ((1 - self).log().clamp_min(-100) - self.log().clamp_min(-100))"""
+    inputs = ("self", "target")
+    saved = ("self", "target")
+    attrs = ("reduction",)
+    elementwise = True
+    to_float = True
+
+    @quiet
+    def forward(self, x, t, reduction="mean"):
+        if reduction not in ("mean", "sum", "none"):
+            raise ValueError(f"{reduction} is not a valid value for reduction")
+        if ((x < 0) | (x > 1)).any():
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        self.reduction = reduction
+        per = (t - 1) * np.maximum(np.log1p(-x), -100) - t * np.maximum(np.log(x), -100)
+        return per.mean() if reduction == "mean" else per.sum() if reduction == "sum" else per
+
+    @quiet
+    def backward(self, grad, x, t):
+        if self.reduction == "mean":
+            grad = grad / x.size
+        need_x, need_t = self.needs_input_grad
+        dx = grad * (x - t) / np.maximum((1 - x) * x, 1e-12) if need_x else None
+        dt = grad * (np.maximum(np.log1p(-x), -100) - np.maximum(np.log(x), -100)) if need_t else None
+        return dx, dt

@@ -1,0 +1,54 @@
+"""torch.normal with tensor arguments. PyTorch draws standard normals first,
+then scales and shifts them in place: out.mul_(std).add_(mean). The gradient
+reaches mean and std through that formula only in shape: PyTorch defines it as
+zero (the sample is treated as noise), so we do too."""
+import numpy as np
+
+from .. import random
+from ..function import Function
+
+
+class NormalBackward1(Function):
+    """out = normal(mean, std): mean a tensor, std a number
+
+    mean: zeros_like(grad)"""
+    inputs = ("mean",)
+    to_float = True
+
+    def forward(self, mean, std):
+        z = random.normal(mean.shape, 0.0, std, mean.dtype)
+        return z + mean
+
+    def backward(self, grad):
+        return np.zeros_like(grad)
+
+
+class NormalBackward2(Function):
+    """out = normal(mean, std): mean a number, std a tensor
+
+    std: zeros_like(grad)"""
+    inputs = ("std",)
+    to_float = True
+
+    def forward(self, std, mean):
+        z = random.normal(std.shape, 0.0, 1.0, std.dtype)
+        return z * std + np.asarray(mean, dtype=std.dtype)
+
+    def backward(self, grad):
+        return np.zeros_like(grad)
+
+
+class NormalBackward3(Function):
+    """out = normal(mean, std): both tensors
+
+    mean: zeros_like(grad)
+    std: zeros_like(grad)"""
+    inputs = ("mean", "std")
+
+    def forward(self, mean, std):
+        shape = np.broadcast_shapes(mean.shape, std.shape)
+        z = random.normal(shape, 0.0, 1.0, np.result_type(mean, std))
+        return z * std + mean
+
+    def backward(self, grad):
+        return np.zeros_like(grad), np.zeros_like(grad)

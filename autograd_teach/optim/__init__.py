@@ -1,0 +1,4 @@
+"""torch.optim: SGD, Adam, AdamW."""
+from .adam import Adam, AdamW  # noqa: F401
+from .optimizer import Optimizer  # noqa: F401
+from .sgd import SGD  # noqa: F401

@@ -1,0 +1,2 @@
+"""torch.utils: just data (Dataset, TensorDataset, DataLoader)."""
+from . import data  # noqa: F401

@@ -1,0 +1,128 @@
+"""Finite differences in float64 for every op added for torch.nn and the
+next chapters (issue 8): addmm / linear, softmax, log_softmax, nll_loss,
+cross_entropy, binary_cross_entropy, l1_loss, cat, stack, where, masked_fill,
+prod, var, std, remainder, outer, the in-place methods and torch.normal's
+(zero) gradient. Each case is one test id; the last tests show the checks can fail."""
+import numpy as np
+import pytest
+
+import autograd_teach as torch
+from autograd_teach import ops
+from autograd_teach.autograd import GradcheckError, gradcheck
+
+from test_gradcheck import inplace, pos, rnd
+
+F = torch.nn.functional
+TARGET = torch.tensor([2, 0, 1])
+PROB_T = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], dtype=torch.float64)
+
+
+def prob(*shape, seed=0):
+    return rnd(*shape, low=0.1, high=0.9, seed=seed, away=0.0)
+
+
+CASES = [
+    ("addmm", lambda b, x, w: torch.addmm(b, x, w), lambda: (rnd(2), rnd(3, 4, seed=1), rnd(4, 2, seed=2))),
+    ("addmm_beta_alpha", lambda b, x, w: torch.addmm(b, x, w, beta=0.5, alpha=-2),
+     lambda: (rnd(3, 2), rnd(3, 4, seed=1), rnd(4, 2, seed=2))),
+    ("linear_2d", F.linear, lambda: (rnd(3, 4), rnd(2, 4, seed=1), rnd(2, seed=2))),
+    ("linear_1d", F.linear, lambda: (rnd(4), rnd(2, 4, seed=1), rnd(2, seed=2))),
+    ("linear_3d", F.linear, lambda: (rnd(2, 3, 4), rnd(2, 4, seed=1), rnd(2, seed=2))),
+    ("linear_no_bias_3d", F.linear, lambda: (rnd(2, 3, 4), rnd(2, 4, seed=1))),
+    ("linear_small_k", F.linear, lambda: (rnd(5, 2), rnd(3, 2, seed=1), rnd(3, seed=2))),
+    ("mm_small_k", torch.mm, lambda: (rnd(4, 3), rnd(3, 2, seed=1))),
+    ("softmax_dim1", lambda a: a.softmax(1), lambda: (rnd(3, 4),)),
+    ("softmax_dim0", lambda a: torch.softmax(a, 0), lambda: (rnd(3, 4),)),
+    ("softmax_1d", lambda a: F.softmax(a, dim=-1), lambda: (rnd(5),)),
+    ("log_softmax_dim1", lambda a: a.log_softmax(1), lambda: (rnd(3, 4),)),
+    ("log_softmax_dim0", lambda a: F.log_softmax(a, dim=0), lambda: (rnd(2, 3, 2),)),
+    ("nll_loss_mean", lambda a: F.nll_loss(a, TARGET), lambda: (rnd(3, 4),)),
+    ("nll_loss_sum", lambda a: F.nll_loss(a, TARGET, reduction="sum"), lambda: (rnd(3, 4),)),
+    ("nll_loss_none", lambda a: F.nll_loss(a, TARGET, reduction="none"), lambda: (rnd(3, 4),)),
+    ("nll_loss_weight", lambda a: F.nll_loss(a, TARGET, weight=torch.tensor([1.0, 2.0, 0.5, 3.0],
+                                                                            dtype=torch.float64)),
+     lambda: (rnd(3, 4),)),
+    ("nll_loss_ignore", lambda a: F.nll_loss(a, TARGET, ignore_index=0), lambda: (rnd(3, 4),)),
+    ("cross_entropy", lambda a: F.cross_entropy(a, TARGET), lambda: (rnd(3, 4),)),
+    ("cross_entropy_1d", lambda a: F.cross_entropy(a, torch.tensor(1)), lambda: (rnd(4),)),
+    ("bce_mean", lambda p, t: F.binary_cross_entropy(p, t), lambda: (prob(3, 2), prob(3, 2, seed=1))),
+    ("bce_sum_target_const", lambda p: F.binary_cross_entropy(p, PROB_T, reduction="sum"),
+     lambda: (prob(3, 2),)),
+    ("bce_none", lambda p, t: F.binary_cross_entropy(p, t, reduction="none"),
+     lambda: (prob(3, 2), prob(3, 2, seed=1))),
+    ("l1_loss", lambda a, b: F.l1_loss(a, b), lambda: (rnd(3, 2), rnd(3, 2, seed=1))),
+    ("cat_dim0", lambda a, b: torch.cat([a, b]), lambda: (rnd(2, 3), rnd(1, 3, seed=1))),
+    ("cat_dim1_three", lambda a, b: torch.cat((a, b, a), dim=1), lambda: (rnd(2, 3), rnd(2, 1, seed=1))),
+    ("stack", lambda a, b: torch.stack([a, b, a], 1), lambda: (rnd(2, 3), rnd(2, 3, seed=1))),
+    ("where", lambda a, b: torch.where(a > 0, a, b), lambda: (rnd(3, 4), rnd(3, 4, seed=1))),
+    ("where_broadcast", lambda a, b: torch.where(a > 0, a, b), lambda: (rnd(3, 4), rnd(4, seed=1))),
+    ("where_number", lambda a: torch.where(a > 0, a * a, 0.0), lambda: (rnd(3, 4),)),
+    ("masked_fill", lambda a: a.masked_fill(a < 0, 2.0), lambda: (rnd(3, 4),)),
+    ("prod", lambda a: a.prod(), lambda: (rnd(2, 3),)),
+    ("prod_with_zero", lambda a: (a * torch.tensor([1.0, 0.0, 1.0], dtype=torch.float64)).prod(),
+     lambda: (rnd(3),)),
+    ("prod_dim", lambda a: a.prod(1), lambda: (rnd(2, 3),)),
+    ("prod_dim_keepdim", lambda a: torch.prod(a, 0, keepdim=True), lambda: (rnd(2, 3),)),
+    ("var", lambda a: a.var(), lambda: (rnd(2, 3),)),
+    ("var_dim_biased", lambda a: a.var(1, unbiased=False), lambda: (rnd(2, 3),)),
+    ("var_correction_keepdim", lambda a: torch.var(a, dim=0, correction=2, keepdim=True), lambda: (rnd(4, 3),)),
+    ("std", lambda a: a.std(), lambda: (rnd(2, 3),)),
+    ("std_dim", lambda a: a.std(dim=1), lambda: (rnd(2, 3),)),
+    ("std_dim_keepdim", lambda a: torch.std(a, 0, keepdim=True), lambda: (rnd(3, 2),)),
+    ("remainder_number", lambda a: a % 1.5, lambda: (rnd(3, 4, away=0.3),), dict(atol=1e-4)),
+    ("remainder_tensor", lambda a, b: torch.remainder(a, b), lambda: (rnd(3), pos(3, seed=1))),
+    ("outer", torch.outer, lambda: (rnd(3), rnd(2, seed=1))),
+    ("bmm", torch.bmm, lambda: (rnd(2, 3, 4), rnd(2, 4, 2, seed=1))),
+    ("exp_", inplace("exp_"), lambda: (rnd(3),)),
+    ("log_", inplace("log_"), lambda: (pos(3),)),
+    ("sqrt_", inplace("sqrt_"), lambda: (pos(3),)),
+    ("sigmoid_", inplace("sigmoid_"), lambda: (rnd(3),)),
+    ("tanh_", inplace("tanh_"), lambda: (rnd(3),)),
+    ("relu_", inplace("relu_"), lambda: (rnd(3),)),
+    ("neg_", inplace("neg_"), lambda: (rnd(3),)),
+    ("abs_", inplace("abs_"), lambda: (rnd(3),)),
+    ("sin_", inplace("sin_"), lambda: (rnd(3),)),
+    ("masked_fill_", lambda a: (a * 1).masked_fill_(a > 0, 0.0), lambda: (rnd(3, 4),)),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_gradcheck(case):
+    _, fn, make, *kw = case
+    assert gradcheck(fn, make(), **(kw[0] if kw else {}))
+
+
+def test_normal_sends_zero_gradient_to_mean_and_std():
+    # PyTorch defines d normal(mean, std) / d mean = 0 (the sample is noise)
+    mean, std = rnd(3), pos(3, seed=1)
+    for out in (torch.normal(mean, std), torch.normal(mean, 2.0), torch.normal(1.0, std)):
+        out.sum().backward()
+    assert np.array_equal(mean.grad._data, np.zeros(3)) and np.array_equal(std.grad._data, np.zeros(3))
+
+
+def test_module_gradients_match_finite_differences():
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2)).double()
+    x, y = rnd(5, 3), torch.tensor([0, 1, 1, 0, 1])
+    params = list(net.parameters())
+    assert gradcheck(lambda w0, b0, w1, b1: F.cross_entropy(
+        F.linear(F.linear(x, w0, b0).tanh(), w1, b1), y), [p.detach().requires_grad_() for p in params])
+
+
+@pytest.fixture
+def broken_log_softmax(monkeypatch):
+    def backward(self, grad, result):
+        return grad - np.exp(result) * grad   # forgot the sum over the class dim
+    monkeypatch.setattr(ops.LogSoftmaxBackward0, "backward", backward)
+
+
+def test_gradcheck_catches_a_wrong_log_softmax(broken_log_softmax):
+    with pytest.raises(GradcheckError):
+        gradcheck(lambda a: a.log_softmax(1), (rnd(2, 3),))
+
+
+def test_gradcheck_catches_a_wrong_cat(monkeypatch):
+    monkeypatch.setattr(ops.CatBackward0, "backward",
+                        lambda self, grad: tuple(reversed(np.split(grad, np.cumsum(self._sizes)[:-1], axis=0))))
+    with pytest.raises(GradcheckError):
+        gradcheck(lambda a, b: torch.cat([a, b]), (rnd(2, 3), rnd(2, 3, seed=1)))

@@ -1,0 +1,225 @@
+"""torch.nn, torch.optim and torch.utils.data beyond the goldens: the paths
+off the happy one (shared weights, misuse, empty and odd shapes, threads),
+and the diagram of a real model showing PyTorch's node names."""
+import threading
+
+import numpy as np
+import pytest
+
+import autograd_teach as torch
+from autograd_teach import nn
+from autograd_teach.utils import data
+
+F = nn.functional
+
+
+def test_parameter_is_a_leaf_tensor_that_ops_accept():
+    p = nn.Parameter(torch.tensor([1.0, 2.0]))
+    assert isinstance(p, torch.Tensor) and p.is_leaf and p.requires_grad
+    y = (p * p).sum()          # a Parameter is an op input like any tensor
+    y.backward()
+    assert p.grad.tolist() == [2.0, 4.0]
+    assert type(p * 2) is torch.Tensor and repr(p).startswith("Parameter containing:\n")
+    assert not nn.Parameter(torch.ones(1), requires_grad=False).requires_grad
+
+
+def test_shared_weights_are_listed_once_and_get_both_gradients():
+    shared = nn.Linear(2, 2)
+    net = nn.Sequential(shared, nn.ReLU(), shared)
+    assert [n for n, _ in net.named_parameters()] == ["0.weight", "0.bias"]
+    assert len(list(net.parameters())) == 2
+    x = torch.ones(1, 2)
+    net(x).sum().backward()
+    # the gradient sums both uses: compare with the two uses written out by hand
+    w, b = shared.weight.detach().requires_grad_(), shared.bias.detach().requires_grad_()
+    F.linear(F.linear(x, w, b).relu(), w, b).sum().backward()
+    assert np.allclose(shared.weight.grad._data, w.grad._data)
+    assert np.allclose(shared.bias.grad._data, b.grad._data)
+
+
+def test_module_training_loop_in_a_loop_with_reused_module():
+    torch.manual_seed(0)
+    lin = nn.Linear(3, 1)
+    opt = torch.optim.SGD(lin.parameters(), lr=0.1)
+    x, y = torch.randn(8, 3), torch.randn(8, 1)
+    losses = []
+    for _ in range(20):
+        h = x
+        for _ in range(3):          # the same layer applied three times
+            h = lin(h).expand(8, 3)
+        loss = F.mse_loss(h[:, :1], y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    assert losses[-1] < losses[0]
+
+
+def test_assignment_errors_and_registration():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.ones(2))
+
+    m = M()
+    with pytest.raises(TypeError, match="cannot assign 'autograd_teach.tensor.Tensor' as parameter 'w'"):
+        m.w = torch.ones(2)
+    m.w = None
+    assert list(m.parameters()) == []
+
+    class Early(nn.Module):
+        def __init__(self):
+            self.w = nn.Parameter(torch.ones(1))
+    with pytest.raises(AttributeError, match="cannot assign parameters before Module.__init__"):
+        Early()
+    with pytest.raises(AttributeError, match="'M' object has no attribute 'nothing'"):
+        m.nothing
+    with pytest.raises(NotImplementedError, match='missing the required "forward"'):
+        nn.Module()(1)
+
+
+def test_load_state_dict_errors_and_strict_false():
+    a, b = nn.Linear(2, 1), nn.Linear(2, 1)
+    with pytest.raises(RuntimeError, match=r'Unexpected key\(s\) in state_dict: "extra"'):
+        b.load_state_dict({**a.state_dict(), "extra": torch.ones(1)})
+    with pytest.raises(RuntimeError, match="size mismatch for weight"):
+        b.load_state_dict({"weight": torch.ones(3, 2), "bias": torch.ones(1)})
+    keys = b.load_state_dict({"weight": torch.ones(1, 2)}, strict=False)
+    assert keys.missing_keys == ["bias"] and b.weight.tolist() == [[1.0, 1.0]]
+    sd = a.state_dict()
+    assert sd["weight"].requires_grad is False
+    sd["weight"].add_(1.0)     # shares storage with the parameter, as in PyTorch
+    assert np.array_equal(sd["weight"]._data, a.weight._data)
+
+
+def test_sequential_indexing():
+    net = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+    assert len(net) == 3 and isinstance(net[-1], nn.Linear) and len(net[:2]) == 2
+    assert [type(m).__name__ for m in net] == ["Linear", "ReLU", "Linear"]
+    with pytest.raises(IndexError, match="index 3 is out of range"):
+        net[3]
+    del net[1]
+    assert list(net._modules) == ["0", "1"]
+    net.append(nn.Sigmoid())
+    assert net(torch.ones(4, 2)).shape == (4, 1)
+
+
+def test_empty_batch_through_linear_and_losses():
+    lin = nn.Linear(3, 2)
+    out = lin(torch.zeros(0, 3))
+    assert out.shape == (0, 2)
+    out.sum().backward()
+    assert lin.weight.grad.tolist() == [[0.0] * 3] * 2
+
+
+def test_nll_loss_misuse():
+    with pytest.raises(IndexError, match="Target 5 is out of bounds"):
+        F.nll_loss(torch.zeros(2, 3), torch.tensor([0, 5]))
+    with pytest.raises(RuntimeError, match="expected scalar type Long but found Float"):
+        F.nll_loss(torch.zeros(2, 3), torch.tensor([0.0, 1.0]))
+    with pytest.raises(ValueError, match=r"Expected input batch_size \(2\) to match target batch_size \(3\)"):
+        F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1, 2]))
+    with pytest.raises(RuntimeError, match="all elements of input should be between 0 and 1"):
+        F.binary_cross_entropy(torch.tensor([1.5]), torch.tensor([1.0]))
+
+
+def test_cat_and_stack_misuse():
+    with pytest.raises(RuntimeError, match="Sizes of tensors must match except in dimension 0"):
+        torch.cat([torch.ones(2, 3), torch.ones(2, 2)])
+    with pytest.raises(RuntimeError, match="stack expects each tensor to be equal size"):
+        torch.stack([torch.ones(2), torch.ones(3)])
+    with pytest.raises(RuntimeError, match="expected a non-empty list of Tensors"):
+        torch.cat([])
+    assert torch.cat([torch.ones(2), torch.ones(3, dtype=torch.int64)]).dtype is torch.float32
+    assert torch.cat([torch.ones(0), torch.ones(2)]).shape == (2,)
+
+
+def test_optimizer_misuse_and_zero_grad():
+    p = nn.Parameter(torch.ones(2))
+    with pytest.raises(ValueError, match="can't optimize a non-leaf Tensor"):
+        torch.optim.SGD([p * 2], lr=0.1)
+    with pytest.raises(ValueError, match="Nesterov momentum requires a momentum and zero dampening"):
+        torch.optim.SGD([p], lr=0.1, nesterov=True)
+    opt = torch.optim.SGD([p], lr=0.1)
+    p.grad = torch.ones(2)
+    opt.zero_grad(set_to_none=False)
+    assert p.grad.tolist() == [0.0, 0.0]
+    opt.zero_grad()
+    assert p.grad is None
+    opt.step()                  # no gradient: nothing changes, no error
+    assert p.tolist() == [1.0, 1.0]
+    v = p._version
+    p.grad = torch.ones(2)
+    opt.step()
+    assert p._version == v + 1 and np.array_equal(p._data, np.float32([0.9, 0.9]))
+
+
+def test_optimizer_state_dict_roundtrip():
+    torch.manual_seed(0)
+    a = nn.Linear(2, 1)
+    opt = torch.optim.Adam(a.parameters(), lr=0.1)
+    a(torch.ones(1, 2)).sum().backward()
+    opt.step()
+    opt2 = torch.optim.Adam(a.parameters(), lr=0.5)
+    opt2.load_state_dict(opt.state_dict())
+    assert opt2.param_groups[0]["lr"] == 0.1
+    assert opt2.state[a.weight]["step"].item() == 1.0
+    assert opt2.state[a.weight]["exp_avg"] is not opt.state[a.weight]["exp_avg"]
+
+
+def test_dataloader_draws_its_base_seed_even_without_shuffle():
+    ds = data.TensorDataset(torch.arange(5.0))
+    torch.manual_seed(3)
+    expected = torch.rand(1).item()
+    torch.manual_seed(3)
+    batches = [b for (b,) in data.DataLoader(ds, batch_size=2)]
+    # PyTorch's loader draws its base seed even without shuffle: one random64 word
+    assert [b.tolist() for b in batches] == [[0.0, 1.0], [2.0, 3.0], [4.0]]
+    assert torch.rand(1).item() != expected
+
+
+def test_dataloader_misuse():
+    ds = data.TensorDataset(torch.arange(5.0))
+    with pytest.raises(ValueError, match="batch_size should be a positive integer value"):
+        data.DataLoader(ds, batch_size=0)
+    with pytest.raises(ValueError, match="sampler option is mutually exclusive with shuffle"):
+        data.DataLoader(ds, shuffle=True, sampler=data.SequentialSampler(ds))
+    with pytest.raises(AssertionError, match="Size mismatch between tensors"):
+        data.TensorDataset(torch.ones(2), torch.ones(3))
+    assert len(data.DataLoader(ds, batch_size=2, drop_last=True)) == 2
+
+
+def test_dataloader_shuffles_every_index_once_in_threads():
+    ds = data.TensorDataset(torch.arange(100))
+    results = []
+
+    def run():
+        loader = data.DataLoader(ds, batch_size=7, shuffle=True, generator=torch.Generator().manual_seed(5))
+        results.append(sorted(i for (b,) in loader for i in b.tolist()))
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [list(range(100))] * 4
+
+
+def test_diagram_of_an_mlp_shows_pytorchs_node_names():
+    from autograd_teach import viz
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+    loss = F.cross_entropy(net(torch.randn(5, 4)), torch.tensor([0, 1, 2, 1, 0]))
+    loss.backward()
+    source = viz.draw(loss, names={}).source
+    for name in ("NllLossBackward0", "LogSoftmaxBackward0", "AddmmBackward0", "TBackward0", "ReluBackward0",
+                 "AccumulateGrad"):
+        assert name in source, name
+    assert "MmBackward0" not in source and "AddBackward0" not in source
+
+
+def test_linear_init_matches_the_formula_bounds():
+    torch.manual_seed(0)
+    lin = nn.Linear(100, 50)
+    bound = 1 / np.sqrt(100)
+    assert np.abs(lin.weight._data).max() <= bound and np.abs(lin.bias._data).max() <= bound
+    assert np.abs(lin.weight._data).max() > 0.9 * bound
