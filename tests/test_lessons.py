@@ -40,6 +40,7 @@ LESSONS = [
     "06_control_flow",
     "07_training_loop",
     "08_custom_function",
+    "09_nn_and_optim",
 ]
 LANGS = ("en", "zh")
 
