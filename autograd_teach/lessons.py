@@ -29,7 +29,7 @@ MESSAGES = {
     "en": {
         "prompt": "Your turn: replace ... with your prediction (or your code), then run this cell again.",
         "right": "✓ right.",
-        "wrong": "✗ not yet: think again, change your guess and rerun the cell.",
+        "wrong": "✗ not yet: think again, change your guess (or your code) and rerun the cell.",
         "answer": "answer:",
         "why": "The reason is under 'Why' below.",
         "revealed": "(revealed without a guess)",
@@ -37,7 +37,7 @@ MESSAGES = {
     "zh": {
         "prompt": "轮到你了：把 ... 换成你的预测（或你的代码），再运行一次这个单元格。",
         "right": "✓ 答对了。",
-        "wrong": "✗ 还不对：再想一想，改一改猜测，重新运行这个单元格。",
+        "wrong": "✗ 还不对：再想一想，改一改猜测（或代码），重新运行这个单元格。",
         "answer": "答案：",
         "why": "原因见下面的“为什么”。",
         "revealed": "（没有猜测，直接查看了答案）",
