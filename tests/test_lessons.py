@@ -352,7 +352,7 @@ def test_the_chinese_check_can_fail():
 # dtypes, error messages are PyTorch's text, kept verbatim) and Python's.
 PYTORCH_WORDS = {"tensor", "grad_fn", "requires_grad", "dtype", "float64", "float32", "int64", "True", "False",
                  "None", "object", "at", "size", "Size", "device", "cpu", "inf", "nan", "Parameter",
-                 "containing", "bool", "AccumulateGrad"}
+                 "containing", "bool", "AccumulateGrad", "autograd"}
 
 
 @pytest.mark.parametrize("stem", LESSONS)
