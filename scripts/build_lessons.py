@@ -1,11 +1,14 @@
 """Build the lesson notebooks from their one source each, and execute them.
 
-    .venv/bin/python scripts/build_lessons.py            # every lesson, both languages
-    .venv/bin/python scripts/build_lessons.py 02 05      # only lessons 02 and 05
+    .venv/bin/python scripts/build_lessons.py            # every lesson, both languages, and the index
+    .venv/bin/python scripts/build_lessons.py 02 05      # only lessons 02 and 05 (and the index)
     .venv/bin/python scripts/build_lessons.py --check    # only compare sources, run nothing
 
+The first line is the one command that rebuilds and re-executes everything
+(run it after any change to the renderer's output, then commit notebooks/).
+
 Each lesson has one source, ``notebooks/src/NN_name.md``, holding the English
-and the Chinese markdown side by side and every code cell once::
+and the Chinese side by side::
 
     Anything before the first %% line is a note for authors and is dropped.
     %% md
@@ -18,15 +21,31 @@ and the Chinese markdown side by side and every code cell once::
     %% code
     x = torch.arange(4.0)
     x
+    %% code
+    :: en
+    print("done")      # comments and printed words in English
+    :: zh
+    print("完成")      # 中文的注释和输出
+    %% answer
+    guess = 4.0        # the exercise above, solved: the answer key
 
-A ``%% md`` cell must have both an ``:: en`` and a ``:: zh`` part; a ``%% code``
-cell is shared by both languages.  From it this script writes
-``notebooks/en/NN_name.ipynb`` and ``notebooks/zh/NN_name.ipynb``: the same
-cells in the same order with the same ids, so the two cannot drift apart
-(``tests/test_lessons.py`` rebuilds them and compares), then runs each one
-with nbclient in a kernel of the Python running this script, and stores the
-outputs.  ``notebooks/index.ipynb`` (markdown only) is written from the
-lessons' titles.
+A ``%% md`` cell must have both an ``:: en`` and a ``:: zh`` part.  A
+``%% code`` cell without parts is shared by both languages; with parts, the
+two may differ only in comments and string literals (tests/test_lessons.py
+compares their tokens).  A ``%% answer`` block belongs to the exercise cell
+just before it (a cell calling ``check(...)``): it is that cell as a solved
+learner would write it.  It never reaches the notebooks; the tests run every
+lesson with the answers in place and require ✓ from every ``check``.
+
+From a source this script writes ``notebooks/en/NN_name.ipynb`` and
+``notebooks/zh/NN_name.ipynb``: the same cells in the same order with the
+same ids, then runs each one with nbclient in a kernel of the Python running
+this script, and stores the outputs.  ``notebooks/index.ipynb`` (markdown
+only) is written from the lessons' titles and ``PROMISES``.
+
+The Chinese text is checked against ``notebooks/src/glossary.md`` (one term
+per idea) and for ASCII punctuation in Chinese prose: ``check_chinese``;
+``--check`` reports both.
 
 The files are deterministic: cell ids come from the cell's position, there are
 no timings, the metadata is fixed (no Python version), and the random ids of
@@ -391,8 +410,10 @@ def main(argv=None):
     lessons = lesson_sources()
     if args.check:
         stale = check_sources(lessons)
+        for stem, path in lessons.items():
+            stale += check_chinese(parse_source(path.read_text(encoding="utf-8"), stem), stem)
         for s in stale:
-            print(f"out of date: {s}")
+            print(f"out of date or not following the glossary: {s}")
         print("notebooks match their sources" if not stale else
               "run scripts/build_lessons.py to rebuild")
         return 1 if stale else 0
@@ -401,6 +422,9 @@ def main(argv=None):
     if args.lessons and not chosen:
         parser.error(f"no lesson matches {args.lessons}; have {list(lessons)}")
     for stem, path in chosen.items():
+        problems = check_chinese(parse_source(path.read_text(encoding="utf-8"), stem), stem)
+        if problems:
+            sys.exit("\n".join(problems + ["fix the Chinese text (see notebooks/src/glossary.md)"]))
         for lang in LANGS:
             target = NOTEBOOKS / lang / f"{stem}.ipynb"
             print(f"building {target.relative_to(ROOT)}", flush=True)
