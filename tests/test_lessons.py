@@ -372,3 +372,12 @@ def test_chinese_notebooks_print_no_english(stem):
                 words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", line)) - allowed
                 assert not {w for w in words if len(w) > 2 and "Backward" not in w}, \
                     f"zh/{stem} {cell.id} prints English: {line!r}"
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_every_lesson_ends_with_a_three_line_summary(stem):
+    for lang, heading in (("en", "## Summary"), ("zh", "## 小结")):
+        last = [c for c in _read(lang, stem).cells if c.cell_type == "markdown"][-1].source
+        assert heading in last, f"{lang}/{stem}: no summary at the end"
+        bullets = [line for line in last.split(heading, 1)[1].splitlines() if line.startswith("- ")]
+        assert len(bullets) == 3, f"{lang}/{stem}: the summary has {len(bullets)} lines, not 3"
