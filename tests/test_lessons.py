@@ -381,3 +381,10 @@ def test_every_lesson_ends_with_a_three_line_summary(stem):
         assert heading in last, f"{lang}/{stem}: no summary at the end"
         bullets = [line for line in last.split(heading, 1)[1].splitlines() if line.startswith("- ")]
         assert len(bullets) == 3, f"{lang}/{stem}: the summary has {len(bullets)} lines, not 3"
+
+
+@pytest.mark.parametrize("lang,stem", _all_notebooks())
+def test_first_cell_switches_recording_on(lang, stem):
+    """Nothing is recorded on import: the lesson says so, in its first cell."""
+    first = next(c for c in _read(lang, stem).cells if c.cell_type == "code").source
+    assert "viz.autorecord(True)" in first
