@@ -1,18 +1,21 @@
 #!/bin/sh
-# Make Debian's Chromium available for the browser test (tests/browser/).
-# Called by `make test`; idempotent: nothing to do when Chromium is there.
+# Make Debian's Chromium available for the browser test (tests/browser/),
+# with a CJK font (fonts-noto-cjk) so the Chinese lessons' screenshots show
+# characters, not empty boxes.
+# Called by `make test`; idempotent: nothing to do when both are there.
 # As root it installs the `chromium` package with apt; otherwise it only
 # says how to enable the test, which then skips (outside CI) or fails (in CI).
 set -u
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 HINT="to enable it, run \`make test\` as root or install chromium (apt-get install chromium)"
 
-[ -x "$CHROMIUM" ] && exit 0
+have_cjk() { [ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto | grep -q CJK; }
+[ -x "$CHROMIUM" ] && have_cjk && exit 0
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "ensure_chromium: installing Debian's chromium for the browser test (about 35 s)"
+    echo "ensure_chromium: installing Debian's chromium and fonts-noto-cjk for the browser test (about a minute)"
     if apt-get update -qq && \
-       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null && \
+       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null && \
        [ -x "$CHROMIUM" ]; then
         exit 0
     fi

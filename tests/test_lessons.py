@@ -19,6 +19,7 @@ outputs; these tests check what nbval cannot see:
 from __future__ import annotations
 
 import contextlib
+import html
 import importlib.util
 import io
 import re
@@ -174,8 +175,7 @@ def test_lesson_two_has_the_widget_the_browser_test_needs():
     assert any("y.backward()" in s for s in sources)
     widget = [c for c in nb.cells if c.cell_type == "code" and c.source.strip() == "viz.show(y)"]
     assert widget, "lesson 2 needs a viz.show(y) cell"
-    [out] = widget[0].outputs
-    assert builder.WIDGET_VIEW in out.data
+    assert any(builder.WIDGET_VIEW in out.get("data", {}) for out in widget[0].outputs)
     svgs = [o.data["image/svg+xml"] for c in nb.cells if c.cell_type == "code"
             for o in c.outputs if "image/svg+xml" in o.get("data", {})]
     assert any(all(name in s for name in ("DotBackward0", "MulBackward0", "AccumulateGrad")) for s in svgs)
@@ -352,24 +352,32 @@ def test_the_chinese_check_can_fail():
 # dtypes, error messages are PyTorch's text, kept verbatim) and Python's.
 PYTORCH_WORDS = {"tensor", "grad_fn", "requires_grad", "dtype", "float64", "float32", "int64", "True", "False",
                  "None", "object", "at", "size", "Size", "device", "cpu", "inf", "nan", "Parameter",
-                 "containing", "bool", "AccumulateGrad", "autograd"}
+                 "containing", "bool", "AccumulateGrad", "autograd",
+                 "mean", "sum", "none", "max_nodes", "depth"}
+# Words the renderer still shows in English under lang="zh" (reported to the viz
+# branch; remove them here once it translates them, and this test guards it).
+VIZ_NOT_YET_TRANSLATED = {"shape", "norm", "constant"}
 
 
 @pytest.mark.parametrize("stem", LESSONS)
 def test_chinese_notebooks_print_no_english(stem):
     nb = _read("zh", stem)
     code = " ".join(c.source for c in nb.cells if c.cell_type == "code")
-    allowed = PYTORCH_WORDS | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
+    allowed = PYTORCH_WORDS | VIZ_NOT_YET_TRANSLATED | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             data = out.get("data", {})
-            if "image/svg+xml" in data or builder.WIDGET_VIEW in data:
-                continue  # TODO(viz lang="zh"): check diagrams once the renderer speaks Chinese
-            text = out.get("text", "") + data.get("text/plain", "")
+            text = out.get("text", "")
+            if builder.WIDGET_VIEW not in data and "image/svg+xml" not in data and "text/html" not in data:
+                text += data.get("text/plain", "")  # a fallback only when nothing richer is shown
+            for svg in (data.get("image/svg+xml", ""), data.get("text/html", "")):
+                # the diagram's words (legend, labels), drawn or in the widget's static fallback
+                text += "\n" + "\n".join(html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg))
             for line in re.sub(r"0x[0-9a-f]+", "", text).splitlines():
                 if re.search(r"\w+(Error|Warning)\b", line):
                     continue  # PyTorch's own message, word for word
                 words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", line)) - allowed
+                words = {w for w in words if not re.fullmatch(r"n\d+|_saved_\w+", w)}  # node ids, PyTorch's saved names
                 assert not {w for w in words if len(w) > 2 and "Backward" not in w}, \
                     f"zh/{stem} {cell.id} prints English: {line!r}"
 
@@ -388,3 +396,33 @@ def test_first_cell_switches_recording_on(lang, stem):
     """Nothing is recorded on import: the lesson says so, in its first cell."""
     first = next(c for c in _read(lang, stem).cells if c.cell_type == "code").source
     assert "viz.autorecord(True)" in first
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_chinese_widgets_label_in_chinese(stem):
+    """The widget's own words (buttons, toggles, status, inspector) in a zh notebook."""
+    nb = _read("zh", stem)
+    state = nb.metadata.get("widgets", {}).get(builder.WIDGET_STATE, {}).get("state", {})
+    code = " ".join(c.source for c in nb.cells if c.cell_type == "code")
+    allowed = PYTORCH_WORDS | VIZ_NOT_YET_TRANSLATED | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
+    for model in state.values():
+        s = model.get("state", {})
+        for key in ("description", "value", "options", "_options_labels"):
+            v = s.get(key)
+            texts = v if isinstance(v, list) else [v]
+            for t in texts:
+                if not isinstance(t, str) or t.lstrip().startswith("<svg") or "<svg" in t:
+                    continue
+                words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", re.sub(r"<[^>]+>|0x[0-9a-f]+", " ", t))) - allowed
+                words = {w for w in words if not re.fullmatch(r"n\d+|_saved_\w+", w)}  # node ids, PyTorch's saved names
+                assert not {w for w in words if len(w) > 2 and "Backward" not in w and w not in HTML_WORDS}, \
+                    f"zh/{stem}: a widget shows English: {t[:200]!r}"
+
+
+HTML_WORDS = {"class", "div", "span", "pre", "style", "table", "small", "data", "node", "inspector"}
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_chinese_lessons_switch_the_diagrams_to_chinese(stem):
+    first = next(c for c in _read("zh", stem).cells if c.cell_type == "code").source
+    assert 'viz.set_lang("zh")' in first

@@ -82,8 +82,8 @@ def test_recorder_sees_pytorchs_order_and_gradients(seed):
     gold = GOLDEN[seed]
     out, names, graph = build(seed)
     _, index = canonical(graph)
-    rec = Recorder(store=False)
-    out.backward(record=rec)
+    with viz.record() as rec:
+        out.backward()
     steps = G.grad_steps(graph, rec.last)
     assert [index[s.node_id] for s in steps] == gold["engine_order"]
     sent = []

@@ -78,7 +78,7 @@ def test_freed_saved_tensors_are_noted_after_backward():
     out.backward()
     g = G.build_graph(out, show_saved=True)
     mul = next(n for n in g.nodes if n.name == "MulBackward0")
-    assert "saved tensors freed by backward" in mul.notes
+    assert ("label.freed", {}) in mul.notes
     assert not any(n.kind == "saved" for n in g.nodes)
 
 
@@ -118,7 +118,7 @@ def test_repeated_runs_collapse_past_max_nodes():
     g = G.build_graph(chain(1000), max_nodes=50)
     assert kinds(g) == [("output", "output"), ("repeat", "MulBackward0")]
     assert g.nodes[1].count == 1000
-    assert g.hidden == ["1000 Functions in 1 repeated runs drawn as one node each"]
+    assert g.hidden == [("caption.repeated", {"total": 1000, "runs": 1})]
 
 
 def test_depth_limit_hides_the_rest_and_says_so():
@@ -128,7 +128,7 @@ def test_depth_limit_hides_the_rest_and_says_so():
     hidden = g.nodes[-1]
     assert hidden.kind == "hidden" and hidden.count == 3
     assert sorted(e.src for e in g.in_edges(hidden.id)) == ["n2", "n3"]
-    assert g.hidden == ["3 nodes hidden beyond depth=1 / max_nodes=400"]
+    assert g.hidden == [("caption.hidden", {"n": 3, "why": "depth=1 / max_nodes=400"})]
 
 
 def test_max_nodes_hides_the_rest_and_says_so():

@@ -1,22 +1,27 @@
-"""The backward-step recorder and the background store behind draw(out)."""
+"""The backward-step recorder: off on import, through engine.add_observer, weak, bounded, thread-safe."""
+import gc
+import importlib
+import subprocess
+import sys
+import threading
+import weakref
+
 import numpy as np
 import pytest
 
 import autograd_teach as torch
 from autograd_teach import engine, viz
 from autograd_teach.viz import graph as G
-from autograd_teach.viz.record import KEEP, clear, find_recording
-
-viz.autorecord(False)  # importing viz switched it on; only the tests below want it
+R = importlib.import_module("autograd_teach.viz.record")   # viz.record is the function
 
 
 @pytest.fixture
 def autorecording():
-    clear()
+    R.clear()
     viz.autorecord(True)
     yield
     viz.autorecord(False)
-    clear()
+    R.clear()
 
 
 def square_mean():
@@ -24,29 +29,35 @@ def square_mean():
     return (3 * (x + 2) ** 2).mean(), x
 
 
+def test_importing_viz_switches_nothing_on():
+    code = ("import autograd_teach.engine as e; n = len(e._observers)\n"
+            "import autograd_teach.viz as viz\n"
+            "assert len(e._observers) == n == 0, e._observers\n"
+            "assert not viz.autorecording() and viz.get_lang() == 'en'\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_autorecord_subscribes_through_add_observer_and_unsubscribes():
+    before = len(engine._observers)
+    viz.autorecord(True)
+    viz.autorecord(True)                  # twice is still one subscription
+    assert len(engine._observers) == before + 1 and viz.autorecording()
+    viz.autorecord(False)
+    assert len(engine._observers) == before and not viz.autorecording()
+
+
 def test_record_block_records_each_backward_in_engine_order():
     out, x = square_mean()
     with viz.record() as rec:
         out.backward()
-    assert engine._recorder is None             # restored on exit
+    assert len(engine._observers) == 0           # unsubscribed on exit
     assert [G.fn_name(s.fn) for s in rec.steps] == [
         "MeanBackward0", "MulBackward0", "PowBackward0", "AddBackward0", "AccumulateGrad"]
-    graph = G.build_graph(out)
-    ran = sum(n.kind in (G.FUNCTION, G.ACCUMULATE) for n in graph.nodes)
-    assert len(rec.steps) == ran
     np.testing.assert_allclose(rec.steps[-1].leaf_grad, x.grad.numpy())
     assert rec.steps[1].grad_inputs[1] is None   # the constant 3 gets no gradient
 
 
-def test_backward_record_argument_records_that_call_only():
-    out, _ = square_mean()
-    rec = viz.Recorder()
-    out.backward(record=rec, retain_graph=True)
-    out.backward()
-    assert len(rec.recordings) == 1 and len(rec.last) == 5
-
-
-def test_recorded_arrays_are_copies(autorecording):
+def test_recorded_arrays_are_copies():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     out = (x * x).sum()
     with viz.record() as rec:
@@ -66,24 +77,106 @@ def test_draw_after_plain_backward_uses_the_background_recording(autorecording):
     assert "backward ran 5 steps" in repr(d)
 
 
-def test_background_store_keeps_only_the_last_few(autorecording):
-    outs = []
-    for _ in range(KEEP + 1):
-        out, _ = square_mean()
+def test_draw_still_shows_gradients_after_many_later_backward_calls(autorecording):
+    out, x = square_mean()
+    out.backward()
+    others = []
+    for _ in range(20):                   # other graphs' backward calls, kept alive
+        o, _ = square_mean()
+        o.backward()
+        others.append(o)
+    assert len(viz.draw(out).steps) == 5
+
+
+def test_a_recording_keeps_no_graph_alive(autorecording):
+    out, x = square_mean()
+    out.backward()
+    node = weakref.ref(out.grad_fn)
+    assert R.find_recording(out.grad_fn) is not None
+    del out
+    gc.collect()
+    assert node() is None                 # the recording held it only weakly
+
+
+def test_large_gradients_are_kept_as_summaries():
+    x = torch.ones(R.FULL_VALUES + 1, requires_grad=True)
+    with viz.record() as rec:
+        (x * 2).sum().backward()
+    mul = rec.steps[1]
+    assert isinstance(mul.grad_inputs[0], R.Summary)
+    assert mul.grad_inputs[0].shape == (R.FULL_VALUES + 1,) and mul.grad_inputs[0].max == 2.0
+    out = (x * 2).sum()
+    with viz.record() as rec2:
         out.backward()
-        outs.append(out)
-    assert find_recording(outs[0].grad_fn) is None
-    assert all(find_recording(o.grad_fn) is not None for o in outs[1:])
+    assert f"shape ({R.FULL_VALUES + 1},), norm" in viz.draw(out, recording=rec2).source
+    small = torch.ones(3, requires_grad=True)
+    with viz.record() as rec:
+        (small * 2).sum().backward()
+    assert isinstance(rec.steps[1].grad_inputs[0], np.ndarray)
 
 
-def test_autorecord_off_records_nothing():
+def test_store_is_bounded_and_says_when_a_recording_was_dropped(autorecording, monkeypatch):
+    monkeypatch.setattr(R, "BUDGET", 1)       # room for one recording only
+    first, _ = square_mean()
+    first.backward()
+    second, _ = square_mean()
+    second.backward()
+    assert len(R._store) == 1
+    d = viz.draw(first)
+    assert d.steps is None and d.why == "caption.dropped"
+    assert "dropped to keep memory bounded" in d.source
+
+
+def test_autorecord_off_records_nothing_and_the_caption_says_why():
     out, _ = square_mean()
     out.backward()
-    assert find_recording(out.grad_fn) is None
-    assert viz.draw(out).steps is None
+    assert R.find_recording(out.grad_fn) is None
+    d = viz.draw(out)
+    assert d.steps is None and "was not recorded" in d.source
 
 
 def test_topological_order_walk_is_not_stored_as_a_backward(autorecording):
     out, _ = square_mean()
     engine.topological_order([out.grad_fn])
-    assert find_recording(out.grad_fn) is None
+    assert R.find_recording(out.grad_fn) is None
+
+
+def test_backward_in_several_threads_records_each_run(autorecording):
+    errors, outs = [], []
+
+    def work():
+        try:
+            for _ in range(20):
+                out, x = square_mean()
+                out.backward()
+                outs.append(out)
+                assert len(viz.draw(out).steps) == 5
+        except BaseException as e:     # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert all(R.find_recording(o.grad_fn) is not None for o in outs)
+
+
+def test_sources_include_torch_record_only_when_present_and_torch_is_imported(monkeypatch):
+    assert R.sources() == [engine]        # torch is never imported by viz
+    assert "torch" not in sys.modules
+
+
+def test_set_lang_is_the_default_and_lang_argument_wins():
+    out, x = square_mean()
+    try:
+        viz.set_lang("zh")
+        assert "还没有梯度" in viz.draw(out).source
+        assert "No gradients yet" in viz.draw(out, lang="en").source
+    finally:
+        viz.set_lang("en")
+    assert "No gradients yet" in viz.draw(out).source
+    assert "还没有梯度" in viz.draw(out, lang="zh").source
+    with pytest.raises(ValueError):
+        viz.set_lang("fr")

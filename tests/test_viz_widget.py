@@ -7,11 +7,10 @@ import sys
 import pytest
 
 import autograd_teach as torch
-from autograd_teach import viz
+from autograd_teach import engine, viz
 from autograd_teach.viz import graph as G
 from autograd_teach.viz.widget import step_classes
 
-viz.autorecord(False)  # importing viz switched on the background recorder; keep other tests clean
 
 
 def recorded(make):
@@ -43,29 +42,32 @@ def test_step_count_is_the_number_of_nodes_the_engine_ran(make):
     assert w.slider.max == w.play.max == len(rec.steps) == ran
 
 
-class RawRecorder:
-    """The engine's hook at its barest: (node, grad_inputs) per step, nothing from viz."""
+class RawWatcher:
+    """The engine's observer hook at its barest: (node, grad_inputs) per step, nothing from viz."""
 
-    def __init__(self, tee):
+    def __init__(self):
         self.calls = []
-        self.tee = tee              # viz's Recorder, for the widget, sees the same calls
 
-    def on_begin(self, roots):
-        self.tee.on_begin(roots)
+    def __call__(self, roots):
+        return self
 
-    def on_step(self, node, grad_outputs, grad_inputs):
+    def step(self, node, grad_outputs, grad_inputs):
         self.calls.append((node, tuple(grad_inputs)))
-        self.tee.on_step(node, grad_outputs, grad_inputs)
 
-    def on_end(self):
-        self.tee.on_end()
+    def end(self):
+        pass
 
 
 def raw_recorded(make):
     out, names = make()
-    raw = RawRecorder(viz.Recorder(store=False))
-    out.backward(record=raw)
-    return viz.GraphWidget(out, names=names, recording=raw.tee), raw.calls
+    raw = RawWatcher()
+    handle = engine.add_observer(raw)
+    try:
+        with viz.record() as rec:       # viz's recorder sees the same run
+            out.backward()
+    finally:
+        handle.remove()
+    return viz.GraphWidget(out, names=names, recording=rec), raw.calls
 
 
 def sent_by(graph, node, grad_inputs):
@@ -177,7 +179,7 @@ def test_toggles_drive_the_views_css_switches():
 
 
 def test_plain_console_gets_a_text_summary():
-    code = ("import autograd_teach as torch\nfrom autograd_teach import viz\n"
+    code = ("import autograd_teach as torch\nfrom autograd_teach import viz\nviz.autorecord(True)\n"
             "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
             "y = 2 * torch.dot(x, x)\ny.backward()\nviz.show(y, names={'x': x})\n")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -186,3 +188,64 @@ def test_plain_console_gets_a_text_summary():
     assert done.stdout.startswith("autograd graph: 3 backward nodes")
     assert "engine order: MulBackward0 -> DotBackward0 -> AccumulateGrad" in done.stdout
     assert not re.search(r"0x[0-9a-f]{6,}", done.stdout)
+
+
+def test_widget_speaks_chinese_with_lang_or_the_default():
+    out, names = dot_example()
+    with viz.record() as rec:
+        out.backward()
+    w = viz.GraphWidget(out, names=names, recording=rec, lang="zh")
+    assert "第 0 步" in w.status.value and w.slider.description == "步"
+    assert w.toggles["grads"].description == "梯度"
+    w.step = 1
+    assert "MulBackward0 已运行" in w.status.value
+    try:
+        viz.set_lang("zh")
+        assert viz.GraphWidget(out, names=names, recording=rec).toggles["values"].description == "数值"
+    finally:
+        viz.set_lang("en")
+    assert viz.GraphWidget(out, names=names, recording=rec).toggles["values"].description == "values"
+
+
+def test_controls_have_titles_and_a_visible_on_state():
+    w, _ = recorded(dot_example)
+    for control in (w.play, *w.toggles.values(), w.follow, w.fit, w.zoom_in, w.zoom_out):
+        assert control.tooltip, control
+    button = w.toggles["grads"]
+    assert button.icon == "check"
+    button.value = False
+    assert button.icon == "" and w.view.show_grads is False
+
+
+def test_zoom_and_fit_drive_the_view():
+    w, _ = recorded(dot_example)
+    assert w.view.zoom == 0.0                 # fit the width by default
+    w.zoom_in.click()
+    assert w.view.zoom > 1.0
+    w.zoom_out.click()
+    w.zoom_out.click()
+    assert w.view.zoom < 1.0
+    w.fit.click()
+    assert w.view.zoom == 0.0
+
+
+def test_show_after_unrecorded_backward_never_claims_backward_did_not_run():
+    out, names = square_mean()
+    out.backward()                            # recording is off
+    w = viz.GraphWidget(out, names=names)
+    assert "No backward recorded" not in w.status.value
+    assert "was not recorded" in w.status.value
+
+
+def test_saved_tensors_are_not_called_freed_before_their_node_runs():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    out = (x * x).sum()
+    with viz.record() as rec:
+        out.backward()
+    w = viz.GraphWidget(out, recording=rec)
+    mul = next(n for n in w.graph.nodes if n.name == "MulBackward0")
+    w.picker.value = mul.id
+    assert "retain_graph=True" not in w.inspector.value and "kept until this node runs" in w.inspector.value
+    w.step = len(w.steps)
+    assert "freed by backward (use backward(retain_graph=True)" in w.inspector.value
+    assert 'class="at-freed' in w.view.svg      # the note in the diagram hides while its node is pending

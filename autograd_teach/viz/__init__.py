@@ -2,27 +2,33 @@
 
 ``draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
 show_saved=False, show_constants=False, max_nodes=400, depth=None,
-recording=None, legend=True, engine="pure") -> Diagram``
+recording=None, legend=True, engine="pure", lang=None) -> Diagram``
     The graph PyTorch would build, with the gradient on every edge once
     backward has run.  A Diagram shows as SVG in Jupyter and as text in a
     console; ``.source`` is its DOT, ``.svg()``, ``.save("g.svg"/".png"/".pdf")``.
-``show(outputs, names=None, name=None, **GraphWidget options)``
+``show(outputs, names=None, name=None, lang=None, **GraphWidget options)``
     Displays a :class:`GraphWidget`: Play / step slider over the recorded
-    backward steps, toggles, a node inspector.  DOM hooks: widget.py.
-``with record() as rec:`` / ``out.backward(record=Recorder())``
-    Record each node the engine runs, in order, with its gradients.
+    backward steps, toggles, zoom, a node inspector with the chain rule of
+    each step.  DOM hooks: widget.py.
+``autorecord(True)`` / ``autorecord(False)``
+    Switch background recording of backward on / off, so that ``draw(out)``
+    after a plain ``out.backward()`` shows the gradients.  Off until called.
+``with record() as rec:``
+    Record each backward run in the block (``rec.recordings``, ``rec.last``).
+``set_lang("zh")`` / ``set_lang("en")``
+    The default language of every diagram and widget (``lang=None``).
 
-Importing this module switches on a background recorder (``autorecord``,
-see record.py) keeping the last few backward calls, so that ``draw(out)``
-after a plain ``out.backward()`` shows the gradients.  (``viz.record`` is
-the function; the module is ``autograd_teach.viz.record``.)
+Importing this module changes nothing global: recording and the language
+are switched by the calls above.  (``viz.record`` is the function; the
+module is ``autograd_teach.viz.record``.)
 """
 from .diagram import Diagram, draw
+from .lang import get_lang, set_lang
 from .layout import RenderError
-from .record import Recorder, Recording, autorecord, record
+from .record import Recorder, Recording, autorecord, autorecording, record
 
-__all__ = ["draw", "show", "GraphWidget", "record", "autorecord", "Diagram",
-           "Recorder", "Recording", "RenderError"]
+__all__ = ["draw", "show", "GraphWidget", "record", "autorecord", "autorecording", "Diagram",
+           "Recorder", "Recording", "RenderError", "set_lang", "get_lang"]
 
 
 def __getattr__(name):
@@ -31,6 +37,3 @@ def __getattr__(name):
         from . import widget
         return getattr(widget, name)
     raise AttributeError(name)
-
-
-autorecord(True)

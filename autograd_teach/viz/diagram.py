@@ -6,7 +6,8 @@ import sys
 
 from . import dot, layout, pdf, svg
 from . import graph as G
-from .record import Recorder, find_recording
+from .lang import resolve, t
+from .record import Recorder, find_recording, was_dropped
 from .summary import text_summary
 
 
@@ -17,17 +18,19 @@ class Diagram:
     writes ``.svg``, ``.png`` or ``.pdf``.
     """
 
-    def __init__(self, graph, steps=None, engine="pure", **dot_options):
+    def __init__(self, graph, steps=None, engine="pure", lang=None, why=None, **dot_options):
         self.graph = graph
         self.steps = steps
         self.engine = engine
-        self.source = dot.to_dot(graph, steps, **dot_options)
+        self.lang = resolve(lang)
+        self.why = why                   # lang key: why no gradients are drawn, or None
+        self.source = dot.to_dot(graph, steps, lang=self.lang, why=why, **dot_options)
         self._svg = None
 
     def svg(self):
         if self._svg is None:
             raw = layout.run(self.source, "svg", self.engine).decode("utf-8")
-            self._svg = svg.tidy(raw, {n.id: n.name for n in self.graph.nodes})
+            self._svg = svg.tidy(raw, titles(self.graph, self.lang))
         return self._svg
 
     def _repr_svg_(self):
@@ -56,11 +59,26 @@ class Diagram:
         return path
 
 
+def titles(graph, lang):
+    """Node id -> the hover title of its SVG group: its name (translated where it is ours)."""
+    out = {}
+    for n in graph.nodes:
+        if n.kind == G.HIDDEN:
+            out[n.id] = t("label.more_nodes", lang, n=n.count)
+        elif n.kind == G.CONSTANT and n.tensor is None:
+            out[n.id] = t("label.constant", lang)
+        else:
+            out[n.id] = dot.display_name(n, lang)
+    return out
+
+
 def find_steps(graph, outputs, recording=None):
-    """The gradient steps for ``graph``: from ``recording``, else the newest kept one."""
+    """``(steps, why)``: the gradient steps for ``graph`` from ``recording``, else
+    from the newest kept recording; when there are none, ``why`` is a lang key
+    saying why (None: backward has not run)."""
     roots = [t.grad_fn for t in outputs if getattr(t, "grad_fn", None) is not None]
     if not roots:
-        return None
+        return None, None
     if isinstance(recording, Recorder):
         candidates = list(reversed(recording.recordings))
     elif recording is not None:
@@ -69,9 +87,24 @@ def find_steps(graph, outputs, recording=None):
         found = find_recording(roots[0])
         candidates = [found] if found is not None else []
     for rec in candidates:
-        if any(s.fn is roots[0] for s in rec.steps):
-            return G.grad_steps(graph, rec)
-    return None
+        if rec.ran(roots[0]):
+            return G.grad_steps(graph, rec), None
+    if was_dropped(roots[0]):
+        return None, "caption.dropped"
+    if backward_ran(graph):
+        return None, "caption.not_recorded"
+    return None, None
+
+
+def backward_ran(graph):
+    """True when a backward has visibly run through this graph: a node freed its
+    saved tensors, or a leaf has a .grad."""
+    for n in graph.nodes:
+        if n.kind == G.FUNCTION and getattr(n.fn, "saved_freed", False):
+            return True
+        if n.kind == G.LEAF and getattr(n.tensor, "grad", None) is not None:
+            return True
+    return False
 
 
 def _as_list(outputs):
@@ -80,7 +113,7 @@ def _as_list(outputs):
 
 def draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
          show_saved=False, show_constants=False, max_nodes=G.DEFAULT_MAX_NODES,
-         depth=None, recording=None, legend=True, engine="pure"):
+         depth=None, recording=None, legend=True, engine="pure", lang=None):
     """Draw the autograd graph behind ``outputs`` (a tensor or a list of tensors).
 
     After ``backward()`` the diagram shows the gradient on every edge and at
@@ -88,12 +121,14 @@ def draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
     ``names`` maps labels to tensors; by default tensors are labelled with the
     names of the caller's variables that hold them.
     ``recording`` is a ``record()`` result or a Recording; by default the
-    newest backward of this graph recorded in the background is used.
+    newest backward of this graph recorded in the background is used
+    (``viz.autorecord(True)`` switches background recording on).
+    ``lang`` is "en" or "zh"; None means the default (``viz.set_lang``).
     """
     if names is None:   # label tensors by the caller's variable names (names={} for none)
         names = G.caller_names(sys._getframe(1))
-    graph = G.build_graph(outputs, names=names, name=name, show_constants=show_constants,
+    graph = G.build_for_drawing(outputs, names=names, name=name, show_constants=show_constants,
                           show_saved=show_saved, max_nodes=max_nodes, depth=depth)
-    steps = find_steps(graph, _as_list(outputs), recording) if show_grads else None
-    return Diagram(graph, steps, engine=engine, show_values=show_values,
+    steps, why = find_steps(graph, _as_list(outputs), recording) if show_grads else (None, None)
+    return Diagram(graph, steps, engine=engine, lang=lang, why=why, show_values=show_values,
                    show_grads=show_grads, legend=legend)

@@ -2,8 +2,13 @@
 
 Every label is a Graphviz HTML-like label built from escaped text, so a
 tensor named ``<b>"]`` is drawn as exactly those characters.  DOT names and
-SVG ids are the model's counter ids (``n0``, ``e0``), so the output depends
-on nothing but the graph: no ``id()``, no version, no timestamp.
+SVG ids are the model's counter ids (``n0``, ``e0``, ``r0``), so the output
+depends on nothing but the graph: no ``id()``, no version, no timestamp.
+
+Each gradient is written once: on the edge it flowed along.  A node adds
+only what no edge says: the sum where several edges meet (``Σ``), and a
+leaf's ``.grad``.  The legend and the caption sit in one short block under
+the graph, so the diagram is as tall as its ranks and no taller.
 
 Text that the widget shows or hides is marked by its colour, which the SVG
 keeps as ``fill``: :data:`GRAD_COLOR` for gradients, :data:`VALUE_COLOR` for
@@ -12,11 +17,15 @@ CSS classes ``at-grad`` and ``at-value``.
 """
 from __future__ import annotations
 
+import re
+
 from . import graph as G
 from . import values
+from .lang import t
 
 GRAD_COLOR = "#b4380f"    # gradient text (a colour used for nothing else)
 VALUE_COLOR = "#1f3a60"   # tensor value text
+FREED_COLOR = "#5c5c5c"   # "saved tensors freed": true only once the node has run
 SLOT_COLOR = "#6b6b6b"    # the [0] / [1] input-slot numbers on edges
 MONO = "Courier"          # values line up in a fixed-width font
 
@@ -31,16 +40,7 @@ STYLES = {
     G.CONSTANT: ("#fafafa", "#b0b0b0", "dashed"),
     G.SAVED: ("#fbd9b0", "#b5651d", ""),
     G.HIDDEN: ("#ffffff", "#999999", "dashed"),
-}
-LEGEND = {
-    G.OUTPUT: "output tensor",
-    G.FUNCTION: "backward Function",
-    G.REPEAT: "repeated Functions",
-    G.ACCUMULATE: "AccumulateGrad",
-    G.LEAF: "leaf tensor (requires grad)",
-    G.CONSTANT: "input needing no grad",
-    G.SAVED: "saved for backward",
-    G.HIDDEN: "hidden nodes",
+    G.REF: ("#ffffff", "#4a6d99", "dashed"),
 }
 EDGE_STYLES = {
     "grad": 'color="#555555"',
@@ -50,13 +50,16 @@ EDGE_STYLES = {
     "saved": 'color="#b5651d" style=dashed arrowhead=none',
     "hidden": 'color="#999999" style=dashed',
 }
-NO_GRAD_YET = "No gradients yet: they appear after backward()."
+NO_GRAD_YET = t("caption.no_grad_yet", "en")
 EDGE_XLABELS_ABOVE = 600  # past this many edges, xlabels: layout stays fast (see docs/benchmarks.md)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def escape(text):
-    """Text for inside an HTML-like label: markup characters become entities."""
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Text for inside an HTML-like label: markup characters become entities,
+    control characters (which no layout engine parses) a visible ``\\xNN``."""
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;").replace("'", "&#39;"))
 
 
@@ -73,123 +76,153 @@ def _lines(text, color=None, face=None):
     return "".join(out)
 
 
-def _bold(text):
-    return f"<b>{escape(text)}</b><br/>"
+def _head(name, info=""):
+    """The node's name in bold, with its shape and dtype on the same line."""
+    return f"<b>{escape(name)}</b>" + (f" {escape(info)}" if info else "") + "<br/>"
 
 
-def _tensor_info(t):
-    return f"{values.shape_text(tuple(t.shape))} {values.dtype_name(t)}"
+def _tensor_info(tensor):
+    return f"{values.shape_text(tuple(tensor.shape))} {values.dtype_name(tensor)}"
 
 
 class _State:
     """What the labels say about gradients, from the steps run so far."""
 
-    def __init__(self, graph, steps, shown=True):
+    def __init__(self, graph, steps, shown=True, why=None):
         self.shown = shown     # gradients asked for (show_grads)
         self.known = steps is not None
+        self.why = why         # lang key: why there are no gradients (None: not run yet)
         self.edge = G.grads_until(steps or [], len(steps or []))
         self.node_in = {}      # node id -> gradient that flowed into it
-        self.leaf = {}         # AccumulateGrad node id -> the leaf's .grad after its step
+        self.leaf = {}         # leaf node id -> its .grad after its AccumulateGrad ran
         for s in steps or []:
             if s.node_id is not None:
                 self.node_in[s.node_id] = s.grad_output
                 if s.leaf_grad is not None:
-                    self.leaf[s.node_id] = s.leaf_grad
+                    for e in graph.out_edges(s.node_id):
+                        if e.kind == "variable":
+                            self.leaf[e.dst] = s.leaf_grad
 
 
-def node_label(graph, n, state, show_values=True, show_grads=True):
+def display_name(n, lang=None):
+    """The node's name; a name made up here ("output", "leaf0") in the diagram's language."""
+    if n.auto:
+        return t("label." + n.auto, lang) + n.name[len(n.auto):]
+    return n.name
+
+
+def node_label(graph, n, state, show_values=True, show_grads=True, lang=None):
     """The HTML-like label of model node ``n``."""
     grads = show_grads and state.known
     if n.kind in (G.OUTPUT, G.LEAF):
-        body = _bold(n.name) + _lines(_tensor_info(n.tensor))
+        body = _head(display_name(n, lang), _tensor_info(n.tensor))
         if show_values:
             body += _lines(values.short(n.tensor), VALUE_COLOR, MONO)
+        if grads and n.id in state.leaf:
+            body += _lines(".grad = " + values.short(state.leaf[n.id]), GRAD_COLOR, MONO)
     elif n.kind == G.SAVED:
-        body = _bold(n.name)
-        if n.tensor is not None:
-            body += _lines(_tensor_info(n.tensor))
-            if show_values:
-                body += _lines(values.short(n.tensor), VALUE_COLOR, MONO)
+        body = _head(n.name, _tensor_info(n.tensor) if n.tensor is not None else "")
+        if n.tensor is not None and show_values:
+            body += _lines(values.short(n.tensor), VALUE_COLOR, MONO)
         if n.stale:
-            body += _lines(f"modified in place: saved at version {n.saved_version}, "
-                           f"now {n.current_version}", "#c00000")
-    elif n.kind == G.ACCUMULATE:
-        body = _bold(n.name)
-        if grads:
-            parts = [state.edge[e.id] for e in graph.in_edges(n.id) if e.id in state.edge]
-            if len(parts) > 1:   # several contributions to one leaf: each, then the sum
-                for i, p in enumerate(parts):
-                    body += _lines(("+ " if i else "  ") + values.short(p), GRAD_COLOR, MONO)
-                body += _lines("= " + values.short(state.node_in.get(n.id)), GRAD_COLOR, MONO)
-            if n.id in state.leaf:
-                body += _lines(".grad = " + values.short(state.leaf[n.id]), GRAD_COLOR, MONO)
+            body += _lines(t("label.modified", lang, saved=n.saved_version, now=n.current_version), "#c00000")
     elif n.kind == G.REPEAT:
-        body = _bold(f"{n.name} \u00d7 {n.count}") + _lines(f"{n.count} identical steps in a row")
+        body = _head(f"{n.name} \u00d7 {n.count}") + _lines(t("label.identical", lang, n=n.count))
     elif n.kind == G.CONSTANT:
-        body = _bold(n.name) + (_lines("needs no grad") if n.tensor is None
-                                else _lines(_tensor_info(n.tensor)))
+        if n.tensor is None:
+            body = _head(t("label.constant", lang)) + _lines(t("label.needs_no_grad", lang))
+        else:
+            body = _head(n.name, _tensor_info(n.tensor))
     elif n.kind == G.HIDDEN:
-        body = _bold(n.name) + _lines("raise max_nodes= or depth= to draw them")
-    else:  # FUNCTION
-        body = _bold(n.name)
+        body = _head(t("label.more_nodes", lang, n=n.count)) + _lines(t("label.raise_limits", lang))
+    elif n.kind == G.REF:
+        target = graph.node(n.ref)
+        body = _head(n.name) + _lines(t("label.ref", lang, id=n.ref))
+        leaf = next((e.dst for e in graph.out_edges(target.id) if e.kind == "variable"), None)
+        if leaf is not None:
+            body = _head(n.name, graph.node(leaf).name) + _lines(t("label.ref", lang, id=n.ref))
+    else:  # FUNCTION, ACCUMULATE
+        body = _head(n.name)
     for note in n.notes:          # saved scalars, "saved tensors freed by backward"
-        body += _lines(note)
-    if n.kind == G.FUNCTION and grads and n.id in state.node_in:
-        body += _lines("grad = " + values.short(state.node_in[n.id]), GRAD_COLOR, MONO)
+        if isinstance(note, tuple):
+            body += _lines(t(note[0], lang, **note[1]), FREED_COLOR if note[0] == "label.freed" else None)
+        else:
+            body += _lines(note)
+    if (n.kind in (G.FUNCTION, G.ACCUMULATE, G.REPEAT) and grads and n.fan_in > 1
+            and n.id in state.node_in):   # several gradients met here: their sum, once
+        body += _lines("\u03a3 = " + values.short(state.node_in[n.id]), GRAD_COLOR, MONO)
     return body
 
 
 def edge_label(e, state, show_grads=True):
-    parts = ""
-    if e.multi and e.slot is not None:
-        parts += f'<font color="{SLOT_COLOR}">[{e.slot}]</font><br/>'
-    if show_grads and e.id in state.edge:
-        parts += _lines(values.short(state.edge[e.id]), GRAD_COLOR, MONO)
-    # a padded cell keeps the labels of side-by-side edges from touching
-    return f'<table border="0" cellborder="0" cellpadding="4"><tr><td>{parts}</td></tr></table>' if parts else ""
+    """The slot number ``[i]`` (when the source has several inputs) and the gradient, on one line."""
+    slot = f'<font color="{SLOT_COLOR}">[{e.slot}]</font> ' if e.multi and e.slot is not None else ""
+    grad = ""
+    if show_grads and e.id in state.edge and e.kind != "variable":   # a leaf's .grad is in the leaf
+        text = values.short(state.edge[e.id]).split("\n")
+        grad = "".join(f'<font color="{GRAD_COLOR}" face="{MONO}">{escape(line)}</font><br align="left"/>'
+                       for line in text)
+    if not slot and not grad:
+        return ""
+    if slot and not grad:
+        return slot
+    return slot + grad
 
 
-def _caption(graph, state, steps):
+def _caption(graph, state, steps, lang):
     lines = []
     if not state.shown:
         pass                      # gradients switched off: say nothing about them
     elif not state.known:
-        lines.append(NO_GRAD_YET)
+        lines.append(t(state.why or "caption.no_grad_yet", lang))
     else:
-        lines.append(f"Gradients from one backward pass: {len(steps)} steps.")
-    lines.extend(h[0].upper() + h[1:] + "." for h in graph.hidden)
-    return "".join(escape(s) + "<br/>" for s in lines)
+        lines.append(t("caption.steps", lang, n=len(steps)))
+    lines.extend(t(key, lang, **fill) for key, fill in graph.hidden)
+    return lines
 
 
-def _legend(graph):
-    kinds = [k for k in LEGEND if any(n.kind == k for n in graph.nodes)]
-    rows = "".join(f'<tr><td bgcolor="{STYLES[k][0]}" color="{STYLES[k][1]}">{escape(LEGEND[k])}</td></tr>'
-                   for k in kinds)
-    rows += f'<tr><td><font color="{GRAD_COLOR}" face="{MONO}">gradient</font></td></tr>'
-    return ('legend [id="legend" class="at-legend" shape=plaintext style="" '
-            f'label=<<table border="0" cellborder="1" cellspacing="2" cellpadding="3">{rows}</table>>]')
+def _legend_cells(graph, lang):
+    kinds = [k for k in STYLES if any(n.kind == k for n in graph.nodes)]
+    short = {G.ACCUMULATE: "legend.accumulate", G.LEAF: "legend.leaf", G.FUNCTION: "legend.function"}
+    cells = "".join(f'<td bgcolor="{STYLES[k][0]}" color="{STYLES[k][1]}">'
+                    f'{escape(t(short.get(k, "kind." + k), lang))}</td>' for k in kinds)
+    return cells + f'<td><font color="{GRAD_COLOR}" face="{MONO}">{escape(t("legend.gradient", lang))}</font></td>'
 
 
-def to_dot(graph, steps=None, show_values=True, show_grads=True, legend=True, caption=True):
-    """DOT text for ``graph``; ``steps`` (from graph.grad_steps) adds the gradients."""
-    state = _State(graph, steps, show_grads)
+def _footer(graph, state, steps, legend, caption, lang):
+    """The caption lines and the legend as one row of swatches: one short block under the graph."""
+    rows = ""
+    if caption:
+        rows += "".join(f'<tr><td align="left" border="0">{escape(s)}</td></tr>'
+                        for s in _caption(graph, state, steps, lang))
+    if legend:
+        rows += ('<tr><td align="left" border="0"><table border="0" cellborder="1" cellspacing="2" '
+                 f'cellpadding="2"><tr>{_legend_cells(graph, lang)}</tr></table></td></tr>')
+    return f'<table border="0" cellborder="0" cellspacing="0" cellpadding="1">{rows}</table>' if rows else ""
+
+
+def to_dot(graph, steps=None, show_values=True, show_grads=True, legend=True, caption=True,
+           lang=None, why=None):
+    """DOT text for ``graph``; ``steps`` (from graph.grad_steps) adds the gradients.
+
+    ``why`` is a lang key saying why there are no steps (not recorded, dropped)."""
+    state = _State(graph, steps, show_grads, why)
     xlabel = "xlabel" if len(graph.edges) > EDGE_XLABELS_ABOVE else "label"
+    footer = _footer(graph, state, steps, legend, caption, lang)
     out = [
         "digraph autograd {",
-        '  graph [id="autograd" rankdir=TB ordering=out nodesep=0.4 ranksep=0.35 '
-        'fontname="Helvetica" fontsize=12 labelloc=t bgcolor="white" forcelabels=true'
-        + (f" label=<{_caption(graph, state, steps)}>" if caption else "") + "]",
-        '  node [shape=box style="rounded,filled" fontname="Helvetica" fontsize=11 '
-        'margin="0.12,0.06" penwidth=1.2]',
-        '  edge [fontname="Helvetica" fontsize=10 arrowsize=0.7]',
+        '  graph [id="autograd" rankdir=TB nodesep=0.25 ranksep=0.2 '
+        'fontname="Helvetica" fontsize=10 labelloc=b labeljust=l bgcolor="white" forcelabels=true'
+        + (f" label=<{footer}>" if footer else "") + "]",
+        '  node [shape=box style="rounded,filled" fontname="Helvetica" fontsize=10 '
+        'margin="0.08,0.03" height=0.3 penwidth=1.2]',
+        '  edge [fontname="Helvetica" fontsize=9 arrowsize=0.6]',
     ]
-    if legend:
-        out += ["  " + _legend(graph), "  { rank=min; legend }"]
     for n in graph.nodes:
         fill, border, extra = STYLES[n.kind]
         style = "rounded,filled" + (f",{extra}" if extra else "")
         cls = f"at-{n.kind}" + (" at-stale" if n.stale else "")
-        label = node_label(graph, n, state, show_values, show_grads)
+        label = node_label(graph, n, state, show_values, show_grads, lang)
         shape = " shape=ellipse" if n.kind in (G.OUTPUT, G.LEAF, G.SAVED) else ""
         out.append(f'  {n.id} [id="{n.id}" class="{cls}"{shape} style="{style}" '
                    f'fillcolor="{fill}" color="{border}" label=<{label}>]')

@@ -27,8 +27,10 @@ CONSTANT = "constant"      # a next_functions entry of None: an input needing no
 SAVED = "saved"            # a tensor a Function saved for backward
 HIDDEN = "hidden"          # stands for nodes left out by max_nodes= / depth=
 REPEAT = "repeat"          # a run of identical Functions collapsed into one
+REF = "ref"                # a shared node drawn again next to one of its uses (see _shorten_long_edges)
 
 DEFAULT_MAX_NODES = 400
+LAYOUT_NODES = 2200   # drawn nodes the layout handles in about 2 s here (docs/benchmarks.md)
 
 
 @dataclass
@@ -44,6 +46,9 @@ class Node:
     saved_version: int | None = None
     current_version: int | None = None
     notes: list = field(default_factory=list)  # extra label lines (freed buffers, ...)
+    ref: str | None = None       # REF only: the id of the node this one stands for
+    fan_in: int = 0              # how many gradient edges lead into this node
+    auto: str = ""               # "output" / "leaf" when the name was made up here (translated when drawn)
 
     @property
     def stale(self):
@@ -66,7 +71,7 @@ class Edge:
 class Graph:
     nodes: list
     edges: list
-    hidden: list                 # sentences saying what was left out, for the caption
+    hidden: list                 # (lang key, fill) saying what was left out, for the caption
     _by_fn: dict                 # id(autograd Node) -> model Node; internal, never printed
 
     _index: dict = None          # built on first look-up: the graph is complete by then
@@ -132,6 +137,33 @@ def build_graph(outputs, names=None, name=None, show_constants=False, show_saved
     single-input Functions are collapsed first; then whatever lies beyond
     ``max_nodes`` or ``depth`` is replaced by one "hidden" node.
     """
+    return _build(outputs, names=names, name=name, show_constants=show_constants,
+                  show_saved=show_saved, max_nodes=max_nodes, depth=depth)
+
+
+def build_for_drawing(outputs, max_nodes=DEFAULT_MAX_NODES, **options):
+    """:func:`build_graph`, made small enough to lay out in a few seconds.
+
+    Whatever ``max_nodes`` says (``None`` too), a graph with more than
+    :data:`LAYOUT_NODES` drawn nodes is built again with fewer, and its
+    caption says so: a diagram never hangs.  The cost is estimated on the
+    model, before any layout runs.
+    """
+    g = _build(outputs, max_nodes=max_nodes, **options)
+    limit = max_nodes
+    while len(g.nodes) > LAYOUT_NODES:
+        functions = sum(n.kind in (FUNCTION, ACCUMULATE, REPEAT) for n in g.nodes)
+        limit = max(1, min(functions, limit or functions) * LAYOUT_NODES // len(g.nodes) - 1)
+        g = _build(outputs, max_nodes=limit, **options)
+        if limit == 1:
+            break
+    if limit != max_nodes:
+        g.hidden.insert(0, ("caption.collapsed", {"n": len(g.nodes)}))
+    return g
+
+
+def _build(outputs, names=None, name=None, show_constants=False, show_saved=False,
+           max_nodes=DEFAULT_MAX_NODES, depth=None):
     outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
     names = dict(names or {})
     if name is not None:
@@ -161,12 +193,18 @@ def build_graph(outputs, names=None, name=None, show_constants=False, show_saved
             ids["leaf"] += 1
         return own
 
+    def leaf_node(var):
+        node = add_node(LEAF, leaf_label(var), tensor=var)
+        if _tensor_name(var, names) is None:
+            node.auto = "leaf"
+        return node
+
     runs = {}
     if max_nodes is not None and _count_functions(outputs) > max_nodes:
         runs = _repeated_runs(outputs)
         if runs:
             total = sum(len(r) for r in runs.values())
-            g.hidden.append(f"{total} Functions in {len(runs)} repeated runs drawn as one node each")
+            g.hidden.append(("caption.repeated", {"total": total, "runs": len(runs)}))
 
     # Breadth-first from the outputs.  Each queue entry is a Function to
     # expand plus its depth; the model node is created when first reached.
@@ -193,20 +231,23 @@ def build_graph(outputs, names=None, name=None, show_constants=False, show_saved
         return node
 
     for i, t in enumerate(outputs):
-        label = _tensor_name(t, names) or ("output" if len(outputs) == 1 else f"output{i}")
+        label = name if name is not None else (
+            _tensor_name(t, names) or ("output" if len(outputs) == 1 else f"output{i}"))
         fn = getattr(t, "grad_fn", None)
         if fn is None:
             kind = LEAF if getattr(t, "requires_grad", False) else CONSTANT
             add_node(kind, label, tensor=t)
             continue
         out = add_node(OUTPUT, label, tensor=t)
+        if name is None and _tensor_name(t, names) is None:
+            out.auto = "output"
         add_edge(out, reach(fn, 0), kind="output")
 
     while queue:
         node, fn, d = queue.popleft()
         if node.kind == ACCUMULATE:
             var = fn.variable
-            add_edge(node, add_node(LEAF, leaf_label(var), tensor=var), kind="variable")
+            add_edge(node, leaf_node(var), kind="variable")
             continue
         if show_saved:
             _add_saved(node, fn, add_node, add_edge)
@@ -226,7 +267,62 @@ def build_graph(outputs, names=None, name=None, show_constants=False, show_saved
 
     if cut:
         _add_hidden(g, cut, add_node, add_edge, max_nodes, depth)
+    for e in g.edges:
+        if e.kind in ("grad", "output", "hidden"):
+            g.node(e.dst).fan_in += 1
+    g._index = None
+    _shorten_long_edges(g)
     return g
+
+
+# --- keeping the layout fast ----------------------------------------------------------
+# Graphviz's dot turns an edge that spans k ranks into a chain of k-1 virtual
+# nodes, and orders every rank's nodes to reduce crossings.  A leaf used by
+# every step of a loop (a shared weight, an RNN, `y = y + x` in a loop) gets
+# edges from every step down to its one AccumulateGrad: thousands of virtual
+# nodes crossing each other, which took minutes.  Drawing the shared node again
+# next to each far-away use (dashed, "same node as n5") leaves only short
+# edges, and the layout takes milliseconds.  Small graphs are drawn as they are.
+SPAN = 2             # an edge spanning more ranks than this is long
+LONG_BUDGET = 40     # virtual nodes tolerated before long edges become copies
+
+
+def ranks(g):
+    """Rank of each node: its longest distance from a node with no edge into it."""
+    indeg = {n.id: 0 for n in g.nodes}
+    for e in g.edges:
+        indeg[e.dst] += 1
+    rank = {n.id: 0 for n in g.nodes}
+    ready = deque(n for n, d in indeg.items() if d == 0)
+    while ready:
+        nid = ready.popleft()
+        for e in g.out_edges(nid):
+            rank[e.dst] = max(rank[e.dst], rank[nid] + 1)
+            indeg[e.dst] -= 1
+            if indeg[e.dst] == 0:
+                ready.append(e.dst)
+    return rank
+
+
+def virtual_nodes(g, rank=None):
+    """How many virtual nodes the layout's long edges need: its cost, estimated before it runs."""
+    rank = rank or ranks(g)
+    return sum(max(0, rank[e.dst] - rank[e.src] - 1) for e in g.edges)
+
+
+def _shorten_long_edges(g):
+    rank = ranks(g)
+    if virtual_nodes(g, rank) <= LONG_BUDGET:
+        return
+    long_edges = [e for e in g.edges if rank[e.dst] - rank[e.src] > SPAN and e.kind in ("grad", "hidden")]
+    for k, e in enumerate(long_edges):
+        target = g.node(e.dst)
+        copy = Node(id=f"r{k}", kind=REF, name=target.name, fn=target.fn, ref=target.id)
+        g.nodes.append(copy)
+        e.dst = copy.id
+    g._index = None
+    if long_edges:
+        g.hidden.append(("caption.refs", {"n": len(long_edges)}))
 
 
 def _add_saved(node, fn, add_node, add_edge):
@@ -234,7 +330,7 @@ def _add_saved(node, fn, add_node, add_edge):
     if info is None:
         return
     if getattr(fn, "saved_freed", False):
-        node.notes.append("saved tensors freed by backward")
+        node.notes.append(("label.freed", {}))
         return
     for s in info():
         if hasattr(s.value, "grad_fn") or hasattr(s.value, "numpy"):
@@ -265,7 +361,7 @@ def _add_hidden(g, cut, add_node, add_edge, max_nodes, depth):
     placeholder = add_node(HIDDEN, f"{hidden} more nodes", count=hidden)
     for parent, slot, multi, _fn in cut:
         add_edge(parent, placeholder, slot=slot, kind="hidden", multi=multi)
-    g.hidden.append(f"{hidden} nodes hidden beyond {' / '.join(why)}")
+    g.hidden.append(("caption.hidden", {"n": hidden, "why": " / ".join(why)}))
 
 
 def iter_functions(outputs):
@@ -335,6 +431,8 @@ class GradStep:
     grad_output: object          # ndarray flowing into the node
     edge_grads: dict             # edge id -> ndarray this step sent along that edge
     leaf_grad: object = None     # the leaf's .grad after an AccumulateGrad step
+    values: dict = None          # what the node's derivative rule read (record.Step.values)
+    grad_inputs: tuple = ()      # what the node sent, one per next_functions entry
 
 
 def grad_steps(graph, recording):
@@ -359,7 +457,8 @@ def grad_steps(graph, recording):
                     if e.kind == "output":
                         sent[e.id] = step.grad_output
         out.append(GradStep(step.index, node.id if node else None, fn_name(step.fn),
-                            step.grad_output, sent, step.leaf_grad))
+                            step.grad_output, sent, step.leaf_grad,
+                            getattr(step, "values", None), tuple(step.grad_inputs)))
     return out
 
 

@@ -5,27 +5,24 @@ prints them (summarised only past 1000 elements, as PyTorch does).
 """
 from __future__ import annotations
 
+import re
 from html import escape
+
+import numpy as np
 
 from . import graph as G
 from . import values
-
-KIND_TEXT = {
-    G.OUTPUT: "output tensor", G.FUNCTION: "backward Function", G.REPEAT: "repeated Functions",
-    G.ACCUMULATE: "AccumulateGrad: writes the leaf's .grad", G.LEAF: "leaf tensor",
-    G.CONSTANT: "input that needs no grad", G.SAVED: "tensor saved for backward",
-    G.HIDDEN: "hidden nodes",
-}
+from .lang import t
 
 
 def _pre(text):
     return f"<pre>{escape(text)}</pre>"
 
 
-def _tensor_rows(t):
-    return [("shape", escape(values.shape_text(tuple(t.shape)))),
-            ("dtype", escape(str(t.dtype))),
-            ("value", _pre(values.full(t)))]
+def _tensor_rows(tensor, lang):
+    return [(t("insp.shape", lang), escape(values.shape_text(tuple(tensor.shape)))),
+            (t("insp.dtype", lang), escape(str(tensor.dtype))),
+            (t("insp.value", lang), _pre(values.full(tensor)))]
 
 
 def _when(graph, steps, node_id):
@@ -34,33 +31,31 @@ def _when(graph, steps, node_id):
     return ran[-1] if ran else None
 
 
-def rows(graph, steps, k, node_id):
+def rows(graph, steps, k, node_id, lang=None):
     """(heading, html) rows describing ``node_id`` after the first ``k`` steps."""
     n = graph.node(node_id)
+    if n.kind == G.REF:               # a copy drawn near a use: inspect the node itself
+        return [(t("insp.kind", lang), escape(t("insp.ref", lang, id=n.ref)))] + rows(graph, steps, k, n.ref, lang)
     steps = steps or []
     done = steps[:k]
-    out = [("kind", escape(KIND_TEXT[n.kind]))]
+    out = [(t("insp.kind", lang), escape(t("kind." + n.kind, lang)))]
     if n.tensor is not None:
-        out += _tensor_rows(n.tensor)
+        out += _tensor_rows(n.tensor, lang)
     if n.kind == G.SAVED and n.saved_version is not None:
-        mark = " (modified in place since it was saved!)" if n.stale else ""
-        out.append(("version", escape(f"saved at {n.saved_version}, now {n.current_version}{mark}")))
+        mark = t("insp.modified", lang) if n.stale else ""
+        out.append((t("insp.version", lang),
+                    escape(t("insp.saved_at", lang, saved=n.saved_version, now=n.current_version) + mark)))
     fn = n.fn if n.kind != G.REPEAT else n.members[-1]
     ran = _when(graph, steps, node_id)
     if fn is not None and steps:
         if ran is None:
-            out.append(("gradient", "not run by this backward"))
+            out.append((t("insp.gradient", lang), escape(t("insp.not_run", lang))))
         elif ran >= k:
-            out.append(("gradient", escape(f"not yet: this node runs at step {ran + 1}")))
+            out.append((t("insp.gradient", lang), escape(t("insp.not_yet", lang, k=ran + 1))))
         else:
-            out.append(("gradient in", _pre(values.full(steps[ran].grad_output))))
-            for e in graph.out_edges(node_id):
-                if e.id in steps[ran].edge_grads:
-                    slot = f"[{e.slot}] " if e.slot is not None else ""
-                    head = f"sent {slot}to {graph.node(e.dst).name}"
-                    out.append((escape(head), _pre(values.full(steps[ran].edge_grads[e.id]))))
+            out += chain_rows(graph, steps[ran], node_id, lang)
     elif fn is not None:
-        out.append(("gradient", "none yet: it appears after backward()"))
+        out.append((t("insp.gradient", lang), escape(t("insp.none_yet", lang))))
     if n.kind == G.LEAF:
         acc = next((e.src for e in graph.in_edges(node_id) if e.kind == "variable"), None)
         ran = _when(graph, steps, acc) if acc else None
@@ -68,35 +63,118 @@ def rows(graph, steps, k, node_id):
         if grads:
             out.append((".grad", _pre(values.full(grads[-1]))))
         elif ran is not None:
-            out.append((".grad", escape(f"not yet: written at step {ran + 1}")))
+            out.append((".grad", escape(t("insp.grad_not_yet", lang, k=ran + 1))))
     if fn is not None and n.kind in (G.FUNCTION, G.REPEAT):
-        out += _saved_rows(fn)
+        pending = steps and (ran is None or ran >= k)
+        out += _saved_rows(fn, lang, pending)
     return out
 
 
-def _saved_rows(fn):
+def chain_rows(graph, step, node_id, lang=None):
+    """What the node computed at its step, the chain rule with its numbers:
+    the gradient in; for each input its rule (from the op's docstring, read by
+    ``ops.formulas``), the rule with the recorded numbers put in, and what went
+    out along that ``next_functions`` edge.  At an AccumulateGrad: old .grad +
+    incoming = new .grad."""
+    n = graph.node(node_id)
+    out = [(t("insp.grad_in", lang), _pre(values.full(step.grad_output)))]
+    fn = n.fn if n.kind != G.REPEAT else n.members[-1]
+    if n.kind == G.ACCUMULATE and step.leaf_grad is not None:
+        return out + _accumulate_rows(step, lang)
+    rules = _rules(fn)
+    inputs = getattr(type(fn), "inputs", ())
+    for e in graph.out_edges(node_id):
+        if e.id not in step.edge_grads or e.kind == "variable":
+            continue
+        slot = f"[{e.slot}] " if e.slot is not None else ""
+        name = inputs[e.slot] if e.slot is not None and e.slot < len(inputs) else None
+        if name in rules:
+            out.append((escape(f"{slot}{t('insp.rule', lang)}"),
+                        f'<pre class="at-rule">grad_{escape(name)} = {escape(rules[name])}</pre>'))
+            if step.values is not None:
+                out.append((escape(t("insp.numbers", lang)),
+                            _pre(f"= {substitute(rules[name], step.grad_output, step.values)}")))
+        head = t("insp.sent", lang, slot=slot, name=graph.node(e.dst).name)
+        out.append((escape(head), _pre(values.full(step.edge_grads[e.id]))))
+    return out
+
+
+def _rules(fn):
+    if fn is None or not isinstance(getattr(type(fn), "inputs", None), tuple):
+        return {}                     # a PyTorch node or a custom Function: no docstring rules
+    from ..ops import formulas
+    try:
+        return formulas.rules(fn)
+    except ValueError:
+        return {}
+
+
+_NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(?!\w)(?!\s*=[^=])")
+
+
+def substitute(rule, grad, saved):
+    """The rule's text with ``grad`` and each saved name replaced by its recorded value."""
+    def one(m):
+        name = m.group(1)
+        if name == "grad":
+            return _flat(grad)
+        if name in saved:
+            return _flat(saved[name])
+        return name
+    return _NAME.sub(one, rule)
+
+
+def _flat(value):
+    if isinstance(value, (tuple, list, int, float, bool)) or value is None:
+        return repr(value)
+    return " ".join(values.short(value).split())
+
+
+def _accumulate_rows(step, lang):
+    new = step.leaf_grad
+    incoming = step.grad_output
+    try:
+        old = np.asarray(new, dtype=np.float64) - np.asarray(incoming, dtype=np.float64)
+        first = not np.any(old)
+    except (TypeError, ValueError):            # kept only as summaries
+        old, first = None, False
+    text = t("insp.accumulate", lang)
+    if first:
+        body = f"None + {_flat(incoming)} = {_flat(new)}\n{t('insp.no_old', lang)}"
+    elif old is not None:
+        body = f"{_flat(old.astype(np.asarray(new).dtype))} + {_flat(incoming)} = {_flat(new)}"
+    else:
+        body = f"... + {_flat(incoming)} = {_flat(new)}"
+    return [(escape(t("insp.chain", lang)), f'<pre class="at-rule">{escape(text)}</pre>'),
+            (escape(t("insp.numbers", lang)), _pre(body)), (".grad", _pre(values.full(new)))]
+
+
+def _saved_rows(fn, lang, pending=False):
     if not hasattr(fn, "saved_tensors_info"):
         return []
     if getattr(fn, "saved_freed", False):
-        return [("saved tensors", "freed by backward (use backward(retain_graph=True) to keep them)")]
+        # True at the step shown: before its node runs, backward had not freed them yet.
+        key = "insp.saved_kept" if pending else "insp.freed"
+        return [(t("insp.saved_tensors", lang), escape(t(key, lang)))]
     out = []
     for s in fn.saved_tensors_info():
         if s.saved_version is not None:
             text = values.full(s.value)
-            note = f"\nshape {values.shape_text(tuple(s.value.shape))}, version saved {s.saved_version}, now {s.current_version}"
+            note = "\n" + t("insp.saved_note", lang, shape=values.shape_text(tuple(s.value.shape)),
+                            saved=s.saved_version, now=s.current_version)
             if s.saved_version != s.current_version:
-                note += " (modified in place: backward will fail)"
+                note += t("insp.saved_stale", lang)
             out.append((escape(s.name), _pre(text + note)))
         else:
             out.append((escape(s.name), _pre(repr(s.value))))
-    return out or [("saved tensors", "none")]
+    return out or [(t("insp.saved_tensors", lang), escape(t("insp.none", lang)))]
 
 
-def inspector_html(graph, steps, k, node_id):
+def inspector_html(graph, steps, k, node_id, lang=None):
     """The inspector's HTML: a ``div.at-inspector`` with a heading and a table."""
     if node_id is None:
-        return '<div class="at-inspector"><i>Pick a node (list or click) to inspect it.</i></div>'
+        return f'<div class="at-inspector"><i>{escape(t("insp.pick", lang))}</i></div>'
     n = graph.node(node_id)
-    body = "".join(f"<tr><th>{h}</th><td>{v}</td></tr>" for h, v in rows(graph, steps, k, node_id))
+    body = "".join(f"<tr><th>{h}</th><td>{v}</td></tr>" for h, v in rows(graph, steps, k, node_id, lang))
     return (f'<div class="at-inspector" data-node="{n.id}"><b>{escape(n.name)}</b> '
             f'<small>({n.id})</small><table>{body}</table></div>')

@@ -34,7 +34,34 @@ def _num(x):
 
 def _text(s):
     raw = s.encode("cp1252", "replace")
-    return raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+    return b"(" + raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
+
+
+def _wide(s):
+    """Text beyond Latin-1 (Chinese...) for the CJK font: UCS-2 big-endian, as a hex string.
+    Characters past the Basic Multilingual Plane (emoji) have no UCS-2 code: U+FFFD."""
+    return b"<" + "".join(c if ord(c) < 0x10000 else "\ufffd" for c in s).encode("utf-16-be").hex().encode() + b">"
+
+
+def _latin(s):
+    try:
+        s.encode("cp1252")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+# Chinese in a PDF without embedding a font: the Adobe standard CJK font
+# STSong-Light, which every PDF reader maps to a CJK font it has.
+_CJK_FONT = len(_FONTS)
+_CJK_OBJECTS = [
+    b"<< /Type /Font /Subtype /Type0 /BaseFont /STSong-Light /Encoding /UniGB-UCS2-H "
+    b"/DescendantFonts [%d 0 R] >>",
+    b"<< /Type /Font /Subtype /CIDFontType0 /BaseFont /STSong-Light "
+    b"/CIDSystemInfo << /Registry (Adobe) /Ordering (GB1) /Supplement 4 >> /FontDescriptor %d 0 R /DW 1000 /W [1 95 500] >>",
+    b"<< /Type /FontDescriptor /FontName /STSong-Light /Flags 6 /FontBBox [-25 -254 1000 880] "
+    b"/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 880 /StemV 93 >>",
+]
 
 
 class _Painter:
@@ -117,8 +144,12 @@ class _Painter:
         x, y = o["pt"]
         x -= {"l": 0, "c": o["width"] / 2, "r": o["width"]}[o["align"]]
         color = self.pen or (0.0, 0.0, 0.0)
-        head = "BT /F%d %s Tf %s %s %s rg %s %s Td (" % (font, _num(size), *map(_num, color), _num(x), _num(y))
-        self.emit(head.encode("ascii") + _text(o["text"]) + b") Tj ET")
+        text = o["text"]
+        if not _latin(text):
+            font = _CJK_FONT
+        head = "BT /F%d %s Tf %s %s %s rg %s %s Td " % (font, _num(size), *map(_num, color), _num(x), _num(y))
+        body = _text(text) if font != _CJK_FONT else _wide(text)
+        self.emit(head.encode("ascii") + body + b" Tj ET")
 
 
 def from_layout_json(data):
@@ -135,7 +166,7 @@ def from_layout_json(data):
                 p.op(o)
             p.bold = False
     content = b"\n".join(p.ops)
-    fonts = b" ".join(b"/F%d %d 0 R" % (i, 5 + i) for i in range(len(_FONTS)))
+    fonts = b" ".join(b"/F%d %d 0 R" % (i, 5 + i) for i in range(len(_FONTS) + 1))
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -144,6 +175,8 @@ def from_layout_json(data):
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
     ] + [b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding >>" % f.encode()
          for f in _FONTS]
+    cjk = 5 + len(_FONTS)     # object number of the CJK font, then its descendant and descriptor
+    objects += [_CJK_OBJECTS[0] % (cjk + 1), _CJK_OBJECTS[1] % (cjk + 2), _CJK_OBJECTS[2]]
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for i, body in enumerate(objects, 1):

@@ -1,50 +1,174 @@
-"""Record what the engine does during backward, one step per node it runs.
+"""Record what an engine does during backward, one step per node it runs.
 
-The engine (``autograd_teach.engine``) calls ``_recorder.on_step(node,
-grad_outputs, grad_inputs)`` after running each node, when ``_recorder`` is
-not None.  A :class:`Recorder` turns those calls into :class:`Recording`\\ s:
-an ordered list of :class:`Step`.
+Nothing is recorded unless asked, and importing ``autograd_teach.viz``
+does not ask.  Two ways to ask:
 
-Nothing is recorded unless asked: the engine checks one global and the cost
-of recording is all here.  Importing ``autograd_teach.viz`` asks, though:
-it installs a background recorder (:func:`autorecord`) so that ``draw(out)``
-after a plain ``out.backward()`` can show the gradients.  It keeps only the
-last :data:`KEEP` recordings, so old graphs are not kept alive; call
-``autorecord(False)`` to switch it off.
+``autorecord(True)`` / ``autorecord(False)``
+    Background recording: every backward run is kept in a small store, so
+    that ``draw(out)`` after a plain ``out.backward()`` shows the gradients.
+``with record() as rec:``
+    Records the backward runs inside the block into ``rec``
+    (``rec.recordings``, ``rec.last``, ``rec.steps``).
 
-``with record() as rec:`` records every backward call inside the block into
-``rec`` (and the background store), whatever ``autorecord`` says;
-``out.backward(record=rec)`` records one call.
+Both subscribe through the engines' public observer hook,
+``add_observer(begin) -> handle``: ``begin(roots)`` is called as a run
+starts and returns a watcher whose ``step(node, grad_outputs, grad_inputs)``
+is called after each node and ``end()`` when the run is over.  A
+:class:`Recorder` is such a ``begin``; each run gets a watcher of its own,
+so backward in several threads never shares state.
+
+What a recording holds, and what it does not:
+
+* the Nodes through weak references, so a recording never keeps a graph
+  alive (``del y`` frees it).  PyTorch's C++ nodes take no weak references;
+  those are held until the recording goes.
+* gradients of at most :data:`FULL_VALUES` elements as copies; larger ones
+  as a :class:`Summary` (shape, norm, min, max), so memory stays bounded.
+* the background store keeps recordings while their graph lives, up to
+  :data:`BUDGET` bytes in all; past that the oldest go first, and a diagram
+  of a graph whose recording went says so.
 """
 from __future__ import annotations
 
 import contextlib
+import importlib.util
+import sys
+import threading
+import weakref
 from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
 
-from .. import engine
+FULL_VALUES = 4096        # a gradient of at most this many elements is kept whole
+BUDGET = 64 * 2 ** 20     # bytes of gradients the background store may hold
+STEP_BYTES = 200          # what one Step costs beside its arrays, roughly
 
-KEEP = 4  # recordings kept by the background store: enough to draw the last few backward calls
+
+# --- where recordings come from --------------------------------------------------------
+# Every engine that offers add_observer(begin) -> handle with the begin/step/end
+# protocol.  Ours always; real PyTorch's (viz/torch_record.py) only when that module
+# exists and the learner has imported torch: viz never imports torch itself.
+def sources():
+    """The modules whose ``add_observer`` recording subscribes to, right now."""
+    from .. import engine
+    found = [engine]
+    if "torch" in sys.modules and importlib.util.find_spec(__package__ + ".torch_record") is not None:
+        from . import torch_record
+        found.append(torch_record)
+    return found
+# -----------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
+class Summary:
+    """Stands for a gradient too large to keep: what a label needs of it."""
+    shape: tuple
+    dtype: str
+    norm: float
+    min: float
+    max: float
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    nbytes = 64
+
+
+def keep(array):
+    """A copy of a small array (the engine's buffers may be reused); a Summary of a large one."""
+    if array is None:
+        return None
+    a = np.asarray(array)
+    if a.size <= FULL_VALUES:
+        return np.array(a, copy=True)
+    f = a.astype(np.float64, copy=False)
+    return Summary(tuple(a.shape), str(a.dtype), float(np.linalg.norm(f.ravel())),
+                   float(np.min(f)), float(np.max(f)))
+
+
+def _ref(obj):
+    """A weak reference when the object allows one, else a stand-in holding it."""
+    try:
+        return weakref.ref(obj)
+    except TypeError:                 # PyTorch's C++ nodes
+        return lambda: obj
+
+
 class Step:
-    """One node the engine ran."""
-    index: int
-    fn: object                 # the autograd Node
-    grad_output: object        # ndarray: the gradient flowing into fn (summed over contributions)
-    grad_inputs: tuple         # ndarray or None per next_functions entry: what fn sent on
-    leaf_grad: object = None   # ndarray: the leaf's .grad after an AccumulateGrad step
+    """One node the engine ran.  ``fn`` is None once that node is gone."""
+    __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad", "values")
+
+    def __init__(self, index, fn, grad_output, grad_inputs, leaf_grad=None, values=None):
+        self.index = index
+        self._fn = _ref(fn)
+        self.grad_output = grad_output      # the gradient flowing into fn (summed over its uses)
+        self.grad_inputs = grad_inputs      # one per next_functions entry: what fn sent on
+        self.leaf_grad = leaf_grad          # after an AccumulateGrad step: the leaf's .grad
+        self.values = values                # what fn's derivative rule reads, before backward freed it
+
+    @property
+    def fn(self):
+        return self._fn()
+
+    def __repr__(self):
+        fn = self.fn
+        return f"<Step {self.index}: {type(fn).__name__ if fn is not None else 'freed node'}>"
 
 
 class Recording:
-    """The steps of one backward call, in the order the engine ran them."""
+    """The steps of one backward run, in the order the engine ran them."""
 
     def __init__(self, roots):
-        self.roots = list(roots)
+        self._roots = [_ref(r) for r in roots]
         self.steps = []
+        self.nbytes = 0
+        self._values = {}                  # id(node) -> its rule's values, taken before it runs
+        for r in roots:
+            self._snapshot(r)
+
+    def _snapshot(self, node):
+        # A node's saved tensors are freed when it runs; its parents all run
+        # before it, so the values its chain rule reads are taken then.
+        if id(node) in self._values:
+            return
+        wanted = _rule_names(type(node))
+        values = None
+        if wanted:
+            values = {}
+            for name in wanted:
+                try:
+                    v = getattr(node, "_saved_" + name)
+                except Exception:          # noqa: BLE001 - not saved, or already freed
+                    continue
+                values[name] = keep(_numpy(v)) if hasattr(v, "numpy") else v
+        self._values[id(node)] = values
+
+    @property
+    def roots(self):
+        return [r for r in (ref() for ref in self._roots) if r is not None]
+
+    def alive(self):
+        return any(ref() is not None for ref in self._roots)
+
+    def ran(self, fn):
+        """True when this run ran the node ``fn`` (or started from it)."""
+        return any(ref() is fn for ref in self._roots) or any(s._fn() is fn for s in self.steps)
+
+    def add(self, node, grad_outputs, grad_inputs):
+        grad_output = keep(grad_outputs[0]) if grad_outputs else None
+        sent = tuple(keep(g) for g in grad_inputs)
+        leaf_grad = None
+        var = getattr(node, "variable", None)
+        if var is not None and getattr(var, "grad", None) is not None:
+            leaf_grad = keep(_numpy(var.grad))
+        values = self._values.pop(id(node), None)
+        self.steps.append(Step(len(self.steps), node, grad_output, sent, leaf_grad, values))
+        self.nbytes += STEP_BYTES + sum(getattr(a, "nbytes", 0) for a in (grad_output, leaf_grad, *sent))
+        for child, _ in node.next_functions:
+            if child is not None:
+                self._snapshot(child)
 
     def __len__(self):
         return len(self.steps)
@@ -53,18 +177,55 @@ class Recording:
         return f"<Recording: {len(self.steps)} steps>"
 
 
-def _copy(a):
-    # The engine may reuse its buffers; what we show must be what flowed then.
-    return None if a is None else np.array(a, copy=True)
+def _numpy(t):
+    return t.detach().numpy() if hasattr(t, "detach") else t.numpy()
+
+
+_RULE_NAMES = {}          # node class -> the names its derivative rule reads (ops/formulas.py)
+
+
+def _rule_names(cls):
+    found = _RULE_NAMES.get(cls)
+    if found is None:
+        found = ()
+        if isinstance(getattr(cls, "inputs", None), tuple):   # an autograd_teach op
+            from ..ops import formulas
+            try:
+                found = tuple(sorted(formulas.names(cls)))
+            except Exception:              # noqa: BLE001 - an op without readable rules
+                found = ()
+        _RULE_NAMES[cls] = found
+    return found
+
+
+class _Watcher:
+    """One backward run's watcher: what add_observer's protocol calls."""
+    __slots__ = ("recording", "_finished")
+
+    def __init__(self, recording, finished):
+        self.recording = recording
+        self._finished = finished
+
+    def step(self, node, grad_outputs, grad_inputs):
+        self.recording.add(node, grad_outputs, grad_inputs)
+
+    def end(self):
+        self._finished(self.recording)
 
 
 class Recorder:
-    """What the engine's ``_recorder`` hook calls.  One Recording per backward."""
+    """A ``begin(roots)`` for ``add_observer``: one Recording per backward run."""
 
-    def __init__(self, store=True):
+    def __init__(self):
         self.recordings = []
-        self._current = None
-        self._store = store
+        self._lock = threading.Lock()
+
+    def __call__(self, roots):
+        return _Watcher(Recording(roots), self._finished)
+
+    def _finished(self, recording):
+        with self._lock:
+            self.recordings.append(recording)
 
     @property
     def last(self):
@@ -74,82 +235,107 @@ class Recorder:
     def steps(self):
         return self.last.steps if self.last else []
 
-    def on_begin(self, roots):
-        self._current = Recording(roots)
-        self.recordings.append(self._current)
-
-    def on_step(self, node, grad_outputs, grad_inputs):
-        if self._current is None:         # an engine that does not call on_begin
-            self.on_begin([node])
-        leaf_grad = None
-        var = getattr(node, "variable", None)
-        if var is not None and getattr(var, "grad", None) is not None:
-            leaf_grad = _copy(var.grad.numpy())
-        steps = self._current.steps
-        steps.append(Step(len(steps), node, _copy(grad_outputs[0]) if grad_outputs else None,
-                          tuple(_copy(g) for g in grad_inputs), leaf_grad))
-
-    def on_end(self):
-        current, self._current = self._current, None
-        if current is not None and self._store:
-            _store(current)
-
     def __repr__(self):
         return f"<Recorder: {len(self.recordings)} recordings>"
 
 
-# --- the background store: the last KEEP recordings, newest last ------------
+# --- the background store ------------------------------------------------------------
 
-_recent = deque(maxlen=KEEP)
-_auto = None
+class _Store:
+    """Recordings of live graphs, newest last, at most BUDGET bytes in all."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._recent = []
+        self._dropped = deque(maxlen=256)   # weak refs to roots whose recording went for memory
+
+    def add(self, recording):
+        with self._lock:
+            self._recent = [r for r in self._recent if r.alive()]
+            self._recent.append(recording)
+            total = sum(r.nbytes for r in self._recent)
+            while total > BUDGET and len(self._recent) > 1:
+                old = self._recent.pop(0)
+                total -= old.nbytes
+                self._dropped.extend(old._roots)
+
+    def find(self, fn):
+        with self._lock:
+            recent = list(self._recent)
+        for rec in reversed(recent):          # the root first: that is what draw(out) asks for
+            if any(ref() is fn for ref in rec._roots):
+                return rec
+        for rec in reversed(recent):
+            if rec.ran(fn):
+                return rec
+        return None
+
+    def dropped(self, fn):
+        with self._lock:
+            return any(ref() is fn for ref in self._dropped)
+
+    def clear(self):
+        with self._lock:
+            self._recent.clear()
+            self._dropped.clear()
+
+    def __len__(self):
+        with self._lock:
+            return len(self._recent)
 
 
-def _store(recording):
-    if not any(r is recording for r in _recent):
-        _recent.append(recording)
+_store = _Store()
+_auto = []                 # (source module, handle) while autorecord is on
+_auto_lock = threading.Lock()
+
+
+def _background(roots):
+    """The background recorder's begin(roots)."""
+    return _Watcher(Recording(roots), _store.add)
 
 
 def find_recording(fn):
     """The newest kept Recording whose backward ran the autograd Node ``fn``."""
-    for rec in reversed(_recent):
-        if any(s.fn is fn for s in rec.steps):
-            return rec
-    return None
+    return _store.find(fn)
+
+
+def was_dropped(fn):
+    """True when the recording of a backward from ``fn`` was dropped to bound memory."""
+    return _store.dropped(fn)
 
 
 def clear():
-    """Forget every kept recording (and the graphs they keep alive)."""
-    _recent.clear()
-
-
-class _AutoRecorder(Recorder):
-    """The background recorder: stores into the store, keeps nothing itself."""
-
-    def on_end(self):
-        super().on_end()
-        self.recordings.clear()
+    """Forget every kept recording."""
+    _store.clear()
 
 
 def autorecord(enabled=True):
-    """Switch the background recorder on or off.  On by default once viz is imported."""
-    global _auto
-    if enabled:
-        if _auto is None:
-            _auto = _AutoRecorder()
-        if engine._recorder is None:
-            engine._recorder = _auto
-    else:
-        if engine._recorder is _auto:
-            engine._recorder = None
+    """Switch background recording on (``True``) or off (``False``).  Off until called."""
+    with _auto_lock:
+        if enabled:
+            have = {id(src) for src, _ in _auto}
+            for src in sources():          # a source that appeared since (torch imported) joins
+                if id(src) not in have:
+                    _auto.append((src, src.add_observer(_background)))
+        else:
+            for _, handle in _auto:
+                handle.remove()
+            _auto.clear()
+
+
+def autorecording():
+    """True while background recording is on."""
+    with _auto_lock:
+        return bool(_auto)
 
 
 @contextlib.contextmanager
 def record():
-    """``with record() as rec:`` records each backward call in the block into ``rec``."""
+    """``with record() as rec:`` records each backward run in the block into ``rec``."""
     rec = Recorder()
-    previous = engine._recorder
-    engine._recorder = rec
+    handles = [src.add_observer(rec) for src in sources()]
     try:
         yield rec
     finally:
-        engine._recorder = previous
+        for handle in handles:
+            handle.remove()

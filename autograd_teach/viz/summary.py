@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import graph as G
 from . import values
+from .lang import t
 
 
 def _one_line(text):
@@ -20,6 +21,8 @@ def node_line(n):
                 f"{values.dtype_name(t)} {_one_line(values.short(t))}")
     if n.kind == G.REPEAT:
         return f"{n.id} {n.name} x {n.count}"
+    if n.kind == G.REF:
+        return f"{n.id} {n.name} (same node as {n.ref})"
     return f"{n.id} {n.name}" if n.kind != G.CONSTANT else f"{n.id} constant (needs no grad)"
 
 
@@ -46,5 +49,5 @@ def text_summary(graph, steps=None, upto=None):
     if steps is not None:
         order = " -> ".join(s.name for s in steps[:upto])
         lines.append(f"engine order: {order}" if order else "engine order: (no step yet)")
-    lines.extend(graph.hidden)
+    lines.extend(t(key, "en", **fill).rstrip(".") for key, fill in graph.hidden)
     return "\n".join(lines)

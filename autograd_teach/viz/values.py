@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..printing import format_tensor
+from .record import Summary
 
 SMALL = 6  # at most this many elements are shown in full inside a diagram label
 
@@ -37,10 +38,17 @@ def _format(array, dtype):
     return format_tensor(array, dtype)
 
 
+def _summary(s):
+    # a gradient the recorder kept only as a summary (record.Summary)
+    return f"shape {shape_text(s.shape)}, norm {s.norm:.4g}"
+
+
 def full(value, dtype=None):
     """The whole tensor, as the core's repr prints it (summarised past 1000 elements)."""
     if value is None:
         return "None"
+    if isinstance(value, Summary):
+        return _summary(value) + f", min {value.min:.4g}, max {value.max:.4g}"
     array = as_array(value)
     return _format(array, dtype or dtype_name(value))
 
@@ -49,6 +57,8 @@ def short(value, dtype=None):
     """A label-sized summary: the tensor itself when small, else shape and norm."""
     if value is None:
         return "None"
+    if isinstance(value, Summary):
+        return _summary(value)
     array = as_array(value)
     if array.size <= SMALL:
         return _format(array, dtype or dtype_name(value))

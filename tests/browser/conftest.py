@@ -290,7 +290,7 @@ def console():
 
 @pytest.fixture
 def page(request, lab, browser, console):
-    context = browser.new_context(viewport={"width": 1280, "height": 1300}, device_scale_factor=1,
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, device_scale_factor=1,
                                   locale="en-US", timezone_id="UTC", reduced_motion="reduce")
     context.set_default_timeout(30_000)
     pg = context.new_page()

@@ -165,7 +165,23 @@ _STATE_JS = """
 }
 """
 
-_STATUS_RE = re.compile(r"step (\d+) of (\d+)")
+# The status line in either language: "step 2 of 5: MulBackward0 ran" / "第 2 步，共 5 步：MulBackward0 已运行"
+_STATUS_RE = re.compile(r"(?:step (\d+) of (\d+)|第 (\d+) 步，共 (\d+) 步)")
+ROW = {"shape": ("shape", "形状"), "dtype": ("dtype",), "value": ("value", "数值")}
+
+
+def status_numbers(status):
+    """(k, n) from the status line, or None."""
+    m = _STATUS_RE.search(status)
+    if not m:
+        return None
+    k, n = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
+    return int(k), int(n)
+
+
+def row(rows, key):
+    """The inspector row ``key`` (shape, dtype, value), whatever the language."""
+    return next((rows[h] for h in ROW.get(key, (key,)) if h in rows), None)
 
 
 def widget_state(widget):
@@ -189,12 +205,13 @@ def wait_for_step(page, widget, k, timeout=15_000):
     """Wait until the widget shows step ``k``: the status line says so and the
     highlighted node is the one it says ran."""
     def settled(state):
-        m = _STATUS_RE.search(state["status"])
-        if not m or int(m.group(1)) != k:
+        m = status_numbers(state["status"])
+        if not m or m[0] != k:
             return False
         if k == 0:
             return not state["current"]
-        return any(f"{name} ran" in state["status"] for name in state["current"])
+        return any(f"{name} ran" in state["status"] or f"{name} 已运行" in state["status"]
+                   for name in state["current"])
     return eventually(page, lambda: widget_state(widget), settled, f"step {k}", timeout)
 
 
@@ -213,6 +230,25 @@ def step_right(page, widget):
     handle = widget.locator(".at-step .noUi-handle")
     handle.focus()
     page.keyboard.press("ArrowRight")
+
+
+def step_left(page, widget):
+    handle = widget.locator(".at-step .noUi-handle")
+    handle.focus()
+    page.keyboard.press("ArrowLeft")
+
+
+def assert_in_view(page, locator, what, within=None):
+    """``locator``'s box lies inside the window (and inside ``within``'s box, when given)."""
+    box = locator.bounding_box()
+    assert box is not None, f"{what}: not displayed"
+    frames = [{"x": 0, "y": 0, "width": page.viewport_size["width"], "height": page.viewport_size["height"]}]
+    if within is not None:
+        frames.append(within.bounding_box())
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for f in frames:
+        assert f["x"] <= cx <= f["x"] + f["width"] and f["y"] <= cy <= f["y"] + f["height"], (
+            f"{what} is out of view: its centre ({cx:.0f}, {cy:.0f}) is outside {f}")
 
 
 def pick_node(widget, node_id):
@@ -241,7 +277,7 @@ def test_lesson_runs_and_widget_steps(lab, page, console, lang):
     state = eventually(page, lambda: widget_state(widget),
                        lambda s: EXPECTED_NODES <= set(s["nodes"]) and _STATUS_RE.search(s["status"]),
                        f"the nodes {sorted(EXPECTED_NODES)} and the step status line")
-    n_steps = int(_STATUS_RE.search(state["status"]).group(2))
+    n_steps = status_numbers(state["status"])[1]
     assert n_steps >= 3, f"expected at least 3 backward steps, the status says {state['status']!r}"
 
     # Step 0: nothing ran yet, no gradient on any edge.
@@ -276,21 +312,54 @@ def test_lesson_runs_and_widget_steps(lab, page, console, lang):
     inspector.wait_for(timeout=15_000)
     assert inspector.locator("b").first.text_content() == leaf_name
     rows = eventually(page, lambda: _inspector_rows(inspector),
-                      lambda r: {"shape", "dtype", "value"} <= set(r), "the leaf's rows in the inspector")
-    assert " ".join(rows["value"].split()) == leaf_value, (rows["value"], leaf_value)
-    assert "tensor(" in rows["value"]
-    assert "not yet" in rows.get(".grad", ""), f"leaf .grad before its step: {rows}"
+                      lambda r: all(row(r, k) is not None for k in ROW), "the leaf's rows in the inspector")
+    assert " ".join(row(rows, "value").split()) == leaf_value, (row(rows, "value"), leaf_value)
+    assert "tensor(" in row(rows, "value")
+    grad_row = rows.get(".grad", "")
+    assert "not yet" in grad_row or "还没有" in grad_row, f"leaf .grad before its step: {rows}"
+    assert_in_view(page, inspector, "the inspector, once a node is picked")
 
     # Mid-way through backward, the current node highlighted: the README's picture.
+    wait_for_step(page, widget, mid)
+    # At 1280x720 the graph fits the notebook's width, and the node that just ran is in view.
+    fit = widget.evaluate("""(w) => {
+      const pane = w.querySelector('.at-pane'), svg = pane.querySelector('svg.at-graph');
+      return [svg.getBoundingClientRect().width, pane.clientWidth];
+    }""")
+    assert fit[0] <= fit[1] + 1, f"the graph ({fit[0]} px) is wider than its pane ({fit[1]} px)"
+    current = widget.locator("svg.at-graph g.node.at-current").first
+    assert_in_view(page, current, "the node that just ran", within=widget.locator(".at-pane"))
+    # Zoom in: the graph grows past the pane, and stepping keeps the current node in view.
+    widget.locator(".at-zoom-in").click()
+    widget.locator(".at-zoom-in").click()
+    eventually(page, lambda: widget.evaluate(
+        "(w) => w.querySelector('.at-diagram').dataset.scale"), lambda s: s and float(s) > 1.2, "zoomed in")
+    step_right(page, widget)
+    wait_for_step(page, widget, mid + 1)
+    page.wait_for_timeout(300)
+    assert_in_view(page, widget.locator("svg.at-graph g.node.at-current").first,
+                   "the node that just ran, zoomed in", within=widget.locator(".at-pane"))
+    widget.locator(".at-fit").click()
+    step_left(page, widget)
     wait_for_step(page, widget, mid)
     # Same picture on every run: no hover, and the widget at the top of the
     # notebook's scroll area (its subpixel offset then depends on layout only).
     page.mouse.move(0, 0)
     widget.evaluate("(w) => w.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(200)
+    # The inspector on DotBackward0, which has run: its chain rule with the numbers put in.
+    dot_id = widget.locator("svg.at-graph g.node").filter(
+        has=page.locator(":scope > title", has_text=re.compile(r"^DotBackward0$"))).first.get_attribute("id")
+    pick_node(widget, dot_id)
+    chain = widget.locator(f'div.at-inspector[data-node="{dot_id}"] pre.at-rule').first
+    chain.wait_for(timeout=15_000)
+    assert "grad_self = " in chain.text_content()
+    page.wait_for_timeout(200)
     shot = ARTIFACTS / f"widget_step-{lang}.png"
     ARTIFACTS.mkdir(exist_ok=True)
     widget.screenshot(path=str(shot), animations="disabled", caret="hide")
+    pick_node(widget, leaf_id)
+    inspector.wait_for(timeout=15_000)
 
     # Play runs the rest: the highlight moves on to the last node and every
     # edge gets its gradient; the leaf's .grad appears in the inspector.
@@ -305,6 +374,12 @@ def test_lesson_runs_and_widget_steps(lab, page, console, lang):
     errors = console.errors()
     assert not errors, "errors in the browser console:\n" + "\n".join(
         f"[{kind}] {text} ({url})" for _t, kind, text, url in errors)
+
+    # A widget whose kernel is gone says so.
+    page.evaluate(_in_panel("  return panel.sessionContext.session.kernel.restart();"), path)
+    note = widget.locator(".at-stale-note")
+    note.wait_for(state="visible", timeout=30_000)
+    assert "kernel" in note.text_content() or "内核" in note.text_content()
 
     if lang == "en" and os.environ.get("UPDATE_SCREENSHOTS") == "1":
         SCREENSHOT.parent.mkdir(exist_ok=True)

@@ -1,0 +1,163 @@
+"""Every word the diagram and the widget print, in English and Chinese.
+
+``set_lang("zh")`` sets the default for ``draw()`` / ``show()``; each of
+them also takes ``lang=``.  ``lang=None`` means the default.  PyTorch's
+own names (``MulBackward0``, ``grad_fn``, ``.grad``, ``AccumulateGrad``,
+``backward()``) stay as they are: they are what the learner types.
+
+Chinese terms are the standard ones: 叶子节点 (leaf), 计算图 (graph),
+梯度 (gradient), 反向传播 (backward pass).
+"""
+from __future__ import annotations
+
+import threading
+
+LANGS = ("en", "zh")
+_default = ["en"]           # a one-element list: set_lang swaps its item under the lock
+_lock = threading.Lock()
+
+
+def set_lang(lang):
+    """Make ``lang`` ("en" or "zh") the default language of draw() and show()."""
+    lang = check(lang)
+    with _lock:
+        _default[0] = lang
+
+
+def get_lang():
+    """The default language set by :func:`set_lang` ("en" unless changed)."""
+    with _lock:
+        return _default[0]
+
+
+def check(lang):
+    if lang not in LANGS:
+        raise ValueError(f"lang must be one of {', '.join(map(repr, LANGS))}, not {lang!r}")
+    return lang
+
+
+def resolve(lang):
+    """``lang`` itself, or the default when it is None."""
+    return get_lang() if lang is None else check(lang)
+
+
+# key -> (English, Chinese).  Text with {placeholders} is filled by t().
+TEXT = {
+    # node kinds: the legend
+    "kind.output": ("output tensor", "输出张量"),
+    "kind.function": ("backward Function", "反向函数 (Function)"),
+    "kind.repeat": ("repeated Functions", "重复的函数"),
+    "kind.accumulate": ("AccumulateGrad: writes the leaf's .grad", "AccumulateGrad：写入叶子节点的 .grad"),
+    "kind.leaf": ("leaf tensor (requires grad)", "叶子节点（需要梯度）"),
+    "kind.constant": ("input needing no grad", "不需要梯度的输入"),
+    "kind.saved": ("saved for backward", "为反向传播保存的张量"),
+    "kind.hidden": ("hidden nodes", "隐藏的节点"),
+    "kind.ref": ("the same node, drawn again near a use", "同一节点，在使用处再画一次"),
+    "legend.gradient": ("gradient", "梯度"),
+    "legend.accumulate": ("AccumulateGrad", "AccumulateGrad"),
+    "legend.leaf": ("leaf tensor", "叶子节点"),
+    "legend.function": ("backward Function", "反向函数"),
+    # captions
+    "caption.no_grad_yet": ("No gradients yet: they appear after backward().",
+                            "还没有梯度：调用 backward() 之后才会出现。"),
+    "caption.steps": ("Gradients from one backward pass: {n} steps.", "一次反向传播的梯度：共 {n} 步。"),
+    "caption.not_recorded": ("backward() ran, but was not recorded, so no gradient is drawn: "
+                             "call viz.autorecord(True) before backward().",
+                             "backward() 已运行，但没有被记录，所以图中没有梯度："
+                             "请在 backward() 之前调用 viz.autorecord(True)。"),
+    "caption.dropped": ("The recording of this backward was dropped to keep memory bounded; "
+                        "run backward() again to see its gradients.",
+                        "为限制内存，这次反向传播的记录已被丢弃；再运行一次 backward() 即可看到梯度。"),
+    "caption.repeated": ("{total} Functions in {runs} repeated runs drawn as one node each.",
+                         "{runs} 段重复的函数（共 {total} 个）各画成一个节点。"),
+    "caption.hidden": ("{n} nodes hidden beyond {why}.", "超出 {why} 的 {n} 个节点被隐藏。"),
+    "caption.refs": ("{n} long edges into shared nodes drawn as dashed copies next to each use, "
+                     "so that the layout stays fast.",
+                     "{n} 条通向共享节点的长边改为在每个使用处画一个虚线副本，以保持布局快速。"),
+    "caption.collapsed": ("Graph too large to lay out quickly: only the {n} nodes nearest the output are drawn.",
+                          "计算图太大，无法快速布局：只画出离输出最近的 {n} 个节点。"),
+    # labels inside nodes
+    "label.needs_no_grad": ("needs no grad", "不需要梯度"),
+    "label.identical": ("{n} identical steps in a row", "连续 {n} 个相同的步骤"),
+    "label.raise_limits": ("raise max_nodes= or depth= to draw them", "增大 max_nodes= 或 depth= 可画出它们"),
+    "label.more_nodes": ("{n} more nodes", "还有 {n} 个节点"),
+    "label.freed": ("saved tensors freed by backward", "保存的张量已被 backward 释放"),
+    "label.modified": ("modified in place: saved at version {saved}, now {now}",
+                       "已被原地修改：保存时版本 {saved}，现在 {now}"),
+    "label.ref": ("same node as {id}", "与 {id} 是同一个节点"),
+    "label.sum": ("sum", "求和"),
+    "label.constant": ("constant", "常量"),
+    "label.output": ("output", "输出"),
+    "label.leaf": ("leaf", "叶子"),
+    # the widget
+    "widget.play": ("Play: run backward one node at a time", "播放：逐个节点运行反向传播"),
+    "widget.step": ("step", "步"),
+    "widget.values": ("values", "数值"),
+    "widget.grads": ("gradients", "梯度"),
+    "widget.saved": ("saved tensors", "保存的张量"),
+    "widget.values.title": ("Show or hide the tensors' values", "显示或隐藏张量的数值"),
+    "widget.grads.title": ("Show or hide the gradients", "显示或隐藏梯度"),
+    "widget.saved.title": ("Show or hide the tensors saved for backward", "显示或隐藏为反向传播保存的张量"),
+    "widget.fit": ("fit", "适应宽度"),
+    "widget.fit.title": ("Scale the graph to the width of the notebook", "把计算图缩放到笔记本的宽度"),
+    "widget.zoom_in": ("zoom in", "放大"),
+    "widget.zoom_out": ("zoom out", "缩小"),
+    "widget.follow": ("follow", "跟随"),
+    "widget.follow.title": ("Keep the node that just ran in view", "让刚运行的节点保持可见"),
+    "widget.inspect": ("inspect", "查看"),
+    "widget.pick": ("(pick a node)", "（选择一个节点）"),
+    "widget.no_backward": ("No backward recorded for this graph yet: call viz.autorecord(True), "
+                           "run backward(), then show() again.",
+                           "这个计算图还没有记录到反向传播：调用 viz.autorecord(True)，"
+                           "运行 backward()，再调用 show()。"),
+    "widget.not_recorded": ("backward() ran, but was not recorded: call viz.autorecord(True) before "
+                            "backward() to replay it (build the graph again first).",
+                            "backward() 已运行，但没有被记录：先重新构建计算图，"
+                            "在 backward() 之前调用 viz.autorecord(True) 才能回放。"),
+    "widget.step0": ("step 0 of {n}: nothing ran yet; press Play to run backward one node at a time",
+                     "第 0 步，共 {n} 步：还没有运行；按播放键逐个节点运行反向传播"),
+    "widget.stepk": ("step {k} of {n}: {name} ran", "第 {k} 步，共 {n} 步：{name} 已运行"),
+    "widget.stale": ("This widget's kernel is gone (restarted or shut down): run the cell again.",
+                     "这个控件的内核已不在（已重启或关闭）：请重新运行这个单元格。"),
+    # the inspector
+    "insp.pick": ("Pick a node (click it, or use the list) to inspect it.",
+                  "选择一个节点（点击它，或从列表中选）来查看它。"),
+    "insp.kind": ("kind", "类型"),
+    "insp.shape": ("shape", "形状"),
+    "insp.dtype": ("dtype", "dtype"),
+    "insp.value": ("value", "数值"),
+    "insp.version": ("version", "版本"),
+    "insp.saved_at": ("saved at {saved}, now {now}", "保存时 {saved}，现在 {now}"),
+    "insp.modified": (" (modified in place since it was saved!)", "（保存后被原地修改过！）"),
+    "insp.gradient": ("gradient", "梯度"),
+    "insp.not_run": ("not run by this backward", "这次反向传播没有运行它"),
+    "insp.not_yet": ("not yet: this node runs at step {k}", "还没有：这个节点在第 {k} 步运行"),
+    "insp.none_yet": ("none yet: it appears after backward()", "还没有：backward() 之后才会出现"),
+    "insp.grad_in": ("gradient in", "传入的梯度"),
+    "insp.sent": ("sent {slot}to {name}", "{slot}传给 {name}"),
+    "insp.grad_not_yet": ("not yet: written at step {k}", "还没有：在第 {k} 步写入"),
+    "insp.freed": ("freed by backward (use backward(retain_graph=True) to keep them)",
+                   "已被 backward 释放（用 backward(retain_graph=True) 可保留）"),
+    "insp.saved_kept": ("kept until this node runs, then freed by backward",
+                        "保留到这个节点运行，之后被 backward 释放"),
+    "insp.saved_tensors": ("saved tensors", "保存的张量"),
+    "insp.none": ("none", "无"),
+    "insp.saved_note": ("shape {shape}, version saved {saved}, now {now}", "形状 {shape}，保存时版本 {saved}，现在 {now}"),
+    "insp.saved_stale": (" (modified in place: backward will fail)", "（已被原地修改：backward 会失败）"),
+    "insp.chain": ("chain rule", "链式法则"),
+    "insp.rule": ("rule", "法则"),
+    "insp.numbers": ("numbers", "代入数值"),
+    "insp.accumulate": ("old .grad + incoming = new .grad", "原来的 .grad + 传入的梯度 = 新的 .grad"),
+    "insp.no_old": ("(none before: .grad starts as the incoming gradient)", "（之前没有：.grad 就是传入的梯度）"),
+    "insp.summary": ("shape {shape}, norm {norm} (too large to keep every value)",
+                     "形状 {shape}，范数 {norm}（太大，未保留全部数值）"),
+    "insp.gone": ("this node no longer exists (its graph was freed)", "这个节点已不存在（它的计算图已被释放）"),
+    "insp.ref": ("a copy of {id} drawn near this use; the same node", "{id} 在这个使用处的副本，是同一个节点"),
+}
+
+
+def t(key, lang=None, **fill):
+    """The text for ``key`` in ``lang`` (None: the default), filled with ``fill``."""
+    en, zh = TEXT[key]
+    text = zh if resolve(lang) == "zh" else en
+    return text.format(**fill) if fill else text
