@@ -18,11 +18,13 @@ outputs; these tests check what nbval cannot see:
 """
 from __future__ import annotations
 
-import contextlib
 import html
 import importlib.util
 import io
+import json
 import re
+import subprocess
+import sys
 import tokenize
 from pathlib import Path
 
@@ -290,15 +292,27 @@ def test_every_exercise_has_an_answer_key(stem):
             assert calls(cell["answer"][lang]) == calls(cell[lang])
 
 
+_RUNNER = """
+import contextlib, io, json, sys
+sources = json.load(sys.stdin)
+namespace, printed = {"__name__": "__main__"}, []
+for source in sources:
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        exec(compile(source, "<cell>", "exec"), namespace)
+    printed.append(buffer.getvalue())
+json.dump(printed, sys.stdout)
+"""
+
+
 def _run_cells(sources):
-    """Run code cells in one namespace, as a kernel would; each cell's printed text."""
-    namespace, printed = {"__name__": "__main__"}, []
-    for source in sources:
-        buffer = io.StringIO()
-        with contextlib.redirect_stdout(buffer):
-            exec(compile(source, "<cell>", "exec"), namespace)
-        printed.append(buffer.getvalue())
-    return printed
+    """Run code cells in one namespace, as a kernel would, in a fresh Python (a
+    lesson switches viz's recording and language on: that must not leak into
+    other tests); each cell's printed text."""
+    done = subprocess.run([sys.executable, "-c", _RUNNER], input=json.dumps(sources), capture_output=True,
+                          text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
 
 
 @pytest.mark.parametrize("lang,stem", _all_notebooks())
@@ -426,3 +440,27 @@ HTML_WORDS = {"class", "div", "span", "pre", "style", "table", "small", "data", 
 def test_chinese_lessons_switch_the_diagrams_to_chinese(stem):
     first = next(c for c in _read("zh", stem).cells if c.cell_type == "code").source
     assert 'viz.set_lang("zh")' in first
+
+
+# The renderer's zh legend says 叶子节点 for the diagram's leaf box, where the
+# glossary says 叶子张量 (reported to the viz branch; delete once it follows).
+VIZ_GLOSSARY_MISMATCH = {"叶子节点"}
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_chinese_outputs_follow_the_glossary(stem):
+    """What the zh notebooks print and draw uses the glossary's terms, as the prose does."""
+    nb = _read("zh", stem)
+    texts = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            texts.append(out.get("text", ""))
+            for svg in (data.get("image/svg+xml", ""), data.get("text/html", "")):
+                texts += [html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+    for english, chinese, variants in builder.read_glossary():
+        for text in texts:
+            for v in variants:
+                for m in v.finditer(text):
+                    assert any(text.startswith(known, m.start()) for known in VIZ_GLOSSARY_MISMATCH), \
+                        f"zh/{stem} shows {m.group(0)!r} in {text!r}: the glossary says {chinese} ({english})"
