@@ -1,11 +1,14 @@
 """Build the lesson notebooks from their one source each, and execute them.
 
-    .venv/bin/python scripts/build_lessons.py            # every lesson, both languages
-    .venv/bin/python scripts/build_lessons.py 02 05      # only lessons 02 and 05
+    .venv/bin/python scripts/build_lessons.py            # every lesson, both languages, and the index
+    .venv/bin/python scripts/build_lessons.py 02 05      # only lessons 02 and 05 (and the index)
     .venv/bin/python scripts/build_lessons.py --check    # only compare sources, run nothing
 
+The first line is the one command that rebuilds and re-executes everything
+(run it after any change to the renderer's output, then commit notebooks/).
+
 Each lesson has one source, ``notebooks/src/NN_name.md``, holding the English
-and the Chinese markdown side by side and every code cell once::
+and the Chinese side by side::
 
     Anything before the first %% line is a note for authors and is dropped.
     %% md
@@ -18,15 +21,31 @@ and the Chinese markdown side by side and every code cell once::
     %% code
     x = torch.arange(4.0)
     x
+    %% code
+    :: en
+    print("done")      # comments and printed words in English
+    :: zh
+    print("完成")      # 中文的注释和输出
+    %% answer
+    guess = 4.0        # the exercise above, solved: the answer key
 
-A ``%% md`` cell must have both an ``:: en`` and a ``:: zh`` part; a ``%% code``
-cell is shared by both languages.  From it this script writes
-``notebooks/en/NN_name.ipynb`` and ``notebooks/zh/NN_name.ipynb``: the same
-cells in the same order with the same ids, so the two cannot drift apart
-(``tests/test_lessons.py`` rebuilds them and compares), then runs each one
-with nbclient in a kernel of the Python running this script, and stores the
-outputs.  ``notebooks/index.ipynb`` (markdown only) is written from the
-lessons' titles.
+A ``%% md`` cell must have both an ``:: en`` and a ``:: zh`` part.  A
+``%% code`` cell without parts is shared by both languages; with parts, the
+two may differ only in comments and string literals (tests/test_lessons.py
+compares their tokens).  A ``%% answer`` block belongs to the exercise cell
+just before it (a cell calling ``check(...)``): it is that cell as a solved
+learner would write it.  It never reaches the notebooks; the tests run every
+lesson with the answers in place and require ✓ from every ``check``.
+
+From a source this script writes ``notebooks/en/NN_name.ipynb`` and
+``notebooks/zh/NN_name.ipynb``: the same cells in the same order with the
+same ids, then runs each one with nbclient in a kernel of the Python running
+this script, and stores the outputs.  ``notebooks/index.ipynb`` (markdown
+only) is written from the lessons' titles and ``PROMISES``.
+
+The Chinese text is checked against ``notebooks/src/glossary.md`` (one term
+per idea) and for ASCII punctuation in Chinese prose: ``check_chinese``;
+``--check`` reports both.
 
 The files are deterministic: cell ids come from the cell's position, there are
 no timings, the metadata is fixed (no Python version), and the random ids of
@@ -63,7 +82,7 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 ID_NAMESPACE = uuid.UUID("6f1c3c52-5a0e-4d8e-9a57-2b7f4d1e0a11")  # any fixed UUID
 
-_MARKER = re.compile(r"^%%\s*(md|code)\s*$")
+_MARKER = re.compile(r"^%%\s*(md|code|answer)\s*$")
 _LANG = re.compile(r"^::\s*(en|zh)\s*$")
 
 
@@ -79,40 +98,55 @@ def _strip_blank(lines):
     return "\n".join(line.rstrip() for line in lines)
 
 
+def _parts(body, where, start, kind):
+    """Split a cell body into its ``:: en`` / ``:: zh`` parts.  A code or answer
+    body without them is shared by both languages; an md body must have both."""
+    parts, lang, chunk, before = {}, None, [], []
+    for line in body:
+        m = _LANG.match(line)
+        if m:
+            if lang is not None:
+                parts[lang] = _strip_blank(chunk)
+            lang, chunk = m.group(1), []
+            if lang in parts:
+                raise SourceError(f"{where}:{start}: two ':: {lang}' parts in one {kind} cell")
+        elif lang is None:
+            before.append(line)
+        else:
+            chunk.append(line)
+    if lang is None and kind != "md":
+        return {need: _strip_blank(before) for need in LANGS} if _strip_blank(before) else \
+            _fail(f"{where}:{start}: empty {kind} cell")
+    if _strip_blank(before):
+        _fail(f"{where}:{start}: text before ':: en' / ':: zh' in a {kind} cell")
+    if lang is not None:
+        parts[lang] = _strip_blank(chunk)
+    for need in LANGS:
+        if not parts.get(need):
+            _fail(f"{where}:{start}: {kind} cell without its ':: {need}' part")
+    return parts
+
+
+def _fail(message):
+    raise SourceError(message)
+
+
 def parse_source(text, where="<source>"):
-    """The cells of a lesson source: dicts ``{"type": "code", "source": str}`` or
-    ``{"type": "markdown", "en": str, "zh": str}``, in order."""
+    """The cells of a lesson source, in order: dicts ``{"type": "markdown" or
+    "code", "en": str, "zh": str}``; a code cell followed by a ``%% answer``
+    block also has ``"answer": {"en": str, "zh": str}``."""
     cells, kind, body, start = [], None, [], 0
 
     def finish():
         if kind is None:
             return
-        if kind == "code":
-            code = _strip_blank(body)
-            if not code:
-                raise SourceError(f"{where}:{start}: empty code cell")
-            cells.append({"type": "code", "source": code})
-            return
-        parts, lang, chunk = {}, None, []
-        for line in body:
-            m = _LANG.match(line)
-            if m:
-                if lang is not None:
-                    parts[lang] = _strip_blank(chunk)
-                lang, chunk = m.group(1), []
-                if lang in parts:
-                    raise SourceError(f"{where}:{start}: two ':: {lang}' parts in one md cell")
-            elif lang is None:
-                if line.strip():
-                    raise SourceError(f"{where}:{start}: text before ':: en' / ':: zh' in an md cell")
-            else:
-                chunk.append(line)
-        if lang is not None:
-            parts[lang] = _strip_blank(chunk)
-        for need in LANGS:
-            if not parts.get(need):
-                raise SourceError(f"{where}:{start}: md cell without its ':: {need}' part")
-        cells.append({"type": "markdown", **{k: parts[k] for k in LANGS}})
+        parts = _parts(body, where, start, kind)
+        if kind == "answer":
+            if not cells or cells[-1]["type"] != "code" or "answer" in cells[-1]:
+                raise SourceError(f"{where}:{start}: an answer block must follow its exercise's code cell")
+            cells[-1]["answer"] = parts
+        else:
+            cells.append({"type": "code" if kind == "code" else "markdown", **parts})
 
     for number, line in enumerate(text.splitlines(), 1):
         m = _MARKER.match(line)
@@ -127,13 +161,83 @@ def parse_source(text, where="<source>"):
     return cells
 
 
+GLOSSARY = SRC / "glossary.md"
+_CJK = "\u3400-\u9fff\uff00-\uffef\u3000-\u303f"
+_ASCII_PUNCT_AFTER_CJK = re.compile(f"[{_CJK}][,;:?!()]|[,;:?!(][{_CJK}]")
+
+
+def read_glossary(path=GLOSSARY):
+    """``[(english, chinese, [forbidden regex, ...]), ...]`` from the glossary's table."""
+    rows = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        cols = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cols) != 3 or cols[0] in ("English", "---"):
+            continue
+        rows.append((cols[0], cols[1], [re.compile(v.strip()) for v in cols[2].split(",") if v.strip()]))
+    return rows
+
+
+def _prose(markdown):
+    """Markdown without code blocks, code spans and math: the words a reader reads."""
+    text = re.sub(r"```.*?```", " ", markdown, flags=re.S)
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$", " ", text, flags=re.S)
+    return re.sub(r"<[^>]+>|\]\([^)]*\)", " ", text)  # html tags and link targets
+
+
+def _code_words(code):
+    """The comments and string literals of a code cell: its words for the reader."""
+    import io
+    import tokenize
+    words = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+            if tok.type == tokenize.COMMENT:
+                words.append(("comment", tok.string.lstrip("#").strip()))
+            elif tok.type == tokenize.STRING:
+                words.append(("string", tok.string))
+    except (tokenize.TokenError, IndentationError):
+        pass
+    return words
+
+
+def check_chinese(cells, where="<source>", glossary=None):
+    """Problems in a lesson's Chinese text: glossary variants, ASCII punctuation
+    in Chinese prose, and English comments in the zh code cells."""
+    glossary = read_glossary() if glossary is None else glossary
+    problems = []
+    for i, cell in enumerate(cells):
+        texts = []
+        if cell["type"] == "markdown":
+            prose = _prose(cell["zh"])
+            texts.append(prose)
+            for m in _ASCII_PUNCT_AFTER_CJK.finditer(prose):
+                problems.append(f"{where} cell {i}: ASCII punctuation in Chinese prose: {m.group(0)!r}")
+            if re.search(f'"[^"]*[{_CJK}]|[{_CJK}][^"]*"', prose.replace("\n", " ")) and '"' in prose:
+                problems.append(f"{where} cell {i}: ASCII quotes in Chinese prose; use “ ” instead")
+        else:
+            for part in [cell["zh"]] + ([cell["answer"]["zh"]] if "answer" in cell else []):
+                for kind, text in _code_words(part):
+                    texts.append(text)
+                    if kind == "comment" and re.search(r"[A-Za-z]{3,}", text) and not re.search(f"[{_CJK}]", text):
+                        problems.append(f"{where} cell {i}: an English comment in the zh code: # {text}")
+        for english, chinese, variants in glossary:
+            for text in texts:
+                for v in variants:
+                    m = v.search(text)
+                    if m:
+                        problems.append(f"{where} cell {i}: {m.group(0)!r}: the glossary says {chinese} ({english})")
+    return problems
+
+
 def lesson_sources():
     """``{"01_tracking_computation": Path, ...}`` in lesson order."""
     return {p.stem: p for p in sorted(SRC.glob("[0-9][0-9]_*.md"))}
 
 
-def build_notebook(source_path, lang):
-    """The unexecuted notebook of one lesson in one language."""
+def build_notebook(source_path, lang, answers=False):
+    """The unexecuted notebook of one lesson in one language; with ``answers``,
+    each exercise cell is replaced by its ``%% answer`` block (the answer key)."""
     source_path = Path(source_path)
     cells = parse_source(source_path.read_text(encoding="utf-8"), str(source_path))
     nb = nbformat.v4.new_notebook()
@@ -142,7 +246,8 @@ def build_notebook(source_path, lang):
     for i, cell in enumerate(cells):
         cell_id = f"{source_path.stem[:2]}-{i:03d}"
         if cell["type"] == "code":
-            nb.cells.append(nbformat.v4.new_code_cell(cell["source"], id=cell_id))
+            source = cell["answer"][lang] if answers and "answer" in cell else cell[lang]
+            nb.cells.append(nbformat.v4.new_code_cell(source, id=cell_id))
         else:
             nb.cells.append(nbformat.v4.new_markdown_cell(cell[lang], id=cell_id))
     return nb
@@ -158,15 +263,38 @@ def title_of(nb):
 
 INDEX_HEAD = """# autograd_teach: the lessons · 课程目录
 
-Seven short lessons on how PyTorch's autograd works, each in English and in Chinese
-(the same code cells in both). Every lesson runs the code of a Chinese PyTorch tutorial
+Short lessons on how PyTorch's autograd works, each in English and in Chinese
+(the same code in both). Every lesson runs the code of a Chinese PyTorch tutorial
 on `autograd_teach`, which prints what PyTorch prints, draws the autograd graph before
 and after `backward()`, and replays the backward pass node by node in a widget.
+Each ends with exercises: predict, then check; the last one asks for code.
 
-七节短课，讲清 PyTorch 的 autograd（自动求导）是怎么工作的。每节课都有英文版和中文版，
-两者的代码单元格完全相同。课程中的代码来自几篇中文 PyTorch 教程，运行在 `autograd_teach`
+几节短课，讲清 PyTorch 的 autograd（自动求导）是怎么工作的。每节课都有英文版和中文版，
+两者的代码相同。课程中的代码来自几篇中文 PyTorch 教程，运行在 `autograd_teach`
 上——它打印的结果与 PyTorch 一致；每节课都会画出 `backward()` 前后的计算图，并用一个小部件
-逐个节点地回放反向传播。"""
+逐个节点地回放反向传播。每节课最后都有练习：先预测，再核对；最后一道要写代码。"""
+
+# One line per lesson: what you will be able to do after it.
+PROMISES = {
+    "01": ("see what autograd records, walk the graph, and read the widget",
+           "看懂 autograd 记录了什么，沿计算图行走，读懂小部件"),
+    "02": ("compute a gradient with `backward()`, by the chain rule summed over paths",
+           "用 `backward()` 求梯度：链式法则，按路径求和"),
+    "03": ("differentiate a vector output: the `gradient` argument is a vector-Jacobian product",
+           "对向量输出求导：`gradient` 参数就是向量-雅可比积"),
+    "04": ("know which tensors get `.grad`, and what `retain_graph` keeps",
+           "知道哪些张量有 `.grad`，`retain_graph` 保留了什么"),
+    "05": ("keep computations out of the graph, safely",
+           "安全地把计算挪到计算图之外"),
+    "06": ("differentiate any Python code, loops and branches included",
+           "对任意 Python 代码求导，包括循环和分支"),
+    "07": ("write a training loop by hand, from a straight line to a small network",
+           "亲手写训练循环，从直线到小型神经网络"),
+    "08": ("write a node's backward yourself and prove it right with `gradcheck`",
+           "自己写一个节点的反向传播，并用 `gradcheck` 证明它是对的"),
+    "09": ("train the same models with `nn`, `optim` and a `DataLoader`, and see the same graph",
+           "用 `nn`、`optim` 和 `DataLoader` 训练同样的模型，看到同一张计算图"),
+}
 
 INDEX_TAIL = """## How to use them · 使用方法
 
@@ -205,7 +333,9 @@ def build_index(lessons):
     rows = ["| # | English | 中文 |", "| --- | --- | --- |"]
     for stem, path in lessons.items():
         en, zh = (title_of(build_notebook(path, lang)) for lang in LANGS)
-        rows.append(f"| {stem[:2]} | [{en}](en/{stem}.ipynb) | [{zh}](zh/{stem}.ipynb) |")
+        promise_en, promise_zh = PROMISES[stem[:2]]
+        rows.append(f"| {stem[:2]} | [{en}](en/{stem}.ipynb)<br>{promise_en} "
+                    f"| [{zh}](zh/{stem}.ipynb)<br>{promise_zh} |")
     nb = nbformat.v4.new_notebook()
     nb.nbformat, nb.nbformat_minor = 4, 5
     nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": copy.deepcopy(LANGUAGE_INFO)}
@@ -295,8 +425,10 @@ def main(argv=None):
     lessons = lesson_sources()
     if args.check:
         stale = check_sources(lessons)
+        for stem, path in lessons.items():
+            stale += check_chinese(parse_source(path.read_text(encoding="utf-8"), stem), stem)
         for s in stale:
-            print(f"out of date: {s}")
+            print(f"out of date or not following the glossary: {s}")
         print("notebooks match their sources" if not stale else
               "run scripts/build_lessons.py to rebuild")
         return 1 if stale else 0
@@ -305,6 +437,9 @@ def main(argv=None):
     if args.lessons and not chosen:
         parser.error(f"no lesson matches {args.lessons}; have {list(lessons)}")
     for stem, path in chosen.items():
+        problems = check_chinese(parse_source(path.read_text(encoding="utf-8"), stem), stem)
+        if problems:
+            sys.exit("\n".join(problems + ["fix the Chinese text (see notebooks/src/glossary.md)"]))
         for lang in LANGS:
             target = NOTEBOOKS / lang / f"{stem}.ipynb"
             print(f"building {target.relative_to(ROOT)}", flush=True)

@@ -10,13 +10,21 @@ outputs; these tests check what nbval cannot see:
     (nbval silently passes a cell with none);
 (c) no stored output is an error;
 (d) every code block of the four source tutorials (their reconstructions in
-    ``tests/golden/programs/seed*.py``) appears in some lesson.
+    ``tests/golden/programs/seed*.py``) appears in some lesson;
+(e) the exercises: every one has an answer key in its source, the key runs
+    to ✓, and no stored output shows an answer;
+(f) the Chinese track: the glossary and Chinese punctuation hold, and the
+    zh notebooks print no English beyond code and PyTorch's own words.
 """
 from __future__ import annotations
 
+import html
 import importlib.util
 import io
+import json
 import re
+import subprocess
+import sys
 import tokenize
 from pathlib import Path
 
@@ -34,6 +42,8 @@ LESSONS = [
     "05_stopping_gradients",
     "06_control_flow",
     "07_training_loop",
+    "08_custom_function",
+    "09_nn_and_optim",
 ]
 LANGS = ("en", "zh")
 
@@ -75,13 +85,22 @@ def test_notebook_cells_are_built_from_source(lang, stem):
     assert have.metadata.language_info == builder.LANGUAGE_INFO
 
 
+def _code_tokens(source):
+    """A code cell without its comments and string literals: what must not differ between languages."""
+    return [(t.type, t.string) for t in tokenize.generate_tokens(io.StringIO(source).readline)
+            if t.type not in (tokenize.COMMENT, tokenize.STRING, tokenize.NL, tokenize.NEWLINE)
+            and not (t.type == tokenize.OP and t.string == "")]
+
+
 @pytest.mark.parametrize("stem", LESSONS)
 def test_english_and_chinese_share_code_cells(stem):
+    """The zh code cells are the en ones with comments and printed words translated, nothing else."""
     en, zh = (_read(lang, stem) for lang in LANGS)
     assert [c.cell_type for c in en.cells] == [c.cell_type for c in zh.cells]
     assert [c.id for c in en.cells] == [c.id for c in zh.cells]
-    assert [c.source for c in en.cells if c.cell_type == "code"] == \
-           [c.source for c in zh.cells if c.cell_type == "code"]
+    for a, b in zip(en.cells, zh.cells):
+        if a.cell_type == "code" and "Checker(" not in a.source:
+            assert _code_tokens(a.source) == _code_tokens(b.source), f"{stem} {a.id}: en and zh code differ"
     # the markdown really is translated, not copied
     for a, b in zip(en.cells, zh.cells):
         if a.cell_type == "markdown":
@@ -105,9 +124,16 @@ def test_source_format_is_checked():
         builder.parse_source("%% md\n:: en\nonly English\n")
     with pytest.raises(builder.SourceError):
         builder.parse_source("%% code\n\n")
-    cells = builder.parse_source("note\n%% md\n:: en\nHi\n:: zh\n你好\n%% code\nx = 1\nx\n")
+    with pytest.raises(builder.SourceError):
+        builder.parse_source("%% md\n:: en\nHi\n:: zh\n你好\n%% answer\nx = 2\n")  # an answer needs its exercise
+    with pytest.raises(builder.SourceError):
+        builder.parse_source("%% code\nx = 1\n:: en\nx\n:: zh\nx\n")  # code before the language parts
+    cells = builder.parse_source("note\n%% md\n:: en\nHi\n:: zh\n你好\n%% code\nx = 1\nx\n"
+                                 "%% answer\nx = 2\nx\n%% code\n:: en\nprint('hi')\n:: zh\nprint('你好')\n")
     assert cells == [{"type": "markdown", "en": "Hi", "zh": "你好"},
-                     {"type": "code", "source": "x = 1\nx"}]
+                     {"type": "code", "en": "x = 1\nx", "zh": "x = 1\nx",
+                      "answer": {"en": "x = 2\nx", "zh": "x = 2\nx"}},
+                     {"type": "code", "en": "print('hi')", "zh": "print('你好')"}]
 
 
 # --- (b) and (c) executed, with outputs, without errors ---------------------
@@ -238,3 +264,207 @@ def test_every_seed_block_is_in_some_lesson(program):
         if not any(not m for m in missing.values()):
             stem, lines = min(missing.items(), key=lambda kv: len(kv[1]))
             pytest.fail(f"{program.name}: no lesson has the block {block}; closest is {stem}, missing {lines}")
+
+
+# --- (e) exercises: an answer key that runs, and no answer on the page ------
+
+from autograd_teach.lessons import MESSAGES  # noqa: E402
+
+
+_CHECK_CALL = re.compile(r"(?<![\w.])check\(")
+
+
+def _is_exercise(source):
+    return bool(_CHECK_CALL.search(source))
+
+
+def _exercises(stem):
+    return [(i, c) for i, c in enumerate(builder.parse_source((builder.SRC / f"{stem}.md").read_text(encoding="utf-8")))
+            if c["type"] == "code" and _is_exercise(c["en"])]
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_every_exercise_has_an_answer_key(stem):
+    exercises = _exercises(stem)
+    assert len(exercises) >= 3, f"{stem}: fewer than three exercises"
+    for i, cell in exercises:
+        assert "answer" in cell, f"{stem} cell {i}: an exercise without a %% answer block"
+        for lang in LANGS:
+            assert cell["answer"][lang] != cell[lang]
+            # the key solves the same exercise: it checks with the same calls
+            calls = lambda src: [line.strip() for line in src.splitlines() if _is_exercise(line)]
+            assert calls(cell["answer"][lang]) == calls(cell[lang])
+
+
+_RUNNER = """
+import contextlib, io, json, sys
+sources = json.load(sys.stdin)
+namespace, printed = {"__name__": "__main__"}, []
+for source in sources:
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        exec(compile(source, "<cell>", "exec"), namespace)
+    printed.append(buffer.getvalue())
+json.dump(printed, sys.stdout)
+"""
+
+
+def _run_cells(sources):
+    """Run code cells in one namespace, as a kernel would, in a fresh Python (a
+    lesson switches viz's recording and language on: that must not leak into
+    other tests); each cell's printed text."""
+    done = subprocess.run([sys.executable, "-c", _RUNNER], input=json.dumps(sources), capture_output=True,
+                          text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("lang,stem", _all_notebooks())
+def test_answer_key_gets_a_tick_for_every_exercise(lang, stem):
+    """Run the lesson with every exercise solved from its key: every check says ✓."""
+    nb = builder.build_notebook(builder.SRC / f"{stem}.md", lang, answers=True)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    printed = _run_cells([c.source for c in code])
+    solved = 0
+    for cell, out in zip(code, printed):
+        if _is_exercise(cell.source):
+            assert MESSAGES[lang]["right"] in out and "✗" not in out and MESSAGES[lang]["prompt"] not in out, \
+                f"{lang}/{stem} {cell.id}: the answer key does not pass:\n{cell.source}\n{out}"
+            solved += 1
+    assert solved == len(_exercises(stem))
+
+
+@pytest.mark.parametrize("lang,stem", _all_notebooks())
+def test_stored_outputs_show_no_answer(lang, stem):
+    """As stored, an exercise cell only asks: no ✓, no answer, no reveal."""
+    asked = 0
+    for cell in _read(lang, stem).cells:
+        if cell.cell_type != "code" or not _is_exercise(cell.source):
+            continue
+        text = "".join(o.get("text", "") + "".join(v for v in o.get("data", {}).values() if isinstance(v, str))
+                       for o in cell.outputs)
+        assert "reveal=True" not in cell.source
+        assert MESSAGES[lang]["answer"] not in text and "✓" not in text, f"{lang}/{stem} {cell.id} shows its answer"
+        assert MESSAGES[lang]["prompt"] in text or "✗" in text, f"{lang}/{stem} {cell.id}: no prompt"
+        asked += 1
+    assert asked == len(_exercises(stem))
+
+
+# --- (f) the Chinese track ---------------------------------------------------
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_chinese_follows_the_glossary_and_punctuation(stem):
+    cells = builder.parse_source((builder.SRC / f"{stem}.md").read_text(encoding="utf-8"))
+    assert builder.check_chinese(cells, stem) == []
+
+
+def test_the_chinese_check_can_fail():
+    bad = builder.parse_source('%% md\n:: en\nx\n:: zh\n它是"叶子节点",就地修改\n%% code\n:: en\nx = 1  # one\n'
+                               ':: zh\nx = 1  # one\n')
+    problems = "\n".join(builder.check_chinese(bad))
+    for expected in ("叶子节点", "就地", "ASCII quotes", "ASCII punctuation", "English comment"):
+        assert expected in problems
+
+
+# Words a zh notebook may print in English: PyTorch's own (tensor printing,
+# dtypes, error messages are PyTorch's text, kept verbatim) and Python's.
+PYTORCH_WORDS = {"tensor", "grad_fn", "requires_grad", "dtype", "float64", "float32", "int64", "True", "False",
+                 "None", "object", "at", "size", "Size", "device", "cpu", "inf", "nan", "Parameter",
+                 "containing", "bool", "AccumulateGrad", "autograd",
+                 "mean", "sum", "none", "max_nodes", "depth"}
+# Words the renderer still shows in English under lang="zh" (reported to the viz
+# branch; remove them here once it translates them, and this test guards it).
+VIZ_NOT_YET_TRANSLATED = {"shape", "norm", "constant"}
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_chinese_notebooks_print_no_english(stem):
+    nb = _read("zh", stem)
+    code = " ".join(c.source for c in nb.cells if c.cell_type == "code")
+    allowed = PYTORCH_WORDS | VIZ_NOT_YET_TRANSLATED | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            text = out.get("text", "")
+            if builder.WIDGET_VIEW not in data and "image/svg+xml" not in data and "text/html" not in data:
+                text += data.get("text/plain", "")  # a fallback only when nothing richer is shown
+            for svg in (data.get("image/svg+xml", ""), data.get("text/html", "")):
+                # the diagram's words (legend, labels), drawn or in the widget's static fallback
+                text += "\n" + "\n".join(html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+            for line in re.sub(r"0x[0-9a-f]+", "", text).splitlines():
+                if re.search(r"\w+(Error|Warning)\b", line):
+                    continue  # PyTorch's own message, word for word
+                words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", line)) - allowed
+                words = {w for w in words if not re.fullmatch(r"n\d+|_saved_\w+", w)}  # node ids, PyTorch's saved names
+                assert not {w for w in words if len(w) > 2 and "Backward" not in w}, \
+                    f"zh/{stem} {cell.id} prints English: {line!r}"
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_every_lesson_ends_with_a_three_line_summary(stem):
+    for lang, heading in (("en", "## Summary"), ("zh", "## 小结")):
+        last = [c for c in _read(lang, stem).cells if c.cell_type == "markdown"][-1].source
+        assert heading in last, f"{lang}/{stem}: no summary at the end"
+        bullets = [line for line in last.split(heading, 1)[1].splitlines() if line.startswith("- ")]
+        assert len(bullets) == 3, f"{lang}/{stem}: the summary has {len(bullets)} lines, not 3"
+
+
+@pytest.mark.parametrize("lang,stem", _all_notebooks())
+def test_first_cell_switches_recording_on(lang, stem):
+    """Nothing is recorded on import: the lesson says so, in its first cell."""
+    first = next(c for c in _read(lang, stem).cells if c.cell_type == "code").source
+    assert "viz.autorecord(True)" in first
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_chinese_widgets_label_in_chinese(stem):
+    """The widget's own words (buttons, toggles, status, inspector) in a zh notebook."""
+    nb = _read("zh", stem)
+    state = nb.metadata.get("widgets", {}).get(builder.WIDGET_STATE, {}).get("state", {})
+    code = " ".join(c.source for c in nb.cells if c.cell_type == "code")
+    allowed = PYTORCH_WORDS | VIZ_NOT_YET_TRANSLATED | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
+    for model in state.values():
+        s = model.get("state", {})
+        for key in ("description", "value", "options", "_options_labels"):
+            v = s.get(key)
+            texts = v if isinstance(v, list) else [v]
+            for t in texts:
+                if not isinstance(t, str) or t.lstrip().startswith("<svg") or "<svg" in t:
+                    continue
+                words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", re.sub(r"<[^>]+>|0x[0-9a-f]+", " ", t))) - allowed
+                words = {w for w in words if not re.fullmatch(r"n\d+|_saved_\w+", w)}  # node ids, PyTorch's saved names
+                assert not {w for w in words if len(w) > 2 and "Backward" not in w and w not in HTML_WORDS}, \
+                    f"zh/{stem}: a widget shows English: {t[:200]!r}"
+
+
+HTML_WORDS = {"class", "div", "span", "pre", "style", "table", "small", "data", "node", "inspector"}
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_chinese_lessons_switch_the_diagrams_to_chinese(stem):
+    first = next(c for c in _read("zh", stem).cells if c.cell_type == "code").source
+    assert 'viz.set_lang("zh")' in first
+
+
+# The renderer's zh legend says 叶子节点 for the diagram's leaf box, where the
+# glossary says 叶子张量 (reported to the viz branch; delete once it follows).
+VIZ_GLOSSARY_MISMATCH = {"叶子节点"}
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_chinese_outputs_follow_the_glossary(stem):
+    """What the zh notebooks print and draw uses the glossary's terms, as the prose does."""
+    nb = _read("zh", stem)
+    texts = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            texts.append(out.get("text", ""))
+            for svg in (data.get("image/svg+xml", ""), data.get("text/html", "")):
+                texts += [html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+    for english, chinese, variants in builder.read_glossary():
+        for text in texts:
+            for v in variants:
+                for m in v.finditer(text):
+                    assert any(text.startswith(known, m.start()) for known in VIZ_GLOSSARY_MISMATCH), \
+                        f"zh/{stem} shows {m.group(0)!r} in {text!r}: the glossary says {chinese} ({english})"

@@ -1,0 +1,56 @@
+"""autograd_teach.lessons.Checker: never an answer before a right guess or an explicit reveal."""
+import pytest
+
+import autograd_teach as torch
+from autograd_teach.lessons import MESSAGES, Checker, matches
+
+
+def _say(capsys, check, *args, **kwargs):
+    assert check(*args, **kwargs) is None  # nothing for Jupyter to echo as Out[]
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("lang", sorted(MESSAGES))
+def test_placeholder_prints_only_the_prompt(capsys, lang):
+    check = Checker(lang)
+    for placeholder in (..., [..., 3], (1, ...)):
+        out = _say(capsys, check, placeholder, torch.tensor([4.0, 8.0]))
+        assert out == MESSAGES[lang]["prompt"] + "\n"
+        assert "4" not in out and "8" not in out
+
+
+@pytest.mark.parametrize("lang", sorted(MESSAGES))
+def test_a_wrong_guess_shows_no_answer(capsys, lang):
+    out = _say(capsys, Checker(lang), [4.0, 9.0], torch.tensor([4.0, 8.0]))
+    assert "✗" in out and "✓" not in out
+    assert MESSAGES[lang]["answer"] not in out and "8" not in out
+
+
+@pytest.mark.parametrize("lang", sorted(MESSAGES))
+def test_a_right_guess_shows_the_answer(capsys, lang):
+    out = _say(capsys, Checker(lang), [4, 8], torch.tensor([4.0, 8.0]))
+    assert out.startswith("✓") and MESSAGES[lang]["answer"] + " [4.0, 8.0]" in out
+
+
+def test_reveal_is_explicit(capsys):
+    out = _say(capsys, Checker("zh"), ..., torch.tensor(3.0), reveal=True)
+    assert "3.0" in out and MESSAGES["zh"]["revealed"] in out
+    out = _say(capsys, Checker("en"), 2.0, torch.tensor(3.0), reveal=True)
+    assert "✗" in out and "3.0" in out
+
+
+def test_matching_rules():
+    assert matches(0.1, torch.tensor(0.1))                 # float32 0.1 is 0.1 to the learner
+    assert not matches(0.11, torch.tensor(0.1))
+    assert matches([[1, 2]], torch.tensor([[1.0, 2.0]]))
+    assert not matches([1, 2], torch.tensor([[1.0, 2.0]]))  # the shape counts
+    assert not matches(1, True) and not matches(True, 1)   # True is not 1 here
+    assert matches(["SumBackward0"], ["SumBackward0"])
+    assert not matches("3", 3)
+    assert matches(float("nan"), float("nan"))
+
+
+def test_language_is_checked():
+    with pytest.raises(ValueError):
+        Checker("fr")
+    assert "✓" in MESSAGES["en"]["right"] and "✓" in MESSAGES["zh"]["right"]
