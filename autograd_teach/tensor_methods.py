@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, grad_mode
 from . import ops as O
 from .indexing import getitem, setitem
 from .node import check_broadcast
@@ -54,9 +54,9 @@ class TensorMethods:
                                "to invert a mask, use the `~` or `logical_not()` operator instead.")
         return O.NegBackward0.apply(self)
 
-    __add__ = __radd__ = add
+    __add__ = add
     __sub__ = sub
-    __mul__ = __rmul__ = mul
+    __mul__ = mul
     __truediv__ = div
     __pow__ = pow
     __neg__ = neg
@@ -65,7 +65,18 @@ class TensorMethods:
     def __pos__(self):
         return self
 
+    # numpy scalars on the left (np.float32(2) * x) defer to these, as they do to
+    # PyTorch's, because of Tensor.__array_priority__. A numpy *array* on the left
+    # is refused (NotImplemented), as PyTorch's reflected ops refuse it.
+    def __radd__(self, other):
+        return NotImplemented if isinstance(other, np.ndarray) else self.add(other)
+
+    def __rmul__(self, other):
+        return NotImplemented if isinstance(other, np.ndarray) else self.mul(other)
+
     def __rsub__(self, other):
+        if isinstance(other, np.ndarray):
+            return NotImplemented
         other = _operand(other)
         if isinstance(other, TensorMethods):
             return other.sub(self)
@@ -79,6 +90,8 @@ class TensorMethods:
         return O.MulBackward0.apply(O.ReciprocalBackward0.apply(self), other)  # as PyTorch does
 
     def __rpow__(self, other):
+        if isinstance(other, np.ndarray):
+            return NotImplemented
         other = _operand(other)
         if isinstance(other, TensorMethods):
             return other.pow(self)
@@ -135,15 +148,23 @@ class TensorMethods:
         return O.MvBackward0.apply(self, vec)
 
     def matmul(self, other):
-        return O.linalg.matmul(self, _operand(other))
+        return O.matmul(self, _operand(other))
 
-    __matmul__ = matmul
+    def __matmul__(self, other):
+        # tensor @ array is numpy's matmul in PyTorch (through __array__), a
+        # Tensor through __array_wrap__
+        return NotImplemented if isinstance(other, np.ndarray) else self.matmul(other)
 
     def __rmatmul__(self, other):
+        if isinstance(other, (np.ndarray, np.number)):   # PyTorch: numpy's TypeError
+            return NotImplemented
         return _operand(other).matmul(self)
 
     # -- reductions ----------------------------------------------------------------
     def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None):   # axis: numpy's name, PyTorch takes it
+        if dtype is not None and not dtypes.as_dtype(dtype).is_floating_point and self._requires_grad \
+                and grad_mode.is_grad_enabled():   # an integer sum of a tensor in a graph: PyTorch refuses
+            raise RuntimeError(f"Autograd not support dtype: {dtypes.as_dtype(dtype).legacy_name}")
         t = self if dtype is None else self._cast(dtype)
         dim = dim if axis is None else axis
         if dim is None:
@@ -151,6 +172,9 @@ class TensorMethods:
         return O.SumBackward1.apply(t, dim, keepdim)
 
     def mean(self, dim=None, keepdim=False, dtype=None, *, axis=None):
+        if dtype is not None and not dtypes.as_dtype(dtype).is_floating_point:
+            raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating "
+                               f"point or complex dtype. Got: {dtypes.as_dtype(dtype).legacy_name}")
         t = self if dtype is None else self._cast(dtype)
         dim = dim if axis is None else axis
         if dim is None:
@@ -197,7 +221,11 @@ class TensorMethods:
         return O.ViewBackward0.apply(self, _shape_arg(shape), True)
 
     def reshape(self, *shape):
-        return O.ViewBackward0.apply(self, _shape_arg(shape))
+        shape = _shape_arg(shape)
+        node = O.reshape_node(self._data, shape)   # View, ReshapeAlias or (a copy) UnsafeView, as PyTorch
+        if node is O.UnsafeViewBackward0:
+            return node.apply(O.CloneBackward0.apply(self), shape)
+        return node.apply(self, shape)
 
     def view_as(self, other):
         return self.view(other.shape)
@@ -221,6 +249,8 @@ class TensorMethods:
         return O.TransposeBackward0.apply(self, dim0, dim1)
 
     def permute(self, *dims):
+        if not dims:
+            raise TypeError('permute() missing 1 required positional arguments: "dims"')
         return O.PermuteBackward0.apply(self, _shape_arg(dims))
 
     def unsqueeze(self, dim):
@@ -416,11 +446,15 @@ def _argreduce(fn, t, dim, keepdim):
 
 
 def _operand(x):
-    """Tensors and Python numbers pass through; lists and arrays become tensors."""
+    """Tensors and Python numbers pass through; numpy scalars become Python
+    numbers (np.float64 is a float subclass, but numpy would compute with it in
+    float64); lists and arrays become tensors."""
+    if isinstance(x, np.bool_):   # PyTorch's argument parser reads a numpy bool as a float
+        return float(x)
+    if isinstance(x, np.number):
+        return x.item()
     if isinstance(x, TensorMethods) or isinstance(x, (int, float, bool)):
         return x
-    if isinstance(x, (np.number, np.bool_)):
-        return x.item()
     if isinstance(x, (list, tuple, np.ndarray)):
         return t._wrap(infer_array(x))
     raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
