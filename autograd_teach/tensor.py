@@ -482,8 +482,15 @@ class TensorHook:
         out = self.hook(Tensor._wrap(grad))
         if out is None:
             return None
+        # PyTorch's check_single_result: a Tensor, of the same type, then of the same size
+        name = getattr(self.hook, '__name__', self.hook)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
+        if out._data.dtype != grad.dtype:
+            was, got = (dtypes._BY_NUMPY[d].legacy_name + "Tensor" for d in (grad.dtype, out._data.dtype))
+            raise RuntimeError(f"hook '{name}' has changed the type of value (was torch.{was} got torch.{got})")
         if out.shape != grad.shape:
-            raise RuntimeError(f"hook '{getattr(self.hook, '__name__', self.hook)}' has changed the size of value")
+            raise RuntimeError(f"hook '{name}' has changed the size of value")
         return out._data
 
 

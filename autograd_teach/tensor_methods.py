@@ -460,20 +460,40 @@ def _operand(x):
     raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
 
 
-def infer_array(data):
+def infer_array(data, dtype=None):
     """numpy array for Python data, with PyTorch's default dtypes: Python
     floats give float32 (the default dtype), ints int64, bools bool; numpy
-    arrays keep their dtype."""
+    arrays keep their dtype. With a dtype given, Python floats stay doubles
+    (the caller casts from them)."""
     if isinstance(data, (np.ndarray, np.generic)):
         return np.array(data)
     arr = np.array(unwrap(data))
+    if arr.dtype.kind in "uO" or (arr.dtype.kind == "f" and arr.size and np.abs(arr).max() >= 2.0**63):
+        _check_long(data)
     if arr.dtype.kind == "f" or arr.size == 0:
-        arr = arr.astype(dtypes.default_float.np)
+        if dtype is None:    # not via float32: tensor([1.59], dtype=float64) is exactly 1.59, as PyTorch's
+            arr = arr.astype(dtypes.default_float.np)
     elif arr.dtype.kind in "iu":
         arr = arr.astype(np.int64)
     elif arr.dtype.kind != "b":
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     return arr
+
+
+def _check_long(data):
+    """PyTorch unpacks the Python ints of an integer tensor as C long longs;
+    numpy would wrap 2**63 to -2**63 or give a uint64 or object array."""
+    stack, ints, has_float = [data], [], False
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif isinstance(v, float):
+            has_float = True
+        elif isinstance(v, int) and not isinstance(v, bool):
+            ints.append(v)
+    if not has_float and any(not -2**63 <= v < 2**63 for v in ints):
+        raise ValueError("Overflow when unpacking long long")
 
 
 def unwrap(x):

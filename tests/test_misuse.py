@@ -127,13 +127,19 @@ def test_numpy_arrays_of_a_dtype_without_tensors_raise_a_type_error(make, array,
     assert str(info.value).startswith(text)
 
 
-def test_subclassing_tensor_is_refused_where_the_class_is_defined():
-    # was: RecursionError at P([1.]) * 3. PyTorch returns P from every op
-    # through __torch_function__, which this core leaves out; rather than
-    # treat a P as a constant (a wrong gradient), it refuses the class.
-    with pytest.raises(TypeError, match="^autograd_teach: class P cannot subclass Tensor"):
-        class P(torch.Tensor):
-            pass
+def test_a_subclass_of_tensor_works_and_its_ops_give_base_tensors():
+    # was: RecursionError at P([1.]) * 3. Supported as issue 12 allows (and as
+    # nn.Parameter needs): ops give the base class (PyTorch's default
+    # __torch_function__ would hand back a P, which this core leaves out), and
+    # a P takes part in autograd like any other leaf.
+    class P(torch.Tensor):
+        pass
+
+    p = P([1.0, 2.0]).requires_grad_()
+    y = p * 3
+    assert type(y) is torch.Tensor and y.tolist() == [3.0, 6.0]
+    y.sum().backward()
+    assert p.grad.tolist() == [3.0, 3.0]
 
 
 @pytest.mark.parametrize("make", [torch.tensor, torch.as_tensor])
