@@ -29,21 +29,21 @@ class TensorMethods:
 
     # -- arithmetic ----------------------------------------------------------------
     def add(self, other, alpha=1):
-        return O.AddBackward0.apply(self, _operand(other), alpha)
+        return O.AddBackward0.apply(self, _operand(other, self), alpha)
 
     def sub(self, other, alpha=1):
-        other = _operand(other)
+        other = _operand(other, self)
         _check_bool_sub(self, other)
         return O.SubBackward0.apply(self, other, alpha)
 
     def mul(self, other):
-        return O.MulBackward0.apply(self, _operand(other))
+        return O.MulBackward0.apply(self, _operand(other, self))
 
     def div(self, other):
-        return O.DivBackward0.apply(self, _operand(other))
+        return O.DivBackward0.apply(self, _operand(other, self))
 
     def pow(self, exponent):
-        exponent = _operand(exponent)
+        exponent = _operand(exponent, self)
         if isinstance(exponent, TensorMethods):
             return O.PowBackward1.apply(self, exponent)
         return O.PowBackward0.apply(self, exponent)
@@ -77,14 +77,14 @@ class TensorMethods:
     def __rsub__(self, other):
         if isinstance(other, np.ndarray):
             return NotImplemented
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return other.sub(self)
         _check_bool_sub(self, other)
         return O.RsubBackward1.apply(self, other)
 
     def __rtruediv__(self, other):
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return other.div(self)
         return O.MulBackward0.apply(O.ReciprocalBackward0.apply(self), other)  # as PyTorch does
@@ -92,7 +92,7 @@ class TensorMethods:
     def __rpow__(self, other):
         if isinstance(other, np.ndarray):
             return NotImplemented
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return other.pow(self)
         return O.PowBackward2.apply(self, other)
@@ -148,7 +148,7 @@ class TensorMethods:
         return O.MvBackward0.apply(self, vec)
 
     def matmul(self, other):
-        return O.matmul(self, _operand(other))
+        return O.matmul(self, _operand(other, self))
 
     def __matmul__(self, other):
         # tensor @ array is numpy's matmul in PyTorch (through __array__), a
@@ -158,7 +158,7 @@ class TensorMethods:
     def __rmatmul__(self, other):
         if isinstance(other, (np.ndarray, np.number)):   # PyTorch: numpy's TypeError
             return NotImplemented
-        return _operand(other).matmul(self)
+        return _operand(other, self).matmul(self)
 
     # -- reductions ----------------------------------------------------------------
     def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None):   # axis: numpy's name, PyTorch takes it
@@ -273,14 +273,14 @@ class TensorMethods:
         return getitem(self, index)
 
     def __setitem__(self, index, value):
-        setitem(self, index, _operand(value))
+        setitem(self, index, _operand(value, self))
 
     def copy_(self, src):
-        return self._inplace(lambda dst, s: O.CopySlices.apply(dst, s, (), Ellipsis), _operand(src))
+        return self._inplace(lambda dst, s: O.CopySlices.apply(dst, s, (), Ellipsis), _operand(src, self))
 
     # -- comparisons (no gradient) ------------------------------------------------
     def _compare(self, op, other):
-        other = _operand(other)
+        other = _operand(other, self)
         b = other._data if isinstance(other, TensorMethods) else other
         if isinstance(other, TensorMethods):
             check_broadcast(self.shape, other.shape)
@@ -338,7 +338,7 @@ class TensorMethods:
         return O.StdBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
 
     def __floordiv__(self, other):
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return O.FloorDivide.apply(self, other)
         return O.FloorDivideScalar.apply(self, other)
@@ -349,7 +349,7 @@ class TensorMethods:
     floor_divide = __floordiv__
 
     def remainder(self, other):
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return O.RemainderBackward1.apply(self, other)
         return O.RemainderBackward0.apply(self, other)
@@ -445,10 +445,10 @@ def _argreduce(fn, t, dim, keepdim):
     return t._wrap(np.asarray(np.expand_dims(out, d) if keepdim else out, dtype=np.int64))
 
 
-def _operand(x):
+def _operand(x, like):
     """Tensors and Python numbers pass through; numpy scalars become Python
     numbers (np.float64 is a float subclass, but numpy would compute with it in
-    float64); lists and arrays become tensors."""
+    float64); lists and arrays become tensors (plain ones, made by like._wrap)."""
     if isinstance(x, np.bool_):   # PyTorch's argument parser reads a numpy bool as a float
         return float(x)
     if isinstance(x, np.number):
@@ -456,7 +456,7 @@ def _operand(x):
     if isinstance(x, TensorMethods) or isinstance(x, (int, float, bool)):
         return x
     if isinstance(x, (list, tuple, np.ndarray)):
-        return t._wrap(infer_array(x))
+        return like._wrap(infer_array(x))
     raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
 
 
