@@ -59,6 +59,7 @@ goldens: $(ORACLE)/.installed
 	$(ORACLE)/bin/python scripts/record_random_goldens.py
 	$(ORACLE)/bin/python scripts/record_viz_goldens.py
 	$(ORACLE)/bin/python scripts/record_broadcast_goldens.py
+	$(ORACLE)/bin/python scripts/record_fuzz_goldens.py
 	$(ORACLE)/bin/python scripts/record_float32_goldens.py
 
 # Core benchmarks: autograd_teach beside PyTorch (pinned: an unpinned torch

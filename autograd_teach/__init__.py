@@ -11,7 +11,8 @@ from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, fu
 from .dtypes import dtype, promote_types, result_type  # noqa: F401
 from .dtypes import bool_ as bool  # noqa: F401,A001
 from .dtypes import (float16, float32, float64, int8, int16, int32, int64, uint8)  # noqa: F401
-from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
+                        no_grad, set_grad_enabled)
 from .printing import get_printoptions, set_printoptions  # noqa: F401
 from .random import Generator, initial_seed, manual_seed, seed  # noqa: F401
 from .size import Size  # noqa: F401

@@ -3,6 +3,7 @@
 PyTorch's dtype inference (tensor_methods.infer_array): Python floats give float32
 (the default dtype), ints give int64, bools give bool; numpy arrays keep
 their dtype."""
+import sys
 import warnings
 
 import numpy as np
@@ -16,6 +17,11 @@ NON_FLOAT_GRAD = "Only Tensors of floating point and complex dtype can require g
 
 
 def _finish(data, dtype=None, requires_grad=False):
+    if requires_grad is not None and not isinstance(requires_grad, (bool, np.bool_)):
+        # PyTorch's argument parser names the factory: ones(), tensor(), ...
+        fn = sys._getframe(1).f_code.co_name
+        raise TypeError(f"{fn}(): argument 'requires_grad' must be bool, not {type(requires_grad).__name__}")
+    dtypes.from_numpy(data.dtype)   # a numpy array of a dtype there is no tensor for: PyTorch's TypeError
     dt = dtypes.as_dtype(dtype)
     if dt is not None and data.dtype != dt.np:
         data = data.astype(dt.np)
@@ -33,13 +39,13 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
                       "or sourceTensor.clone().detach().requires_grad_(True), rather than "
                       "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
         return _finish(data._data.copy(), dtype, requires_grad)
-    return _finish(infer_array(data), dtype, requires_grad)
+    return _finish(infer_array(data, dtype), dtype, requires_grad)
 
 
 def as_tensor(data, dtype=None):
     if isinstance(data, Tensor) and (dtype is None or dtypes.as_dtype(dtype) is data.dtype):
         return data
-    return _finish(data if isinstance(data, np.ndarray) else infer_array(data), dtype)
+    return _finish(data if isinstance(data, np.ndarray) else infer_array(data, dtype), dtype)
 
 
 def from_numpy(array):
@@ -149,6 +155,8 @@ def randint(low, high=None, size=None, dtype=None, requires_grad=False):
 
 
 def randperm(n, dtype=None):
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     return _finish(random.permutation(n), dtype)
 
 
@@ -159,6 +167,8 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     args = [unwrap(a) for a in (start, end, step)]
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if (args[2] > 0 and args[1] < args[0]) or (args[2] < 0 and args[1] > args[0]):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     is_int = all(isinstance(a, (int, np.integer)) for a in args)
     dt = dtypes.as_dtype(dtype) or (dtypes.int64 if is_int else dtypes.default_float)
     # PyTorch computes the length in double precision: ceil((end - start) / step)

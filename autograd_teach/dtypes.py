@@ -48,11 +48,17 @@ default_float = float32
 
 
 def from_numpy(np_dtype):
-    try:
-        return _BY_NUMPY[np.dtype(np_dtype)]
-    except KeyError:
-        raise TypeError(f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported "
-                        "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool.") from None
+    d = np.dtype(np_dtype)
+    found = _BY_NUMPY.get(d)
+    if found is not None:
+        return found
+    if d.kind in "uc":   # PyTorch has uint16/32/64 and complex tensors; this core leaves them out
+        raise TypeError(f"autograd_teach has no {d.name} tensors (PyTorch's uint16, uint32, uint64 and complex "
+                        "dtypes are left out); its types are: float64, float32, float16, int64, int32, int16, "
+                        "int8, uint8, and bool.")
+    raise TypeError(f"can't convert np.ndarray of type numpy.{d.type.__name__}. The only supported types are: "
+                    "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, "
+                    "uint16, uint8, and bool.")
 
 
 def as_dtype(d):

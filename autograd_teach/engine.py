@@ -18,8 +18,17 @@ import heapq
 import itertools
 import threading
 
+import numpy as np
+
 _observers = []          # what add_observer subscribed; empty unless someone asked
 _observers_lock = threading.Lock()
+
+
+def accumulate_into(buffer, grad):
+    """The sum of two gradients for one node. np.asarray: numpy adds two 0-d
+    arrays into a numpy scalar, which a node writing into its gradient
+    (CopySlices) would write into a copy of."""
+    return np.asarray(buffer + grad)
 
 
 def execute(roots, retain_graph=False, accumulate=True, capture=None):
@@ -30,7 +39,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None):
     deps = dependencies(task.roots)
     buffers, ready, arrival = {}, [], itertools.count()
     for node, grad in roots:
-        buffers[node] = grad if node not in buffers else buffers[node] + grad
+        buffers[node] = grad if node not in buffers else accumulate_into(buffers[node], grad)
     for node in dict.fromkeys(task.roots):
         if deps.get(node, 0) == 0 and task.reaches(node):
             heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
@@ -50,8 +59,8 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None):
             for (nxt, _), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue
-                if g is not None:                    # gradients from several edges add up
-                    buffers[nxt] = g if nxt not in buffers else buffers[nxt] + g
+                if g is not None:   # gradients from several edges add up (accumulate_into keeps 0-d an array)
+                    buffers[nxt] = g if nxt not in buffers else accumulate_into(buffers[nxt], g)
                 deps[nxt] -= 1
                 if deps[nxt] == 0 and nxt in buffers:
                     # PyTorch's ready queue: the highest sequence_nr first, that is the node

@@ -2,22 +2,35 @@
 torch.set_grad_enabled / torch.inference_mode toggle it; each works as a
 context manager and as a decorator (of functions and of generator functions).
 
-Here grad mode is one global flag, shared by every thread; PyTorch's is
-thread-local, so a `with torch.no_grad():` in one thread does not affect another.
+As in PyTorch, both flags (grad mode and inference mode) belong to the thread
+that sets them: a `with torch.no_grad():` in a background thread (a widget
+callback, a learner's `threading` loop) does not switch recording off in the
+main thread, and every new thread starts with grad mode on.
 """
 import functools
 import inspect
+import threading
 
-_enabled = True
+
+class _ThreadState(threading.local):
+    """One copy per thread; the class attributes are each new thread's start."""
+    enabled = True       # grad mode: do ops record a graph?
+    inference = False    # inference mode: are new tensors inference tensors?
+
+
+_state = _ThreadState()
 
 
 def is_grad_enabled():
-    return _enabled
+    return _state.enabled
+
+
+def is_inference_mode_enabled():
+    return _state.inference
 
 
 def _set(mode):
-    global _enabled
-    _enabled = bool(mode)
+    _state.enabled = bool(mode)
 
 
 class _GradMode:
@@ -28,16 +41,18 @@ class _GradMode:
         self.mode = bool(mode)
 
     def __enter__(self):
-        self._prev = _enabled
+        self._prev = _state.enabled
         _set(self.mode)
 
     def __exit__(self, *exc):
         _set(self._prev)
         return False
 
+    def _fresh(self):
+        return _GradMode(self.mode)
+
     def __call__(self, fn):
-        mode = self.mode
-        fresh = lambda: _GradMode(mode)   # noqa: E731  a new context per call: calls may nest
+        fresh = self._fresh   # a new context per call: calls may nest
         if inspect.isgeneratorfunction(fn):
             return _wrap_generator(fresh, fn)
 
@@ -94,9 +109,10 @@ class enable_grad(no_grad):
 
 
 class inference_mode(_GradMode):
-    """Here just no_grad (PyTorch's also skips version counters and view
-    tracking). inference_mode(False) *enables* grad, even inside no_grad, as
-    PyTorch's does."""
+    """no_grad that also marks the tensors made inside as inference tensors
+    (PyTorch's also skips version counters and view tracking for them).
+    inference_mode(False) *enables* grad, even inside no_grad, as PyTorch's
+    does."""
 
     def __new__(cls, mode=True):
         self = super().__new__(cls)
@@ -107,6 +123,19 @@ class inference_mode(_GradMode):
 
     def __init__(self, mode=True):
         super().__init__(not mode)
+        self.inference = bool(mode)
+
+    def __enter__(self):
+        self._prev_inference = _state.inference
+        _state.inference = self.inference
+        super().__enter__()
+
+    def __exit__(self, *exc):
+        _state.inference = self._prev_inference
+        return super().__exit__(*exc)
+
+    def _fresh(self):
+        return inference_mode(self.inference)
 
 
 class set_grad_enabled(_GradMode):
@@ -120,7 +149,7 @@ class set_grad_enabled(_GradMode):
             raise TypeError("set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
                             f"not {type(mode).__name__}")
         super().__init__(mode)
-        self._prev = _enabled
+        self._prev = _state.enabled
         _set(mode)
 
     def __enter__(self):

@@ -8,6 +8,7 @@ CopySlices.
 """
 import numpy as np
 
+from . import grad_mode
 from . import ops as O
 
 INVALID_INDEX = "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices"
@@ -22,38 +23,50 @@ def getitem(t, index):
         # PyTorch sends a lone int or slice straight to select / slice, which refuse a 0-d tensor
         if isinstance(index, slice):
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if int(index) != 0:   # PyTorch checks the bounds (as of a size-0 dim) before the 0-d case
+            raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
         return O.SelectBackward0.apply(t, 0, int(index))   # "invalid index of a 0-dim tensor..."
+    lone_slice = isinstance(index, slice)   # x[a:b] is always a slice; in a tuple a whole-dim one is skipped
     index = index if isinstance(index, tuple) else (index,)
     if any(_is_advanced(i) for i in index):
         return O.IndexBackward0.apply(t, np_index(index))
-    return _basic(t, index)
+    return _basic(t, index, lone_slice)
 
 
-def _basic(t, index):
+def _basic(t, index, lone_slice):
     """One view node per indexed dim, as PyTorch records it."""
     n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
     if n_real > t.dim():
         raise IndexError(f"too many indices for tensor of dimension {t.dim()}")
-    out, dim = t, 0
+    out, dim, real = t, 0, 0   # real: the dim of t being indexed, which errors name
     for i in index:
+        real += 1 if i is not Ellipsis else t.dim() - n_real   # None counts too, as in PyTorch
         if i is Ellipsis:
             dim += t.dim() - n_real
         elif i is None:
             out, dim = O.UnsqueezeBackward0.apply(out, dim), dim + 1
         elif isinstance(i, slice):
-            if i != slice(None):
+            if i != slice(None) and (lone_slice or _int_slice(i).indices(out.shape[dim]) != (0, out.shape[dim], 1)):
                 out = O.SliceBackward0.apply(out, dim, _int_slice(i))
             dim += 1
         elif isinstance(i, (int, np.integer)) or (_is_tensor(i) and i.dim() == 0):
+            size = out.shape[dim]
+            if not -size <= int(i) < size:
+                raise IndexError(f"index {int(i)} is out of bounds for dimension {real - 1} with size {size}")
             out = O.SelectBackward0.apply(out, dim, int(i))
         else:
             raise IndexError(f"{INVALID_INDEX} (got {type(i).__name__})")
     if out is not t:
         return out
-    return O.SliceBackward0.apply(t, 0, slice(None)) if t.dim() else t   # x[...] is still a new view
+    return O.SliceBackward0.apply(t, 0, slice(None)) if lone_slice else O.AliasBackward0.apply(t)
 
 
 def setitem(t, index, value):
+    parts = index if isinstance(index, tuple) else (index,)
+    if all(isinstance(i, (int, np.integer, slice)) or i is None or i is Ellipsis for i in parts) \
+            and not isinstance(index, bool):
+        with grad_mode.no_grad():
+            getitem(t, index)   # basic indices: PyTorch refuses as x[i] does ("...out of bounds for dimension 0")
     idx = np_index(index if isinstance(index, tuple) else (index,))
     t._inplace(lambda src, v: O.CopySlices.apply(src, v, (), idx), value, view=True)
 

@@ -32,7 +32,7 @@ def where(condition, input=None, other=None):
     if condition.dtype is not dtypes.bool_:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{condition.dtype.legacy_name}")
-    x, y = _operand(input), _operand(other)
+    x, y = _operand(input, condition), _operand(other, condition)
     if not isinstance(x, Tensor) and not isinstance(y, Tensor):   # two numbers: the default dtype
         dt = dtypes.result_type(x, y)
         dt = dtypes.default_float if dt.is_floating_point else dt

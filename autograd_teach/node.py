@@ -119,6 +119,11 @@ class Node:
     def saved_freed(self):
         return False
 
+INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+                   "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
+                   "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+                   "`torch.inference_mode()`.")
+
 
 class SavedTensor:
     """In PyTorch: SavedVariable. The array backward needs, the version counter
@@ -126,6 +131,8 @@ class SavedTensor:
     __slots__ = ("data", "box", "version", "ref", "made_by")
 
     def __init__(self, t, output_of=None):
+        if t.is_inference():
+            raise RuntimeError(INFERENCE_SAVED)
         self.data, self.box = t._data, t._version_box
         self.version = self.box[0]
         # For the error message only: an input is reported by its current
@@ -146,7 +153,7 @@ class SavedTensor:
         made_by = t.grad_fn if t is not None and t.grad_fn is not None else self.made_by
         fn = None if made_by is None else (made_by.__name__ if isinstance(made_by, type) else made_by.name())
         shape = ", ".join(map(str, self.data.shape))
-        which = f", which is output 0 of {_op_name(fn)}," if fn else ""
+        which = f", which is output 0 of {op_name(fn)}," if fn else ""
         tensor_type = dtypes.from_numpy(self.data.dtype).legacy_name + "Tensor"
         return ("one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [torch.{tensor_type} [{shape}]]{which} is at version "
@@ -164,10 +171,10 @@ class SavedTensor:
         return node.wrap(self.data, self.box, node if self.ref is None else None)
 
 
-def _op_name(node_name):
-    # PyTorch names the forward op in this message: MulBackward0 -> Mul
-    name = node_name.rstrip("0123456789")
-    return name[:-len("Backward")] if name.endswith("Backward") else name
+def op_name(node_name):
+    # PyTorch's messages drop "Backward0" but keep another overload's number:
+    # MulBackward0 -> Mul, MaxBackward1 -> Max1
+    return node_name.replace("Backward0", "").replace("Backward", "")
 
 
 def result_dtype(op, inputs, params):
@@ -370,7 +377,9 @@ def unbroadcast(grad, shape):
     axes = tuple(i for i, s in enumerate(shape) if s == 1 and grad.shape[i] != 1)
     if axes:
         grad = grad.sum(axis=axes, keepdims=True)
-    return grad.reshape(shape)
+    # np.asarray: a sum down to 0-d is a numpy scalar, and a node that writes
+    # into its gradient (CopySlices) would write into a copy of it instead
+    return np.asarray(grad).reshape(shape)
 
 
 def check_broadcast(a, b):

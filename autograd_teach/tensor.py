@@ -29,7 +29,7 @@ import weakref
 
 import numpy as np
 
-from . import dtypes, engine, printing
+from . import dtypes, engine, grad_mode, printing
 from . import ops as O
 from .node import Node, RemovableHandle
 from .size import Size
@@ -74,6 +74,7 @@ class Tensor(InplaceOrView, TensorMethods):
     _retains_grad = False
     _acc = None             # a leaf's AccumulateGrad, weakly
     _hooks = None           # a leaf's register_hook() hooks (a non-leaf's live on its grad_fn)
+    _inference = False      # made under torch.inference_mode() (or a view or .data of such a tensor)
 
     def __init__(self, *args):
         # torch.Tensor([1, 2]) copies data as float32; torch.Tensor(2, 3) makes a 2x3 tensor.
@@ -90,12 +91,16 @@ class Tensor(InplaceOrView, TensorMethods):
         t._data = data
         t._version_box = [0] if version_box is None else version_box
         t.grad_fn, t._requires_grad = grad_fn, grad_fn is not None
+        if grad_mode.is_inference_mode_enabled():
+            t._inference = True
         return t
 
     def _init(self, data):
         self._data = data
         self._version_box = [0]
         self.grad_fn, self._requires_grad = None, False
+        if grad_mode.is_inference_mode_enabled():
+            self._inference = True
 
     # -- attributes ------------------------------------------------------------
     @property
@@ -138,19 +143,31 @@ class Tensor(InplaceOrView, TensorMethods):
     def requires_grad(self):
         return self._requires_grad
 
+    def is_inference(self):
+        return self._inference
+
     @requires_grad.setter
     def requires_grad(self, value):
+        if not isinstance(value, (bool, np.bool_)):
+            raise RuntimeError("requires_grad must be a bool")
         if self.grad_fn is not None:
             if not value:
                 raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to "
                                    "use a computed variable in a subgraph that doesn't require differentiation "
                                    "use var_no_grad = var.detach().")
-            return
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         if value and self._data.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if value and self._inference and not grad_mode.is_inference_mode_enabled():
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
+        if not isinstance(requires_grad, (bool, np.bool_)):
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, "
+                            f"not {type(requires_grad).__name__}")
+        if requires_grad and self.grad_fn is not None:
+            return self   # a non-leaf already requires grad: PyTorch lets requires_grad_() pass
         if requires_grad and self.grad_fn is None and self._data.dtype.kind != "f":
             # PyTorch words this one differently from the attribute's
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
@@ -200,17 +217,29 @@ class Tensor(InplaceOrView, TensorMethods):
     def data(self):
         """The same storage, cut off from autograd, with a version counter of
         its own: changes made through .data are invisible to backward."""
-        return Tensor._wrap(self._data)
+        return self._same_storage(Tensor._wrap(self._data))
 
     @data.setter
     def data(self, value):
+        if self._requires_grad and value._data.dtype.kind != "f":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
 
     def detach(self):
         """The same storage and version counter, no history, no grad."""
-        return Tensor._wrap(self._data, self._version_box)
+        return self._same_storage(Tensor._wrap(self._data, self._version_box))
+
+    def _same_storage(self, t):
+        t._inference = self._inference   # the same storage: still an inference tensor, as in PyTorch
+        return t
 
     def detach_(self):
+        if self._base is not None:   # the view's history is its base's: cutting it here would lie
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
+                               "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as "
+                               "True, gradients are views of DDP buckets, and hence detach_() cannot be called on "
+                               "these gradients. To fix this error, please refer to the Optimizer.zero_grad() "
+                               "function in torch/optim/optimizer.py as the solution.")
         self.grad_fn = None
         self._requires_grad = False
         return self
@@ -268,6 +297,14 @@ class Tensor(InplaceOrView, TensorMethods):
         a = self.numpy()
         return a if dtype is None else a.astype(dtype)
 
+    # As PyTorch's Tensor: numpy defers binary operators to a tensor (so
+    # np.float32(2) * x is x.__rmul__, a Tensor), and a numpy function applied
+    # to a tensor gives a tensor back (np.sqrt(t)), bools as uint8 as there.
+    __array_priority__ = 1000
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        return Tensor._wrap(np.asarray(array, dtype=np.uint8 if array.dtype == np.bool_ else None))
+
     def untyped_storage(self):
         return Storage(self._data)
 
@@ -292,9 +329,13 @@ class Tensor(InplaceOrView, TensorMethods):
         return bool(self._data.item())
 
     def __float__(self):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self.item())
 
     def __int__(self):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return int(self.item())
 
     def __index__(self):
@@ -313,7 +354,10 @@ class Tensor(InplaceOrView, TensorMethods):
 
     def _cast(self, dtype):
         dtype = dtypes.as_dtype(dtype)
-        return self if dtype is self.dtype else O.ToCopyBackward0.apply(self, dtype.np)
+        if dtype is self.dtype:
+            return self
+        # integer and bool results never require grad in PyTorch: the cast cuts the graph
+        return O.ToCopyBackward0.apply(self if dtype.is_floating_point else self.detach(), dtype.np)
 
     def float(self):
         return self._cast(dtypes.float32)
@@ -339,7 +383,8 @@ class Tensor(InplaceOrView, TensorMethods):
         return self
 
     def contiguous(self):
-        return self
+        # a copy, recorded as CloneBackward0, when the strides are not row-major, as in PyTorch
+        return self if self._data.flags.c_contiguous else O.CloneBackward0.apply(self)
 
     def clone(self):
         return O.CloneBackward0.apply(self)
@@ -437,8 +482,15 @@ class TensorHook:
         out = self.hook(Tensor._wrap(grad))
         if out is None:
             return None
+        # PyTorch's check_single_result: a Tensor, of the same type, then of the same size
+        name = getattr(self.hook, '__name__', self.hook)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
+        if out._data.dtype != grad.dtype:
+            was, got = (dtypes._BY_NUMPY[d].legacy_name + "Tensor" for d in (grad.dtype, out._data.dtype))
+            raise RuntimeError(f"hook '{name}' has changed the type of value (was torch.{was} got torch.{got})")
         if out.shape != grad.shape:
-            raise RuntimeError(f"hook '{getattr(self.hook, '__name__', self.hook)}' has changed the size of value")
+            raise RuntimeError(f"hook '{name}' has changed the size of value")
         return out._data
 
 

@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, grad_mode
 from . import ops as O
 from .indexing import getitem, setitem
 from .node import check_broadcast
@@ -29,21 +29,21 @@ class TensorMethods:
 
     # -- arithmetic ----------------------------------------------------------------
     def add(self, other, alpha=1):
-        return O.AddBackward0.apply(self, _operand(other), alpha)
+        return O.AddBackward0.apply(self, _operand(other, self), alpha)
 
     def sub(self, other, alpha=1):
-        other = _operand(other)
+        other = _operand(other, self)
         _check_bool_sub(self, other)
         return O.SubBackward0.apply(self, other, alpha)
 
     def mul(self, other):
-        return O.MulBackward0.apply(self, _operand(other))
+        return O.MulBackward0.apply(self, _operand(other, self))
 
     def div(self, other):
-        return O.DivBackward0.apply(self, _operand(other))
+        return O.DivBackward0.apply(self, _operand(other, self))
 
     def pow(self, exponent):
-        exponent = _operand(exponent)
+        exponent = _operand(exponent, self)
         if isinstance(exponent, TensorMethods):
             return O.PowBackward1.apply(self, exponent)
         return O.PowBackward0.apply(self, exponent)
@@ -54,9 +54,9 @@ class TensorMethods:
                                "to invert a mask, use the `~` or `logical_not()` operator instead.")
         return O.NegBackward0.apply(self)
 
-    __add__ = __radd__ = add
+    __add__ = add
     __sub__ = sub
-    __mul__ = __rmul__ = mul
+    __mul__ = mul
     __truediv__ = div
     __pow__ = pow
     __neg__ = neg
@@ -65,21 +65,34 @@ class TensorMethods:
     def __pos__(self):
         return self
 
+    # numpy scalars on the left (np.float32(2) * x) defer to these, as they do to
+    # PyTorch's, because of Tensor.__array_priority__. A numpy *array* on the left
+    # is refused (NotImplemented), as PyTorch's reflected ops refuse it.
+    def __radd__(self, other):
+        return NotImplemented if isinstance(other, np.ndarray) else self.add(other)
+
+    def __rmul__(self, other):
+        return NotImplemented if isinstance(other, np.ndarray) else self.mul(other)
+
     def __rsub__(self, other):
-        other = _operand(other)
+        if isinstance(other, np.ndarray):
+            return NotImplemented
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return other.sub(self)
         _check_bool_sub(self, other)
         return O.RsubBackward1.apply(self, other)
 
     def __rtruediv__(self, other):
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return other.div(self)
         return O.MulBackward0.apply(O.ReciprocalBackward0.apply(self), other)  # as PyTorch does
 
     def __rpow__(self, other):
-        other = _operand(other)
+        if isinstance(other, np.ndarray):
+            return NotImplemented
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return other.pow(self)
         return O.PowBackward2.apply(self, other)
@@ -135,15 +148,23 @@ class TensorMethods:
         return O.MvBackward0.apply(self, vec)
 
     def matmul(self, other):
-        return O.linalg.matmul(self, _operand(other))
+        return O.matmul(self, _operand(other, self))
 
-    __matmul__ = matmul
+    def __matmul__(self, other):
+        # tensor @ array is numpy's matmul in PyTorch (through __array__), a
+        # Tensor through __array_wrap__
+        return NotImplemented if isinstance(other, np.ndarray) else self.matmul(other)
 
     def __rmatmul__(self, other):
-        return _operand(other).matmul(self)
+        if isinstance(other, (np.ndarray, np.number)):   # PyTorch: numpy's TypeError
+            return NotImplemented
+        return _operand(other, self).matmul(self)
 
     # -- reductions ----------------------------------------------------------------
     def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None):   # axis: numpy's name, PyTorch takes it
+        if dtype is not None and not dtypes.as_dtype(dtype).is_floating_point and self._requires_grad \
+                and grad_mode.is_grad_enabled():   # an integer sum of a tensor in a graph: PyTorch refuses
+            raise RuntimeError(f"Autograd not support dtype: {dtypes.as_dtype(dtype).legacy_name}")
         t = self if dtype is None else self._cast(dtype)
         dim = dim if axis is None else axis
         if dim is None:
@@ -151,6 +172,9 @@ class TensorMethods:
         return O.SumBackward1.apply(t, dim, keepdim)
 
     def mean(self, dim=None, keepdim=False, dtype=None, *, axis=None):
+        if dtype is not None and not dtypes.as_dtype(dtype).is_floating_point:
+            raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating "
+                               f"point or complex dtype. Got: {dtypes.as_dtype(dtype).legacy_name}")
         t = self if dtype is None else self._cast(dtype)
         dim = dim if axis is None else axis
         if dim is None:
@@ -197,7 +221,11 @@ class TensorMethods:
         return O.ViewBackward0.apply(self, _shape_arg(shape), True)
 
     def reshape(self, *shape):
-        return O.ViewBackward0.apply(self, _shape_arg(shape))
+        shape = _shape_arg(shape)
+        node = O.reshape_node(self._data, shape)   # View, ReshapeAlias or (a copy) UnsafeView, as PyTorch
+        if node is O.UnsafeViewBackward0:
+            return node.apply(O.CloneBackward0.apply(self), shape)
+        return node.apply(self, shape)
 
     def view_as(self, other):
         return self.view(other.shape)
@@ -221,6 +249,8 @@ class TensorMethods:
         return O.TransposeBackward0.apply(self, dim0, dim1)
 
     def permute(self, *dims):
+        if not dims:
+            raise TypeError('permute() missing 1 required positional arguments: "dims"')
         return O.PermuteBackward0.apply(self, _shape_arg(dims))
 
     def unsqueeze(self, dim):
@@ -243,14 +273,14 @@ class TensorMethods:
         return getitem(self, index)
 
     def __setitem__(self, index, value):
-        setitem(self, index, _operand(value))
+        setitem(self, index, _operand(value, self))
 
     def copy_(self, src):
-        return self._inplace(lambda dst, s: O.CopySlices.apply(dst, s, (), Ellipsis), _operand(src))
+        return self._inplace(lambda dst, s: O.CopySlices.apply(dst, s, (), Ellipsis), _operand(src, self))
 
     # -- comparisons (no gradient) ------------------------------------------------
     def _compare(self, op, other):
-        other = _operand(other)
+        other = _operand(other, self)
         b = other._data if isinstance(other, TensorMethods) else other
         if isinstance(other, TensorMethods):
             check_broadcast(self.shape, other.shape)
@@ -308,7 +338,7 @@ class TensorMethods:
         return O.StdBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
 
     def __floordiv__(self, other):
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return O.FloorDivide.apply(self, other)
         return O.FloorDivideScalar.apply(self, other)
@@ -319,7 +349,7 @@ class TensorMethods:
     floor_divide = __floordiv__
 
     def remainder(self, other):
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return O.RemainderBackward1.apply(self, other)
         return O.RemainderBackward0.apply(self, other)
@@ -415,31 +445,55 @@ def _argreduce(fn, t, dim, keepdim):
     return t._wrap(np.asarray(np.expand_dims(out, d) if keepdim else out, dtype=np.int64))
 
 
-def _operand(x):
-    """Tensors and Python numbers pass through; lists and arrays become tensors."""
+def _operand(x, like):
+    """Tensors and Python numbers pass through; numpy scalars become Python
+    numbers (np.float64 is a float subclass, but numpy would compute with it in
+    float64); lists and arrays become tensors (plain ones, made by like._wrap)."""
+    if isinstance(x, np.bool_):   # PyTorch's argument parser reads a numpy bool as a float
+        return float(x)
+    if isinstance(x, np.number):
+        return x.item()
     if isinstance(x, TensorMethods) or isinstance(x, (int, float, bool)):
         return x
-    if isinstance(x, (np.number, np.bool_)):
-        return x.item()
     if isinstance(x, (list, tuple, np.ndarray)):
-        return t._wrap(infer_array(x))
+        return like._wrap(infer_array(x))
     raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
 
 
-def infer_array(data):
+def infer_array(data, dtype=None):
     """numpy array for Python data, with PyTorch's default dtypes: Python
     floats give float32 (the default dtype), ints int64, bools bool; numpy
-    arrays keep their dtype."""
+    arrays keep their dtype. With a dtype given, Python floats stay doubles
+    (the caller casts from them)."""
     if isinstance(data, (np.ndarray, np.generic)):
         return np.array(data)
     arr = np.array(unwrap(data))
+    if arr.dtype.kind in "uO" or (arr.dtype.kind == "f" and arr.size and np.abs(arr).max() >= 2.0**63):
+        _check_long(data)
     if arr.dtype.kind == "f" or arr.size == 0:
-        arr = arr.astype(dtypes.default_float.np)
+        if dtype is None:    # not via float32: tensor([1.59], dtype=float64) is exactly 1.59, as PyTorch's
+            arr = arr.astype(dtypes.default_float.np)
     elif arr.dtype.kind in "iu":
         arr = arr.astype(np.int64)
     elif arr.dtype.kind != "b":
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
     return arr
+
+
+def _check_long(data):
+    """PyTorch unpacks the Python ints of an integer tensor as C long longs;
+    numpy would wrap 2**63 to -2**63 or give a uint64 or object array."""
+    stack, ints, has_float = [data], [], False
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif isinstance(v, float):
+            has_float = True
+        elif isinstance(v, int) and not isinstance(v, bool):
+            ints.append(v)
+    if not has_float and any(not -2**63 <= v < 2**63 for v in ints):
+        raise ValueError("Overflow when unpacking long long")
 
 
 def unwrap(x):

@@ -12,17 +12,32 @@ Three facts, as in PyTorch:
    by an inplace operation".
 3. An in-place op inside a graph gives the tensor a new grad_fn. On a view,
    the base's history changes too: the base becomes CopySlices(old base,
-   new values of the region), and the view is re-derived from the new base by
-   replaying its chain of view ops. That is why `x.grad_fn` can read
-   <CopySlices> after `x[0].mul_(2)`.
+   new values of the region), and every live view of the base (the one written
+   through and any made before) is re-derived from the new base by replaying
+   its chain of view ops, as AsStridedBackward0. That is why `x.grad_fn` can
+   read <CopySlices> after `x[0].mul_(2)`.
 
 In PyTorch this is the work of the ADInplaceOrView dispatch key; here it is
 the base class of Tensor, so that the attributes it writes stay its own.
 """
+import weakref
+
 import numpy as np
 
 from . import grad_mode
 from . import ops as O
+from .node import op_name
+
+INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
+                     "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
+                     "for more details.")
+EXPAND_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                  "location. Please clone() the tensor before performing the operation.")
+CUSTOM_VIEW_INPLACE = (
+    "Output 0 of {} is a view and is being modified inplace. This view was created inside a custom Function (or "
+    "because an input was returned as-is) and the autograd logic to handle view+inplace would override the custom "
+    "backward associated with the custom Function, leading to incorrect gradients. This behavior is forbidden. You "
+    "can fix this by cloning the output of the custom Function.")
 
 
 def _dims(shape):
@@ -35,6 +50,7 @@ class InplaceOrView:
     detach() share), _base and _view_chain (for a view: its base, and the
     view ops that made it from there)."""
     __slots__ = ()
+    _views = None       # a base's live views (a WeakSet), re-derived when the base changes in place
 
     @property
     def _version(self):
@@ -49,14 +65,25 @@ class InplaceOrView:
         if not np.may_share_memory(self._data, base._data):   # reshape may have had to copy
             return
         self._version_box = base._version_box
+        if base.is_inference():   # a view of an inference tensor is one too
+            self._inference = True
         if base._base is None:
             self._base, self._view_chain = base, ((op, params),)
         else:   # a view of a view: remember the whole way from the base
             self._base, self._view_chain = base._base, base._view_chain + ((op, params),)
+        self._base._add_view(self)
+
+    def _add_view(self, view):
+        if self._views is None:
+            self._views = weakref.WeakSet()
+        self._views.add(view)
 
     def _check_inplace(self, view=False):
         if not grad_mode.is_grad_enabled():
             return
+        if self._requires_grad and any(getattr(op, "custom_function_view", False) for op, _ in self._view_chain):
+            # a view a custom Function returned for its input, or a view of it
+            raise RuntimeError(CUSTOM_VIEW_INPLACE.format(op_name(self.grad_fn.name())))
         if self._requires_grad and self.grad_fn is None:
             raise RuntimeError(("a view of a leaf Variable" if view else "a leaf Variable") +
                                " that requires grad is being used in an in-place operation.")
@@ -85,7 +112,11 @@ class InplaceOrView:
     def _inplace(self, op, *args, view=False):
         """Run op out of place, write the result into self's storage, bump the
         version, and (inside a graph) make the new node self's grad_fn."""
+        if self.is_inference() and not grad_mode.is_inference_mode_enabled():
+            raise RuntimeError(INFERENCE_INPLACE)
         self._check_inplace(view)
+        if any(st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape)):   # an expand()
+            raise RuntimeError(EXPAND_OVERLAP)
         needs_graph = grad_mode.is_grad_enabled() and (
             self._requires_grad or any(getattr(a, "_requires_grad", False) for a in args))
         result = op(self._snapshot() if needs_graph else self, *args)
@@ -96,6 +127,8 @@ class InplaceOrView:
         self._bump_version()
         if result.grad_fn is not None:
             self._take_history(result.grad_fn)
+            if self._views:
+                self._refresh_views()
         return self
 
     def _check_inplace_result(self, result):
@@ -114,11 +147,17 @@ class InplaceOrView:
         base._data[...] = new_base._data        # writes self's region too: it is a view
         base._bump_version()
         base._take_history(new_base.grad_fn)
-        view = base
-        for op, params in self._view_chain:
-            view = op.apply(view, *params)
-        self._take_history(view.grad_fn)
+        base._refresh_views()    # self and every other view of base now come from its new history
         return self
+
+    def _refresh_views(self):
+        """After an in-place op gave this base a new history, each live view of
+        it is re-derived from the base (AsStridedBackward0, as PyTorch names
+        it): a view made before the change must see the change's gradient too.
+        (PyTorch does this lazily, when the view's grad_fn is next read.)"""
+        for view in list(self._views):
+            if not any(getattr(op, "custom_function_view", False) for op, _ in view._view_chain):
+                view._take_history(O.AsStridedBackward0.apply(self, view._view_chain).grad_fn)
 
     # -- the in-place ops ------------------------------------------------------
     def add_(self, other, alpha=1):

@@ -34,6 +34,8 @@ NOT_EVALUABLE = {
     "SelectBackward0": "select_scatter",     # Tensor.select_scatter: grad back into its row
     "SliceBackward0": "slice_scatter",       # Tensor.slice_scatter: grad back into its slice
     "IndexBackward0": "index_put",           # Tensor.index_put(accumulate=True): repeated indices add
+    # a view re-derived after an in-place op through it: PyTorch's rule is a C++ helper
+    "AsStridedBackward0": "as_strided_backward",
     # PyTorch's own rule is a C++ helper with a case per ord (norm_backward in FunctionsManual.cpp)
     "LinalgVectorNormBackward0": "linalg_vector_norm_backward",
 }
@@ -69,6 +71,14 @@ def modified(op):
         op(y)
         return y
     return build
+
+
+def modified_view(x):
+    """A view of a non-leaf written in place: re-derived from its new base."""
+    y = x * 1
+    v = y.t()
+    v.mul_(2)
+    return v
 
 
 def with_ties():
@@ -149,6 +159,11 @@ CASES = {
     "LinalgVectorNormBackward0": [("norm", lambda r: [t(2, 3, rng=r)], lambda x: x.norm())],
     "ViewBackward0": [("view", lambda r: [t(2, 3, rng=r)], lambda x: x.view(6)),
                       ("reshape", lambda r: [t(2, 3, rng=r)], lambda x: x.reshape(3, 2))],
+    "AliasBackward0": [("x[...]", lambda r: [t(2, 3, rng=r)], lambda x: x[...])],
+    "ReshapeAliasBackward0": [("non-contiguous", lambda r: [t(2, 3, 4, rng=r)],
+                               lambda x: x.permute(1, 0, 2).reshape(3, 2, 2, 2))],
+    "UnsafeViewBackward0": [("copy", lambda r: [t(2, 3, rng=r)], lambda x: x.t().reshape(6))],
+    "AsStridedBackward0": [("view changed in place", lambda r: [t(2, 3, rng=r)], modified_view)],
     "TBackward0": [("t", lambda r: [t(2, 3, rng=r)], lambda x: x.t())],
     "PermuteBackward0": [("permute", lambda r: [t(2, 3, 4, rng=r)], lambda x: x.permute(2, 0, 1))],
     "TransposeBackward0": [("transpose", lambda r: [t(2, 3, 4, rng=r)], lambda x: x.transpose(0, 2))],

@@ -15,10 +15,9 @@ in the graph as a node named <YourClass>Backward, exactly as in PyTorch.
 
     y = MyExp.apply(x)     # y.grad_fn is a MyExpBackward node; ctx is that node
 """
-import numpy as np
-
 from .. import grad_mode
-from ..node import FREED, Node, SavedTensor, next_sequence_nr
+from ..node import FREED, Node, SavedTensor, next_sequence_nr, unbroadcast
+from ..ops.shape import ViewBackward0
 from ..tensor import Tensor
 
 
@@ -53,22 +52,83 @@ class BackwardCFunction(Node):
         return []
 
     def call_backward(self, grad):
-        grads = self._fn.backward(self, Tensor._wrap(grad))
-        grads = grads if isinstance(grads, tuple) else (grads,)
-        if len(grads) != len(self.needs_input_grad):
-            raise RuntimeError(f"function {type(self).__name__} returned an incorrect number of gradients "
-                               f"(expected {len(self.needs_input_grad)}, got {len(grads)})")
-        # one gradient per forward argument; the graph has an edge per tensor argument
-        out = []
-        for g, is_tensor in zip(grads, self._tensor_args):
-            if is_tensor:
-                out.append(None if g is None else np.asarray(g._data if isinstance(g, Tensor) else g))
-        return tuple(out)
+        return checked_grads(self, self._fn.backward(self, Tensor._wrap(grad)))
 
     def release_variables(self):
         if self._saved:
             self._freed = True
             self._saved = ()
+
+
+def checked_grads(node, grads):
+    """What a custom backward returned, checked as PyTorch checks it, as one
+    array (or None) per edge: one gradient per forward argument (extra Nones
+    are dropped), a Tensor or None, None for a non-tensor argument, of a shape
+    the input broadcasts to (summed back to it) and cast to the input's dtype.
+    A wrong gradient is refused here rather than accumulated into .grad."""
+    name = type(node).__name__
+    grads = grads if isinstance(grads, tuple) else (grads,)
+    expected = len(node._tensor_args)
+    if len(grads) > expected and all(g is None for g in grads[expected:]):
+        grads = grads[:expected]
+    if len(grads) != expected:
+        raise RuntimeError(f"function {name} returned an incorrect number of gradients "
+                           f"(expected {expected}, got {len(grads)})")
+    out = []
+    for i, (g, is_tensor) in enumerate(zip(grads, node._tensor_args)):
+        if not is_tensor:
+            if g is not None:
+                raise RuntimeError(f"function {name} returned a gradient different than None at position {i + 1}, "
+                                   "but the corresponding forward input was not a Variable")
+        elif g is None:
+            out.append(None)
+        elif not isinstance(g, Tensor):
+            kind = type(g).__module__ + "." + type(g).__name__ if type(g).__module__ != "builtins" else type(g).__name__
+            raise RuntimeError(f"expected Variable or None (got {kind})")
+        else:
+            out.append(g._data)
+    for i, (g, (shape, dt)) in enumerate(zip(out, node.input_metadata)):
+        if g is None:
+            continue
+        if g.shape != shape:
+            if not _expandable(shape, g.shape):
+                raise RuntimeError(f"Function {name} returned an invalid gradient at index {i} - got "
+                                   f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
+                                   f"[{', '.join(map(str, shape))}]")
+            g = unbroadcast(g, shape)
+        out[i] = g if g.dtype == dt else g.astype(dt)
+    return tuple(out)
+
+
+def _expandable(shape, to):
+    """PyTorch's is_expandable_to: does `shape` broadcast to `to`?"""
+    return len(shape) <= len(to) and all(s in (t, 1) for s, t in zip(reversed(shape), reversed(to)))
+
+
+class CustomFunctionView(ViewBackward0):
+    """Not a node of the graph (made under no_grad): how the view a custom
+    Function returns for an input is marked, so that an in-place op on it (or
+    on a view of it) is refused with PyTorch's message (views.py)."""
+    custom_function_view = True
+
+
+def _saved_output_is_ours(ctx, out):
+    """ctx.save_for_backward(y) of forward's own output: if y is changed in
+    place later, PyTorch's error names this Function ('output 0 of MyExp'),
+    not the op that changed it, as for any node's saved output."""
+    for s in ctx._saved:
+        if s is not None and s.ref is not None and s.ref() is out:
+            s.ref, s.made_by = None, type(ctx)
+
+
+def _alias_if_input(out, args):
+    """A forward that returns one of its inputs unchanged (`return x`) gets,
+    as in PyTorch, a view of it: the output takes the new grad_fn and the
+    input keeps its own history (a leaf stays a leaf)."""
+    if any(out is a for a in args):
+        with grad_mode.no_grad():
+            return CustomFunctionView.apply(out, tuple(out.shape))
+    return out
 
 
 class Function:
@@ -95,7 +155,10 @@ class Function:
             out = cls.forward(ctx, *args)
         if not isinstance(out, Tensor):
             raise NotImplementedError("autograd_teach: a custom Function must return a single Tensor")
+        _saved_output_is_ours(ctx, out)
+        out = _alias_if_input(out, args)
         if grad_mode.is_grad_enabled() and any(ctx.needs_input_grad):
+            ctx.input_metadata = tuple((a._data.shape, a._data.dtype) for a in args if isinstance(a, Tensor))
             ctx.next_functions = tuple(a._grad_edge() for a in args if isinstance(a, Tensor))
             ctx.sequence_nr = next_sequence_nr()
             out._set_grad_fn(ctx)

@@ -24,6 +24,10 @@ casts it to the input's dtype), for every op alike.
 saved values, and tests/test_derivative_formulas.py checks, for every op, that
 the rule gives the gradient the engine computed.
 """
+from .alias import AliasBackward0  # noqa: F401
+from .as_strided import AsStridedBackward0  # noqa: F401
+from .matmul_nd import matmul, matmul_nd  # noqa: F401
+from .reshape import ReshapeAliasBackward0, UnsafeViewBackward0, reshape_node  # noqa: F401
 from .arithmetic import (AddBackward0, DivBackward0, MulBackward0, NegBackward0, PowBackward0,  # noqa: F401
                          PowBackward1, PowBackward2, ReciprocalBackward0, RsubBackward1, SubBackward0)
 from .linalg import BmmBackward0, DotBackward0, MmBackward0, MvBackward0  # noqa: F401
@@ -40,8 +44,7 @@ from .shape import (CloneBackward0, ExpandBackward0, IndexBackward0, PermuteBack
 # --- added for torch.nn / next chapters (issue 8) ---
 from .join import CatBackward0, StackBackward0  # noqa: F401,E402
 from .nn_ops import (AddmmBackward0, BinaryCrossEntropyBackward0, DivBackward1, LogSoftmaxBackward0,  # noqa: F401,E402,E501
-                     LeakyReluBackward0, LeakyReluBackward1, MulBackward1, NllLossBackward0, SoftmaxBackward0,
-                     UnsafeViewBackward0)
+                     LeakyReluBackward0, LeakyReluBackward1, MulBackward1, NllLossBackward0, SoftmaxBackward0)
 from .random_ops import NormalBackward1, NormalBackward2, NormalBackward3  # noqa: F401,E402
 from .select_ops import (MaskedFillBackward0, MaximumBackward0, MinimumBackward0, RemainderBackward0,  # noqa: F401,E402,E501
                          RemainderBackward1, WhereBackward0)

@@ -144,30 +144,3 @@ class BmmBackward0(_Product):
         return (grad @ np.swapaxes(b, -1, -2) if need_a else None,
                 np.swapaxes(a, -1, -2) @ grad if need_b else None)
 
-
-# -- x @ y: which product ----------------------------------------------------------
-
-def matmul(self, other):
-    """torch.matmul: picks dot / mv / mm / batched matmul by dimensions."""
-    a, b = self.dim(), other.dim()
-    if a == 0 or b == 0:
-        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
-    if a == 1 and b == 1:
-        return self.dot(other)
-    if a == 2 and b == 1:
-        return self.mv(other)
-    if a == 2 and b == 2:
-        return self.mm(other)
-    if a == 1 and b == 2:   # PyTorch: unsqueeze, mm, squeeze
-        return SqueezeBackward4.apply(self.unsqueeze(0).mm(other), (0,))
-    if b <= 2:   # PyTorch folds self's batch dims into rows and runs mm or mv: their errors
-        rows = (int(np.prod(self.shape[:-1])), self.shape[-1])
-        (MvBackward0 if b == 1 else MmBackward0).check(rows, other.shape, self.dtype, other.dtype)
-    lhs = self.unsqueeze(0) if a == 1 else self
-    rhs = other.unsqueeze(-1) if b == 1 else other
-    out = BmmBackward0.apply(lhs, rhs)
-    if a == 1:
-        out = out.squeeze(-2)
-    if b == 1:
-        out = out.squeeze(-1)
-    return out

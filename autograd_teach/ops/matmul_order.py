@@ -20,7 +20,8 @@ def mm(a, b):
     if k <= 3:
         # einsum's loop adds in this order for any layout when K <= 3 (checked);
         # for longer K it switches to pairwise sums on contiguous rows
-        return np.einsum("ik,k->i" if b.ndim == 1 else "ik,kj->ij", a, b)
+        # order="C": a row-major result, as PyTorch's mm (x.contiguous() reads the layout)
+        return np.einsum("ik,k->i" if b.ndim == 1 else "ik,kj->ij", a, b, order="C")
     vec = b.ndim == 1
     if vec:
         b = b[:, None]

@@ -6,7 +6,7 @@ import numpy as np
 from .. import dtypes
 from ..node import OpNode, quiet
 from .matmul_order import mm as _mm
-from .shape import ViewBackward0, check_dim
+from .shape import check_dim
 
 
 class AddmmBackward0(OpNode):
@@ -51,12 +51,6 @@ class AddmmBackward0(OpNode):
         return ((grad if self.beta == 1 else grad * self.beta) if need_bias else None,
                 _mm(grad, b.T) * self.alpha if need_a else None,
                 _mm(a.T, grad) * self.alpha if need_b else None)
-
-
-class UnsafeViewBackward0(ViewBackward0):
-    """out = self.view(size), where PyTorch knows the input is a fresh tensor (F.linear on 3-D input)
-
-    self: grad.reshape(self_sym_sizes)"""
 
 
 def _softmax_dim(dim, ndim):

@@ -73,10 +73,12 @@ class MeanBackward0(OpNode):
             raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
                                f"point or complex dtype. Got: {dtypes.from_numpy(a.dtype).legacy_name}")
         self.self_sym_sizes, self.self_sym_numel = a.shape, a.size
-        return cascade_mean(a)
+        with np.errstate(invalid="ignore", divide="ignore"):   # the mean of nothing is nan, silently, as in PyTorch
+            return cascade_mean(a)
 
     def backward(self, grad):
-        return np.full(self.self_sym_sizes, grad / self.self_sym_numel)
+        with np.errstate(divide="ignore", invalid="ignore"):   # nothing was averaged: an empty gradient
+            return np.full(self.self_sym_sizes, grad / self.self_sym_numel)
 
 
 class MeanBackward1(OpNode):
@@ -94,11 +96,13 @@ class MeanBackward1(OpNode):
         if a.dtype.kind != "f":
             MeanBackward0.forward(self, a)
         self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
-        return cascade_mean(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
+        with np.errstate(invalid="ignore", divide="ignore"):   # the mean of nothing is nan, silently, as in PyTorch
+            return cascade_mean(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
 
     def backward(self, grad):
         n = int(np.prod([self.self_sym_sizes[d] for d in self.dim])) if self.self_sym_sizes else 1
-        return _expand_back(grad / n, self.self_sym_sizes, self.dim, self.keepdim)
+        with np.errstate(divide="ignore", invalid="ignore"):   # an empty dim: nothing to spread
+            return _expand_back(grad / n, self.self_sym_sizes, self.dim, self.keepdim)
 
 
 class MaxBackward1(OpNode):
@@ -147,6 +151,8 @@ class MaxBackward0(OpNode):
 
     def forward(self, a, dim, keepdim=False):
         (d,) = normalize_dims(dim, a.ndim)
+        if a.ndim and a.shape[d] == 0:
+            raise IndexError(f"{type(self).__name__[:3].lower()}(): Expected reduction dim {d} to have non-zero size.")
         idx = np.expand_dims(self._arg(a, axis=d), d) if a.ndim else np.zeros((), dtype=np.int64)
         values = np.take_along_axis(a, idx, axis=d) if a.ndim else a
         if not keepdim and a.ndim:

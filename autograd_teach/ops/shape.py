@@ -78,11 +78,13 @@ class PermuteBackward0(OpNode):
     is_view = True
 
     def forward(self, a, dims):
-        self.dims = tuple(check_dim(d, a.ndim) for d in dims)
-        if sorted(self.dims) != list(range(a.ndim)):
+        if len(dims) != a.ndim:   # PyTorch checks the count, then each dim, then duplicates
             raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
                                "the length of the desired ordering of dimensions i.e. input.dim() = "
                                f"{a.ndim} is not equal to len(dims) = {len(dims)}")
+        self.dims = tuple(check_dim(d, a.ndim) for d in dims)
+        if len(set(self.dims)) != len(self.dims):
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
         return a.transpose(self.dims)
 
     def backward(self, grad):

@@ -1,0 +1,52 @@
+"""In-place ops through views, as PyTorch names and refuses them (found by
+the differential fuzz, tests/test_fuzz.py)."""
+import pytest
+
+import autograd_teach as torch
+
+VIEWS = [lambda x: x[0:1], lambda x: x.t(), lambda x: x.view(6), lambda x: x[0],
+         lambda x: x.transpose(0, 1), lambda x: x.unsqueeze(0), lambda x: x.permute(1, 0)]
+
+
+@pytest.mark.parametrize("make_view", VIEWS)
+def test_a_view_written_in_place_gets_as_strided_backward(make_view):
+    # PyTorch 2.13: the view's grad_fn is AsStridedBackward0, the base's CopySlices
+    a = torch.ones(2, 3, requires_grad=True)
+    x = a * 1
+    v = make_view(x)
+    v.mul_(3)
+    assert v.grad_fn.name() == "AsStridedBackward0"
+    assert x.grad_fn.name() == "torch::autograd::CopySlices"
+    (v * torch.arange(v.numel()).view(v.shape)).sum().backward()
+    expected = torch.zeros(2, 3)
+    make_view(expected).copy_(3 * torch.arange(v.numel()).view(v.shape).float())
+    assert a.grad.tolist() == expected.tolist()
+
+
+def test_writing_in_place_into_an_expanded_tensor_is_refused():
+    x = torch.ones(3).expand(2, 3)
+    with pytest.raises(RuntimeError, match="^unsupported operation: more than one element of the written-to "
+                                           "tensor refers to a single memory location"):
+        x.add_(1)
+
+
+def _graph(fn):
+    return fn.name() + "(" + ",".join(_graph(f) for f, _ in fn.next_functions if f is not None) + ")"
+
+
+@pytest.mark.parametrize("make, graph", [
+    # recorded from torch 2.13.0
+    (lambda a: a.t().reshape(-1), "UnsafeViewBackward0(CloneBackward0(TBackward0(torch::autograd::AccumulateGrad())))"),
+    (lambda a: a.t().reshape(3, 2), "ReshapeAliasBackward0(TBackward0(torch::autograd::AccumulateGrad()))"),
+    (lambda a: a[:1].reshape(-1), "ViewBackward0(SliceBackward0(torch::autograd::AccumulateGrad()))"),
+    (lambda a: a[:, :2].reshape(-1),
+     "UnsafeViewBackward0(CloneBackward0(SliceBackward0(torch::autograd::AccumulateGrad())))"),
+])
+def test_reshape_records_the_node_pytorch_records(make, graph):
+    a = torch.ones(2, 3, requires_grad=True)
+    y = make(a)
+    assert _graph(y.grad_fn) == graph
+    (y * torch.arange(y.numel()).view(y.shape)).sum().backward()
+    # each element of y is one element of a: a gets each weight 0..n-1 once, 0 elsewhere
+    got = sorted(a.grad.flatten().tolist())
+    assert got == [0.0] * (6 - y.numel()) + [float(k) for k in range(y.numel())]
