@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from test_golden import TIME_LIMIT, time_limit
-from viz_torch_helpers import import_torch, name, recording_watcher
+from viz_torch_helpers import import_torch, name
 
 torch = import_torch()
 import autograd_teach  # noqa: E402
@@ -143,23 +143,20 @@ seeds = importlib.util.module_from_spec(_seeds_spec)
 _seeds_spec.loader.exec_module(seeds)
 
 
-def drawn_after_backward(seed, module, subscribe):
+def drawn_after_backward(seed, module):
+    # As a teacher would: record the backward, then draw the output.
     from autograd_teach import viz
-    recordings = []
-    handle = subscribe(recording_watcher(recordings))
-    try:
-        out, names = seeds.SEEDS[seed](module)
+    out, names = seeds.SEEDS[seed](module)
+    with viz.record() as rec:
         out.backward()
-    finally:
-        handle.remove()
-    (rec,) = recordings
-    return viz.draw(out, names=names, recording=rec)
+    assert len(rec.recordings) == 1, "one backward, one recording"
+    return viz.draw(out, names=names)
 
 
 @pytest.mark.parametrize("seed", sorted(seeds.SEEDS))
 def test_the_same_program_draws_the_same_diagram_with_the_same_gradients(seed):
-    real = drawn_after_backward(seed, torch, torch_record.add_observer)
-    ours = drawn_after_backward(seed, autograd_teach, engine.add_observer)
+    real = drawn_after_backward(seed, torch)
+    ours = drawn_after_backward(seed, autograd_teach)
     assert real.steps and "No gradients yet" not in real.source
     assert ours.source == real.source
     assert ours.svg() == real.svg()
