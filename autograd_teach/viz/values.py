@@ -38,6 +38,12 @@ def shape_text(shape):
 
 
 def _format(array, dtype):
+    try:
+        np.dtype(dtype)
+    except TypeError:
+        # A PyTorch dtype numpy lacks (bfloat16): its values as float32, its
+        # name as PyTorch prints it, tensor([1.5000], dtype=torch.bfloat16).
+        return format_tensor(np.asarray(array, np.float32), "float32", [f"dtype=torch.{dtype}"])
     return format_tensor(array, dtype)
 
 
