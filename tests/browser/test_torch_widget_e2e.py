@@ -48,31 +48,13 @@ x, y = torch.randn(4, 3), torch.randn(4, 1)
 loss = nn.MSELoss()(model(x), y)
 """
 
-# Until viz.record() subscribes to torch_record, the recording is built here
-# from its steps, with the fields draw()/show() read.
+# As a teacher writes it: record PyTorch's own backward, then step through it.
 RECORD = """\
-from types import SimpleNamespace
-from autograd_teach.viz import torch_record
-
-recordings = []
-
-def begin(roots):
-    rec = SimpleNamespace(roots=list(roots), steps=[])
-    recordings.append(rec)
-
-    def step(node, grad_outputs, grad_inputs):
-        var = getattr(node, "variable", None)
-        leaf = None if var is None or var.grad is None else var.grad.detach().numpy().copy()
-        rec.steps.append(SimpleNamespace(index=len(rec.steps), fn=node, grad_output=grad_outputs[0],
-                                         grad_inputs=grad_inputs, leaf_grad=leaf))
-    return SimpleNamespace(step=step, end=lambda: None)
-
-handle = torch_record.add_observer(begin)
-loss.backward()
-handle.remove()
+with viz.record():
+    loss.backward()
 """
 
-SHOW = "viz.show(loss, recording=recordings[0])\n"
+SHOW = "viz.show(loss)\n"
 
 
 def write_notebook(path):
