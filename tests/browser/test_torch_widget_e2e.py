@@ -80,6 +80,12 @@ def pytorch_order():
     return log.names()
 
 
+def grads_shown(widget):
+    """How many gradient texts (on edges and in nodes) the learner can see."""
+    return widget.evaluate("""(w) => [...w.querySelectorAll('.at-diagram svg.at-graph text.at-grad')]
+        .filter(el => getComputedStyle(el).visibility !== 'hidden').length""")
+
+
 def test_widget_steps_through_a_real_pytorch_backward(lab, page, console):
     expected = pytorch_order()
     assert expected == ["MseLossBackward0", "AddmmBackward0", "AccumulateGrad", "TBackward0",
@@ -104,6 +110,7 @@ def test_widget_steps_through_a_real_pytorch_backward(lab, page, console):
 
     # Every step, one notch at a time: the status names PyTorch's node, in
     # PyTorch's order, the highlight moves and more gradients show.
+    state["gradsShown"] = grads_shown(widget)
     seen = [state]
     shot = ARTIFACTS / "widget_torch_step.png"
     for k in range(1, n_steps + 1):
@@ -111,7 +118,10 @@ def test_widget_steps_through_a_real_pytorch_backward(lab, page, console):
         state = wait_for_step(page, widget, k)
         assert f"{expected[k - 1]} ran" in state["status"], (k, state["status"])
         assert state["currentIds"] != seen[-1]["currentIds"]
-        assert state["edgeGradsShown"] > seen[-1]["edgeGradsShown"]
+        # A new gradient shows: on an edge, or (AccumulateGrad) as the leaf's .grad in its node.
+        state["gradsShown"] = grads_shown(widget)
+        assert state["gradsShown"] > seen[-1]["gradsShown"], k
+        assert state["edgeGradsShown"] >= seen[-1]["edgeGradsShown"]
         seen.append(state)
         if k == 3:     # mid-way: the picture for the README
             page.mouse.move(0, 0)
