@@ -160,3 +160,23 @@ def test_the_same_program_draws_the_same_diagram_with_the_same_gradients(seed):
     assert real.steps and "No gradients yet" not in real.source
     assert ours.source == real.source
     assert ours.svg() == real.svg()
+
+
+def test_the_runner_gives_back_real_torch_and_never_reimports_it(tmp_path):
+    # Each real torch module must stay the one object it was: importing one a second
+    # time makes PyTorch register its operator libraries again, which it refuses.
+    import sys
+    program = tmp_path / "p.py"
+    program.write_text("import torch\nimport torch.nn.functional as F\nprint(F.relu(torch.tensor([-1.0, 2.0])))\n")
+    lazy = tmp_path / "lazy.py"     # a part of torch that `import torch` does not load
+    lazy.write_text("import torch.utils.benchmark\nprint(torch.utils.benchmark.__name__)\n")
+    assert runner.run_file(lazy, torch) == ["torch.utils.benchmark"]
+    benchmark = sys.modules["torch.utils.benchmark"]        # kept: it is real torch's own
+    before = {k: v for k, v in sys.modules.items() if k == "torch" or k.startswith("torch.")}
+    assert runner.run_file(program, autograd_teach) == runner.run_file(program, torch) == ["tensor([0., 2.])"]
+    assert runner.run_file(lazy, torch) == ["torch.utils.benchmark"]
+    after = {k: v for k, v in sys.modules.items() if k == "torch" or k.startswith("torch.")}
+    assert after.keys() >= before.keys()
+    assert all(after[k] is v for k, v in before.items())
+    assert sys.modules["torch.utils.benchmark"] is benchmark
+    assert sys.modules["torch"] is torch and sys.modules["torch.nn"] is torch.nn
