@@ -152,7 +152,9 @@ def test_autorecord_records_a_plain_real_backward(clean):
     # Off again: the next real backward is not recorded, and the diagram says so.
     loss2 = model(torch.randn(3, 2)).sum()
     loss2.backward()
-    assert viz.draw(loss2).steps is None
+    d2 = viz.draw(loss2)
+    assert d2.steps is None and d2.why == "caption.not_recorded"     # not "no gradients yet"
+    assert viz.draw(model(torch.randn(3, 2)).sum()).why is None        # backward never ran on this one
 
 
 def test_a_leaf_grad_under_create_graph_and_in_bfloat16_is_read(clean):

@@ -267,6 +267,18 @@ def is_torch_tensor(value):
     return torch_imported() and isinstance(value, sys.modules["torch"].Tensor)
 
 
+def saved_freed(fn):
+    """True when backward freed a PyTorch node's saved tensors: reading one
+    raises, as PyTorch's own "backward through the graph a second time" says."""
+    for attr in dir(fn):
+        if attr.startswith("_saved_"):
+            try:
+                getattr(fn, attr)
+            except RuntimeError:
+                return True
+    return False
+
+
 def is_torch_node(fn):
     """True for a node of real PyTorch's graph (never imports torch)."""
     return torch_imported() and isinstance(fn, sys.modules["torch"].autograd.graph.Node)
