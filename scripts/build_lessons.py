@@ -303,14 +303,16 @@ INDEX_TAIL = """## How to use them · 使用方法
 - The notebooks are saved with their outputs. To do the exercises honestly, clear them first
   (**Kernel → Restart Kernel and Clear Outputs of All Cells**) and predict before you run.
 - `import autograd_teach as torch` is the only change from PyTorch: with `import torch` the
-  code cells run unchanged (except the `viz` diagrams, which are `autograd_teach`'s own).
+  code cells run unchanged, the `viz` diagrams too (`from autograd_teach import viz` draws
+  real PyTorch's graphs and steps through its backward).
 
 - 在项目目录里运行 `make lab`，JupyterLab 会打开本目录。打开一节课，从头运行所有单元格
   （**Run → Run All Cells**），然后跟着读。
 - 笔记本保存时带着运行结果。想认真做练习，先清空输出
   （**Kernel → Restart Kernel and Clear Outputs of All Cells**），先预测，再运行。
 - 与 PyTorch 相比唯一的改动是 `import autograd_teach as torch`：换成 `import torch`，
-  代码单元格照样能运行（`viz` 画图部分除外，那是 `autograd_teach` 自己的功能）。"""
+  代码单元格照样能运行，`viz` 画图也一样（`from autograd_teach import viz` 也能画真正 PyTorch
+  的计算图，并逐步演示它的反向传播）。"""
 
 
 # For teachers whose notebooks already use real PyTorch (issue 11).

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from test_golden import TIME_LIMIT, time_limit
-from viz_torch_helpers import import_torch, name, recording_watcher
+from viz_torch_helpers import import_torch, name
 
 torch = import_torch()
 import autograd_teach  # noqa: E402
@@ -143,23 +143,40 @@ seeds = importlib.util.module_from_spec(_seeds_spec)
 _seeds_spec.loader.exec_module(seeds)
 
 
-def drawn_after_backward(seed, module, subscribe):
+def drawn_after_backward(seed, module):
+    # As a teacher would: record the backward, then draw the output.
     from autograd_teach import viz
-    recordings = []
-    handle = subscribe(recording_watcher(recordings))
-    try:
-        out, names = seeds.SEEDS[seed](module)
+    out, names = seeds.SEEDS[seed](module)
+    with viz.record() as rec:
         out.backward()
-    finally:
-        handle.remove()
-    (rec,) = recordings
-    return viz.draw(out, names=names, recording=rec)
+    assert len(rec.recordings) == 1, "one backward, one recording"
+    return viz.draw(out, names=names)
 
 
 @pytest.mark.parametrize("seed", sorted(seeds.SEEDS))
 def test_the_same_program_draws_the_same_diagram_with_the_same_gradients(seed):
-    real = drawn_after_backward(seed, torch, torch_record.add_observer)
-    ours = drawn_after_backward(seed, autograd_teach, engine.add_observer)
+    real = drawn_after_backward(seed, torch)
+    ours = drawn_after_backward(seed, autograd_teach)
     assert real.steps and "No gradients yet" not in real.source
     assert ours.source == real.source
     assert ours.svg() == real.svg()
+
+
+def test_the_runner_gives_back_real_torch_and_never_reimports_it(tmp_path):
+    # Each real torch module must stay the one object it was: importing one a second
+    # time makes PyTorch register its operator libraries again, which it refuses.
+    import sys
+    program = tmp_path / "p.py"
+    program.write_text("import torch\nimport torch.nn.functional as F\nprint(F.relu(torch.tensor([-1.0, 2.0])))\n")
+    lazy = tmp_path / "lazy.py"     # a part of torch that `import torch` does not load
+    lazy.write_text("import torch.utils.benchmark\nprint(torch.utils.benchmark.__name__)\n")
+    assert runner.run_file(lazy, torch) == ["torch.utils.benchmark"]
+    benchmark = sys.modules["torch.utils.benchmark"]        # kept: it is real torch's own
+    before = {k: v for k, v in sys.modules.items() if k == "torch" or k.startswith("torch.")}
+    assert runner.run_file(program, autograd_teach) == runner.run_file(program, torch) == ["tensor([0., 2.])"]
+    assert runner.run_file(lazy, torch) == ["torch.utils.benchmark"]
+    after = {k: v for k, v in sys.modules.items() if k == "torch" or k.startswith("torch.")}
+    assert after.keys() >= before.keys()
+    assert all(after[k] is v for k, v in before.items())
+    assert sys.modules["torch.utils.benchmark"] is benchmark
+    assert sys.modules["torch"] is torch and sys.modules["torch.nn"] is torch.nn

@@ -46,38 +46,3 @@ class Log:
 
 def name(node):
     return node.name().rsplit("::", 1)[-1]
-
-
-class Recording:
-    """What draw(recording=...) and show(recording=...) read (record.Recording's
-    fields), built by a watcher of either engine: the stand-in for the viz
-    recorder's subscription to torch_record until that lands."""
-
-    def __init__(self, roots):
-        self.roots = list(roots)
-        self.steps = []
-
-
-class Step:
-    def __init__(self, index, fn, grad_output, grad_inputs, leaf_grad):
-        self.index, self.fn, self.grad_output = index, fn, grad_output
-        self.grad_inputs, self.leaf_grad = grad_inputs, leaf_grad
-
-
-def recording_watcher(recordings):
-    """A begin() that appends one Recording per backward run to ``recordings``."""
-    def begin(roots):
-        rec = Recording(roots)
-        recordings.append(rec)
-
-        class Watcher:
-            def step(self, node, grad_outputs, grad_inputs):
-                var = getattr(node, "variable", None)
-                grad = getattr(var, "grad", None)
-                leaf = None if grad is None else grad.detach().numpy().copy()
-                rec.steps.append(Step(len(rec.steps), node, grad_outputs[0], grad_inputs, leaf))
-
-            def end(self):
-                pass
-        return Watcher()
-    return begin

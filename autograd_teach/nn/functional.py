@@ -102,7 +102,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         smooth = smooth.sum() / (~ignore_mask).sum()
     elif reduction == "sum":
         smooth = smooth.sum()
-    return O.MulBackward1.apply(nll, 1 - label_smoothing) + O.MulBackward1.apply(smooth, label_smoothing / n_classes)
+    # PyTorch's C++ returns (1 - ls) * nll + smooth * (ls / n); its compiler builds the right
+    # product first, so that node is older and PyTorch's engine runs it after the left one.
+    smooth_term = O.MulBackward1.apply(smooth, label_smoothing / n_classes)
+    return O.MulBackward1.apply(nll, 1 - label_smoothing) + smooth_term
 
 
 def _cross_entropy_probs(lsm, target, weight, reduction, label_smoothing, class_dim):

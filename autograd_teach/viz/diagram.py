@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import sys
 
-from . import dot, layout, pdf, svg
+from . import dot, layout, pdf, svg, torch_record
 from . import graph as G
 from .lang import resolve, t
 from .record import Recorder, find_recording, was_dropped
@@ -100,7 +100,9 @@ def backward_ran(graph):
     """True when a backward has visibly run through this graph: a node freed its
     saved tensors.  (A leaf's .grad says nothing: the leaf may be shared with an
     earlier graph, as in ``x.grad.zero_(); s = (u * x).sum()``.)"""
-    return any(n.kind == G.FUNCTION and getattr(n.fn, "saved_freed", False) for n in graph.nodes)
+    return any(n.kind == G.FUNCTION and (getattr(n.fn, "saved_freed", False)
+                                         or torch_record.is_torch_node(n.fn) and torch_record.saved_freed(n.fn))
+               for n in graph.nodes)
 
 
 def _as_list(outputs):

@@ -11,7 +11,7 @@ from html import escape
 import numpy as np
 
 from . import graph as G
-from . import values
+from . import torch_record, values
 from .lang import t
 
 
@@ -83,6 +83,9 @@ def chain_rows(graph, step, node_id, lang=None):
         return out + _accumulate_rows(step, lang)
     rules = _rules(fn)
     inputs = getattr(type(fn), "inputs", ())
+    if torch_record.is_torch_node(fn):
+        # PyTorch's C++ nodes carry no docstring rule; what they sent is still shown below.
+        out.append((escape(t("insp.chain", lang)), escape(t("insp.torch_rule", lang))))
     for e in graph.out_edges(node_id):
         if e.id not in step.edge_grads or e.kind == "variable":
             continue

@@ -207,6 +207,8 @@ def _small(a):
 
 
 def _numpy(t):
+    if torch_record.is_torch_tensor(t):   # on a GPU, bfloat16, or needing grad under create_graph
+        return torch_record.to_numpy(t)
     return t.detach().numpy() if hasattr(t, "detach") else t.numpy()
 
 
@@ -243,11 +245,16 @@ class _Watcher:
 
 
 class Recorder:
-    """A ``begin(roots)`` for ``add_observer``: one Recording per backward run."""
+    """A ``begin(roots)`` for ``add_observer``: one Recording per backward run.
 
-    def __init__(self):
+    ``keep`` (a callable) is also given each finished recording: ``record()``
+    passes the background store's, so that ``draw(out)`` after the block
+    finds the run without being handed ``rec``."""
+
+    def __init__(self, keep=None):
         self.recordings = []
         self._lock = threading.Lock()
+        self._keep = keep
 
     def __call__(self, roots):
         return _Watcher(Recording(roots), self._finished)
@@ -255,6 +262,8 @@ class Recorder:
     def _finished(self, recording):
         with self._lock:
             self.recordings.append(recording)
+        if self._keep is not None:
+            self._keep(recording)
 
     @property
     def last(self):
@@ -360,8 +369,12 @@ def autorecording():
 
 @contextlib.contextmanager
 def record():
-    """``with record() as rec:`` records each backward run in the block into ``rec``."""
-    rec = Recorder()
+    """``with record() as rec:`` records each backward run in the block into ``rec``.
+
+    The runs are also kept where ``draw(out)`` and ``show(out)`` look by
+    default (bounded like background recording), so ``with record():
+    loss.backward()`` then ``draw(loss)`` shows the gradients."""
+    rec = Recorder(keep=_store.add)
     handles = [src.add_observer(rec) for src in sources()]
     try:
         yield rec

@@ -252,8 +252,8 @@ class _Run:
     def step(self, node, grad_outputs, grad_inputs):
         self.start()
         if self.watchers:
-            outs = tuple(_to_numpy(g) for g in grad_outputs)
-            ins = tuple(_to_numpy(g) for g in grad_inputs)
+            outs = tuple(to_numpy(g) for g in grad_outputs)
+            ins = tuple(to_numpy(g) for g in grad_inputs)
             for w in self.watchers:
                 w.step(node, outs, ins)
 
@@ -262,8 +262,32 @@ class _Run:
             w.end()
 
 
-def _to_numpy(g):
-    """A copy of a gradient as a numpy array (the engine may reuse its buffers)."""
+def is_torch_tensor(value):
+    """True for a real PyTorch tensor (never imports torch)."""
+    return torch_imported() and isinstance(value, sys.modules["torch"].Tensor)
+
+
+def saved_freed(fn):
+    """True when backward freed a PyTorch node's saved tensors: reading one
+    raises, as PyTorch's own "backward through the graph a second time" says."""
+    for attr in dir(fn):
+        if attr.startswith("_saved_"):
+            try:
+                getattr(fn, attr)
+            except RuntimeError:
+                return True
+    return False
+
+
+def is_torch_node(fn):
+    """True for a node of real PyTorch's graph (never imports torch)."""
+    return torch_imported() and isinstance(fn, sys.modules["torch"].autograd.graph.Node)
+
+
+def to_numpy(g):
+    """A copy of a PyTorch tensor as a numpy array: off the GPU, out of the
+    graph (plain ``.numpy()`` refuses a tensor that requires grad, as a
+    gradient does under ``create_graph=True``), bfloat16 as float32."""
     if g is None:
         return None
     import torch

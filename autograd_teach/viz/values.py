@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..printing import format_tensor
+from . import torch_record
 from .record import Summary
 
 SMALL = 6  # at most this many elements are shown in full inside a diagram label
@@ -17,7 +18,9 @@ SMALL = 6  # at most this many elements are shown in full inside a diagram label
 
 def as_array(value):
     """A numpy array for a Tensor, an ndarray or a Python scalar."""
-    if hasattr(value, "detach") and hasattr(value, "numpy"):   # real PyTorch
+    if torch_record.is_torch_tensor(value):     # real PyTorch: maybe on a GPU, or bfloat16
+        return torch_record.to_numpy(value)
+    if hasattr(value, "detach") and hasattr(value, "numpy"):
         return value.detach().numpy()
     if hasattr(value, "numpy"):
         return value.numpy()
@@ -35,6 +38,12 @@ def shape_text(shape):
 
 
 def _format(array, dtype):
+    try:
+        np.dtype(dtype)
+    except TypeError:
+        # A PyTorch dtype numpy lacks (bfloat16): its values as float32, its
+        # name as PyTorch prints it, tensor([1.5000], dtype=torch.bfloat16).
+        return format_tensor(np.asarray(array, np.float32), "float32", [f"dtype=torch.{dtype}"])
     return format_tensor(array, dtype)
 
 

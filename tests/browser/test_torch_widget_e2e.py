@@ -48,31 +48,13 @@ x, y = torch.randn(4, 3), torch.randn(4, 1)
 loss = nn.MSELoss()(model(x), y)
 """
 
-# Until viz.record() subscribes to torch_record, the recording is built here
-# from its steps, with the fields draw()/show() read.
+# As a teacher writes it: record PyTorch's own backward, then step through it.
 RECORD = """\
-from types import SimpleNamespace
-from autograd_teach.viz import torch_record
-
-recordings = []
-
-def begin(roots):
-    rec = SimpleNamespace(roots=list(roots), steps=[])
-    recordings.append(rec)
-
-    def step(node, grad_outputs, grad_inputs):
-        var = getattr(node, "variable", None)
-        leaf = None if var is None or var.grad is None else var.grad.detach().numpy().copy()
-        rec.steps.append(SimpleNamespace(index=len(rec.steps), fn=node, grad_output=grad_outputs[0],
-                                         grad_inputs=grad_inputs, leaf_grad=leaf))
-    return SimpleNamespace(step=step, end=lambda: None)
-
-handle = torch_record.add_observer(begin)
-loss.backward()
-handle.remove()
+with viz.record():
+    loss.backward()
 """
 
-SHOW = "viz.show(loss, recording=recordings[0])\n"
+SHOW = "viz.show(loss)\n"
 
 
 def write_notebook(path):
@@ -96,6 +78,12 @@ def pytorch_order():
     finally:
         handle.remove()
     return log.names()
+
+
+def grads_shown(widget):
+    """How many gradient texts (on edges and in nodes) the learner can see."""
+    return widget.evaluate("""(w) => [...w.querySelectorAll('.at-diagram svg.at-graph text.at-grad')]
+        .filter(el => getComputedStyle(el).visibility !== 'hidden').length""")
 
 
 def test_widget_steps_through_a_real_pytorch_backward(lab, page, console):
@@ -122,6 +110,7 @@ def test_widget_steps_through_a_real_pytorch_backward(lab, page, console):
 
     # Every step, one notch at a time: the status names PyTorch's node, in
     # PyTorch's order, the highlight moves and more gradients show.
+    state["gradsShown"] = grads_shown(widget)
     seen = [state]
     shot = ARTIFACTS / "widget_torch_step.png"
     for k in range(1, n_steps + 1):
@@ -129,7 +118,10 @@ def test_widget_steps_through_a_real_pytorch_backward(lab, page, console):
         state = wait_for_step(page, widget, k)
         assert f"{expected[k - 1]} ran" in state["status"], (k, state["status"])
         assert state["currentIds"] != seen[-1]["currentIds"]
-        assert state["edgeGradsShown"] > seen[-1]["edgeGradsShown"]
+        # A new gradient shows: on an edge, or (AccumulateGrad) as the leaf's .grad in its node.
+        state["gradsShown"] = grads_shown(widget)
+        assert state["gradsShown"] > seen[-1]["gradsShown"], k
+        assert state["edgeGradsShown"] >= seen[-1]["edgeGradsShown"]
         seen.append(state)
         if k == 3:     # mid-way: the picture for the README
             page.mouse.move(0, 0)

@@ -75,8 +75,14 @@ def _torch_aliased(torch_module):
             sys.modules[f"torch.{sub}"] = mod
         yield
     finally:
+        # Real PyTorch imports more of itself lazily while a program runs
+        # (``manual_seed`` imports ``torch._dynamo``); those entries stay, since
+        # importing a real torch module a second time registers its operator
+        # libraries again, which PyTorch refuses.  Entries made while another
+        # module stood in for torch are aliases of that module: they go.
+        real = saved.get("torch")
         for k in [k for k in sys.modules if k == "torch" or k.startswith("torch.")]:
-            if k not in saved:
+            if k not in saved and not (real is not None and torch_module is real):
                 del sys.modules[k]
         sys.modules.update(saved)
 
