@@ -75,7 +75,8 @@ def _lines(text, color=None, face=None):
     """Escaped lines, left-aligned, in one colour/font (multi-line tensors keep their shape)."""
     out = []
     for line in str(text).split("\n"):
-        s = escape(line)
+        # a 3-d tensor prints blank lines between its blocks; graphviz rejects an empty <font>
+        s = escape(line) or " "
         if face:
             s = f'<font face="{face}">{s}</font>'
         if color:
@@ -178,8 +179,8 @@ def edge_label(e, state, show_grads=True, lang=None):
     grad = ""
     if show_grads and e.id in state.edge and e.kind != "variable":   # a leaf's .grad is in the leaf
         text = values.short(state.edge[e.id], lang=lang).split("\n")
-        grad = "".join(f'<font color="{GRAD_COLOR}" face="{MONO}">{escape(line)}</font><br align="left"/>'
-                       for line in text)
+        grad = "".join(f'<font color="{GRAD_COLOR}" face="{MONO}">{escape(line) or " "}</font><br align="left"/>'
+                       for line in text)   # blank lines between a 3-d tensor's blocks: no empty <font>
     if not slot and not grad:
         return ""
     if slot and not grad:

@@ -23,7 +23,7 @@ def _pre(text):
 def _tensor_rows(tensor, lang):
     return [(t("insp.shape", lang), escape(values.shape_text(tuple(tensor.shape)))),
             (t("insp.dtype", lang), escape(str(tensor.dtype))),
-            (t("insp.value", lang), _pre(values.full(tensor, lang=lang)))]
+            (t("insp.value", lang), _pre(_full(tensor, lang)))]
 
 
 def _when(graph, steps, node_id):
@@ -62,7 +62,7 @@ def rows(graph, steps, k, node_id, lang=None):
         ran = _when(graph, steps, acc) if acc else None
         grads = [s.leaf_grad for s in done if s.node_id == acc and s.leaf_grad is not None]
         if grads:
-            out.append((".grad", _pre(values.full(grads[-1], lang=lang))))
+            out.append((".grad", _pre(_full(grads[-1], lang))))
         elif ran is not None:
             out.append((".grad", escape(t("insp.grad_not_yet", lang, k=ran + 1))))
     if fn is not None and n.kind in (G.FUNCTION, G.REPEAT):
@@ -78,7 +78,7 @@ def chain_rows(graph, step, node_id, lang=None):
     out along that ``next_functions`` edge.  At an AccumulateGrad: old .grad +
     incoming = new .grad."""
     n = graph.node(node_id)
-    out = [(t("insp.grad_in", lang), _pre(values.full(step.grad_output, lang=lang)))]
+    out = [(t("insp.grad_in", lang), _pre(_full(step.grad_output, lang)))]
     fn = n.fn if n.kind != G.REPEAT else n.members[-1]
     if n.kind == G.ACCUMULATE and step.leaf_grad is not None:
         return out + _accumulate_rows(step, lang)
@@ -96,7 +96,7 @@ def chain_rows(graph, step, node_id, lang=None):
                 out.append((escape(t("insp.numbers", lang)),
                             _pre(f"= {substitute(rules[name], step.grad_output, step.values, lang)}")))
         head = t("insp.sent", lang, slot=slot, name=title(graph.node(e.dst), lang))
-        out.append((escape(head), _pre(values.full(step.edge_grads[e.id], lang=lang))))
+        out.append((escape(head), _pre(_full(step.edge_grads[e.id], lang))))
     return out
 
 
@@ -125,8 +125,18 @@ def substitute(rule, grad, saved, lang=None):
     return _NAME.sub(one, rule)
 
 
+def _is_tensor(value):
+    """A tensor, an array or a recorder's Summary: printed like a tensor.  Anything
+    else a node saves (reduction='mean', None, sizes, a dim) is printed by repr."""
+    return isinstance(value, (np.ndarray, values.Summary)) or (hasattr(value, "shape") and hasattr(value, "numpy"))
+
+
+def _full(value, lang=None):
+    return values.full(value, lang=lang) if _is_tensor(value) else repr(value)
+
+
 def _flat(value, lang=None):
-    if isinstance(value, (tuple, list, int, float, bool)) or value is None:
+    if not _is_tensor(value):
         return repr(value)
     return " ".join(values.short(value, lang=lang).split())
 
@@ -147,7 +157,7 @@ def _accumulate_rows(step, lang):
     else:
         body = f"... + {_flat(incoming, lang)} = {_flat(new, lang)}"
     return [(escape(t("insp.chain", lang)), f'<pre class="at-rule">{escape(text)}</pre>'),
-            (escape(t("insp.numbers", lang)), _pre(body)), (".grad", _pre(values.full(new, lang=lang)))]
+            (escape(t("insp.numbers", lang)), _pre(body)), (".grad", _pre(_full(new, lang)))]
 
 
 def _saved_rows(fn, lang, pending=False):
@@ -159,7 +169,7 @@ def _saved_rows(fn, lang, pending=False):
         return [(t("insp.saved_tensors", lang), escape(t(key, lang)))]
     out = []
     for s in fn.saved_tensors_info():
-        if s.saved_version is not None:
+        if s.saved_version is not None and _is_tensor(s.value):
             text = values.full(s.value, lang=lang)
             note = "\n" + t("insp.saved_note", lang, shape=values.shape_text(tuple(s.value.shape)),
                             saved=s.saved_version, now=s.current_version)
