@@ -66,7 +66,7 @@ def escape(text):
     text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
     cjk = len(_CJK.findall(text))
     if cjk:
-        text += "\u00a0" * (1 + cjk // 4)
+        text += "\u00a0" * (1 + (cjk + 1) // 2)
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;").replace("'", "&#39;"))
 
