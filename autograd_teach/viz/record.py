@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import engine
+from ..node import SavedTensor
 from . import torch_record
 
 FULL_VALUES = 4096        # a gradient of at most this many elements is kept whole
@@ -133,17 +134,38 @@ class Recording:
         if id(node) in self._values:
             return
         self._taken += 1
-        wanted = _rule_names(type(node))
+        cls = type(node)
+        plan = _PLANS.get(cls)
+        if plan is None:
+            plan = _PLANS[cls] = _plan(cls)
+        saved_names, attr_names, other_names = plan
         values = None
-        if wanted:
+        if saved_names or attr_names or other_names:
             values = {}
-            for name in wanted:
+            saved = getattr(node, "saved_values", None)
+            if saved is not None:
+                # Our own op: read its SavedTensors directly (the arrays backward will
+                # unpack, by reference: backward drops them, never writes them), not
+                # through the _saved_<name> properties, which wrap each in a Tensor.
+                for name in saved_names:
+                    v = saved.get(name)
+                    if type(v) is SavedTensor:
+                        if v.box[0] != v.version:
+                            continue           # modified in place: backward will raise
+                        v = v.data
+                    elif v is None:
+                        continue               # not saved: no gradient needs it
+                    else:
+                        v = np.array(v)        # a number in a tensor's place: shown as tensor(2)
+                    values[name] = v if v.size <= FULL_VALUES else keep(v)
+                for name in attr_names:
+                    values[name] = getattr(node, name)
+            for name in other_names:           # anything else: through _saved_<name>
                 try:
                     v = getattr(node, "_saved_" + name)
                 except Exception:          # noqa: BLE001 - not saved, or already freed
                     continue
                 if hasattr(v, "numpy"):
-                    # the saved array itself, not a copy: backward only drops it, never writes it
                     v = _numpy(v)
                     v = v if v.size <= FULL_VALUES else keep(v)
                 values[name] = v
@@ -213,6 +235,20 @@ def _numpy(t):
 _RULE_NAMES = {}          # node class -> the names its derivative rule reads (ops/formulas.py)
 
 
+_PLANS = {}               # node class -> (saved names, plain attr names, other names) its rule reads
+
+
+def _plan(cls):
+    """Where each name the rule of ``cls`` reads is found: in saved_values, as a plain
+    attribute, or (index arrays, freed with the node) through ``_saved_<name>``."""
+    wanted = _rule_names(cls)
+    saved = set(getattr(cls, "saved", ()) or ()) if hasattr(cls, "save_plan") else set()
+    attrs = set(getattr(cls, "attrs", ()) or ()) - set(getattr(cls, "saved_arrays", ()) or ()) if saved or \
+        hasattr(cls, "save_plan") else set()
+    return (tuple(n for n in wanted if n in saved), tuple(n for n in wanted if n in attrs and n not in saved),
+            tuple(n for n in wanted if n not in saved and n not in attrs))
+
+
 def _rule_names(cls):
     found = _RULE_NAMES.get(cls)
     if found is None:
@@ -229,14 +265,12 @@ def _rule_names(cls):
 
 class _Watcher:
     """One backward run's watcher: what add_observer's protocol calls."""
-    __slots__ = ("recording", "_finished")
+    __slots__ = ("recording", "_finished", "step")
 
     def __init__(self, recording, finished):
         self.recording = recording
         self._finished = finished
-
-    def step(self, node, grad_outputs, grad_inputs):
-        self.recording.add(node, grad_outputs, grad_inputs)
+        self.step = recording.add          # step(node, grad_outputs, grad_inputs): one call, not two
 
     def end(self):
         self._finished(self.recording)
