@@ -101,7 +101,10 @@ class Step:
 
     def __init__(self, index, fn, grad_output, grad_inputs, leaf_grad=None, values=None):
         self.index = index
-        self._fn = _ref(fn)
+        try:
+            self._fn = weakref.ref(fn)
+        except TypeError:                   # PyTorch's C++ nodes take no weak reference
+            self._fn = _ref(fn)
         self.grad_output = grad_output      # the gradient flowing into fn (summed over its uses)
         self.grad_inputs = grad_inputs      # one per next_functions entry: what fn sent on
         self.leaf_grad = leaf_grad          # after an AccumulateGrad step: the leaf's .grad
@@ -183,11 +186,14 @@ class Recording:
         return any(ref() is fn for ref in self._roots) or any(s._fn() is fn for s in self.steps)
 
     def add(self, node, grad_outputs, grad_inputs):
-        # The hot path: one call per node of every recorded backward.  Small
-        # gradients are kept by reference (the engine makes a new array for
-        # each and never writes into one it has passed on); large ones as a Summary.
-        grad_output = _small(grad_outputs[0]) if grad_outputs else None
-        sent = tuple([None if g is None or g.size <= FULL_VALUES else keep(g) for g in grad_inputs])
+        # The hot path: one call per node of every recorded backward, so no
+        # copies and no temporary lists.  Gradients are kept by reference: the
+        # engine makes a new array for each and never writes into one it has
+        # passed on.  Only large ones become a Summary, and a leaf's .grad (which
+        # later backward runs and in-place ops write into) is copied.
+        grad_output = grad_outputs[0] if grad_outputs else None
+        if grad_output is not None and grad_output.size > FULL_VALUES:
+            grad_output = keep(grad_output)
         nbytes = STEP_BYTES
         leaf_grad = None
         cls = type(node)
@@ -196,18 +202,23 @@ class Recording:
             accumulates = _ACCUMULATES[cls] = hasattr(node, "variable")
         var = node.variable if accumulates else None
         if var is not None:
+            sent = tuple([None if g is None or g.size <= FULL_VALUES else keep(g) for g in grad_inputs])
             grad = getattr(var, "grad", None)
             if grad is not None:           # .grad is written in place later: this one is a copy
                 leaf_grad = keep(_numpy(grad))
                 nbytes += leaf_grad.nbytes
         else:
-            sent = tuple([g if k is None else k for g, k in zip(grad_inputs, sent)])
-        values = self._values.pop(id(node), None)
-        self.steps.append(Step(len(self.steps), node, grad_output, sent, leaf_grad, values))
+            sent = grad_inputs if type(grad_inputs) is tuple else tuple(grad_inputs)
+            for g in sent:
+                if g is not None and g.size > FULL_VALUES:
+                    sent = tuple([g if g is None or g.size <= FULL_VALUES else keep(g) for g in sent])
+                    break
         for a in sent:
             if a is not None:
                 nbytes += a.nbytes
         self.nbytes += nbytes
+        steps = self.steps
+        steps.append(Step(len(steps), node, grad_output, sent, leaf_grad, self._values.pop(id(node), None)))
         if self._taken < SNAPSHOT_STEPS:
             seen = self._values
             for child, _ in node.next_functions:
@@ -222,10 +233,6 @@ class Recording:
 
 
 _ACCUMULATES = {}         # node class -> True for AccumulateGrad (it has .variable)
-
-
-def _small(a):
-    return a if a is None or a.size <= FULL_VALUES else keep(a)
 
 
 def _numpy(t):
