@@ -372,16 +372,13 @@ PYTORCH_WORDS = {"tensor", "grad_fn", "requires_grad", "dtype", "float64", "floa
                  "None", "object", "at", "size", "Size", "device", "cpu", "inf", "nan", "Parameter",
                  "containing", "bool", "AccumulateGrad", "autograd",
                  "mean", "sum", "none", "max_nodes", "depth"}
-# Words the renderer still shows in English under lang="zh" (reported to the viz
-# branch; remove them here once it translates them, and this test guards it).
-VIZ_NOT_YET_TRANSLATED = {"shape", "norm", "constant"}
 
 
 @pytest.mark.parametrize("stem", LESSONS)
 def test_chinese_notebooks_print_no_english(stem):
     nb = _read("zh", stem)
     code = " ".join(c.source for c in nb.cells if c.cell_type == "code")
-    allowed = PYTORCH_WORDS | VIZ_NOT_YET_TRANSLATED | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
+    allowed = PYTORCH_WORDS | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             data = out.get("data", {})
@@ -422,7 +419,7 @@ def test_chinese_widgets_label_in_chinese(stem):
     nb = _read("zh", stem)
     state = nb.metadata.get("widgets", {}).get(builder.WIDGET_STATE, {}).get("state", {})
     code = " ".join(c.source for c in nb.cells if c.cell_type == "code")
-    allowed = PYTORCH_WORDS | VIZ_NOT_YET_TRANSLATED | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
+    allowed = PYTORCH_WORDS | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
     for model in state.values():
         s = model.get("state", {})
         for key in ("description", "value", "options", "_options_labels"):
@@ -446,11 +443,6 @@ def test_chinese_lessons_switch_the_diagrams_to_chinese(stem):
     assert 'viz.set_lang("zh")' in first
 
 
-# The renderer's zh legend says 叶子节点 for the diagram's leaf box, where the
-# glossary says 叶子张量 (reported to the viz branch; delete once it follows).
-VIZ_GLOSSARY_MISMATCH = {"叶子节点"}
-
-
 @pytest.mark.parametrize("stem", LESSONS)
 def test_chinese_outputs_follow_the_glossary(stem):
     """What the zh notebooks print and draw uses the glossary's terms, as the prose does."""
@@ -465,6 +457,5 @@ def test_chinese_outputs_follow_the_glossary(stem):
     for english, chinese, variants in builder.read_glossary():
         for text in texts:
             for v in variants:
-                for m in v.finditer(text):
-                    assert any(text.startswith(known, m.start()) for known in VIZ_GLOSSARY_MISMATCH), \
-                        f"zh/{stem} shows {m.group(0)!r} in {text!r}: the glossary says {chinese} ({english})"
+                m = v.search(text)
+                assert m is None, f"zh/{stem} shows {m.group(0)!r} in {text!r}: the glossary says {chinese} ({english})"

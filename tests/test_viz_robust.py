@@ -114,7 +114,7 @@ def test_chinese_diagram_has_no_english_words_but_pytorchs_names():
     english = set(re.findall(r"[A-Za-z]{3,}", words))
     assert english <= {"SumBackward", "MulBackward", "AccumulateGrad", "Backward", "tensor", "float",
                        "grad", "Function", "backward"}, english
-    assert "梯度" in words and "叶子节点" in words
+    assert "梯度" in words and "叶子张量" in words
 
 
 def test_pdf_keeps_chinese(tmp_path):

@@ -61,15 +61,7 @@ class Diagram:
 
 def titles(graph, lang):
     """Node id -> the hover title of its SVG group: its name (translated where it is ours)."""
-    out = {}
-    for n in graph.nodes:
-        if n.kind == G.HIDDEN:
-            out[n.id] = t("label.more_nodes", lang, n=n.count)
-        elif n.kind == G.CONSTANT and n.tensor is None:
-            out[n.id] = t("label.constant", lang)
-        else:
-            out[n.id] = dot.display_name(n, lang)
-    return out
+    return {n.id: dot.title(n, lang) for n in graph.nodes}
 
 
 def find_steps(graph, outputs, recording=None):

@@ -66,7 +66,7 @@ def escape(text):
     text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
     cjk = len(_CJK.findall(text))
     if cjk:
-        text += "\u00a0" * (1 + cjk // 4)
+        text += "\u00a0" * (1 + (cjk + 1) // 2)
     return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;").replace("'", "&#39;"))
 
@@ -75,7 +75,8 @@ def _lines(text, color=None, face=None):
     """Escaped lines, left-aligned, in one colour/font (multi-line tensors keep their shape)."""
     out = []
     for line in str(text).split("\n"):
-        s = escape(line)
+        # a 3-d tensor prints blank lines between its blocks; graphviz rejects an empty <font>
+        s = escape(line) or " "
         if face:
             s = f'<font face="{face}">{s}</font>'
         if color:
@@ -119,19 +120,29 @@ def display_name(n, lang=None):
     return n.name
 
 
+def title(n, lang=None):
+    """The node's name as shown outside its box (hover title, the widget's list and
+    inspector): display_name, or our words for a constant or the hidden nodes."""
+    if n.kind == G.HIDDEN:
+        return t("label.more_nodes", lang, n=n.count)
+    if n.kind == G.CONSTANT and n.tensor is None:
+        return t("label.constant", lang)
+    return display_name(n, lang)
+
+
 def node_label(graph, n, state, show_values=True, show_grads=True, lang=None):
     """The HTML-like label of model node ``n``."""
     grads = show_grads and state.known
     if n.kind in (G.OUTPUT, G.LEAF):
         body = _head(display_name(n, lang), _tensor_info(n.tensor))
         if show_values:
-            body += _lines(values.short(n.tensor), VALUE_COLOR, MONO)
+            body += _lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO)
         if grads and n.id in state.leaf:
-            body += _lines(".grad = " + values.short(state.leaf[n.id]), GRAD_COLOR, MONO)
+            body += _lines(".grad = " + values.short(state.leaf[n.id], lang=lang), GRAD_COLOR, MONO)
     elif n.kind == G.SAVED:
         body = _head(n.name, _tensor_info(n.tensor) if n.tensor is not None else "")
         if n.tensor is not None and show_values:
-            body += _lines(values.short(n.tensor), VALUE_COLOR, MONO)
+            body += _lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO)
         if n.stale:
             body += _lines(t("label.modified", lang, saved=n.saved_version, now=n.current_version), "#c00000")
     elif n.kind == G.REPEAT:
@@ -158,18 +169,18 @@ def node_label(graph, n, state, show_values=True, show_grads=True, lang=None):
             body += _lines(note)
     if (n.kind in (G.FUNCTION, G.ACCUMULATE, G.REPEAT) and grads and n.fan_in > 1
             and n.id in state.node_in):   # several gradients met here: their sum, once
-        body += _lines("\u03a3 = " + values.short(state.node_in[n.id]), GRAD_COLOR, MONO)
+        body += _lines("\u03a3 = " + values.short(state.node_in[n.id], lang=lang), GRAD_COLOR, MONO)
     return body
 
 
-def edge_label(e, state, show_grads=True):
+def edge_label(e, state, show_grads=True, lang=None):
     """The slot number ``[i]`` (when the source has several inputs) and the gradient, on one line."""
     slot = f'<font color="{SLOT_COLOR}">[{e.slot}]</font> ' if e.multi and e.slot is not None else ""
     grad = ""
     if show_grads and e.id in state.edge and e.kind != "variable":   # a leaf's .grad is in the leaf
-        text = values.short(state.edge[e.id]).split("\n")
-        grad = "".join(f'<font color="{GRAD_COLOR}" face="{MONO}">{escape(line)}</font><br align="left"/>'
-                       for line in text)
+        text = values.short(state.edge[e.id], lang=lang).split("\n")
+        grad = "".join(f'<font color="{GRAD_COLOR}" face="{MONO}">{escape(line) or " "}</font><br align="left"/>'
+                       for line in text)   # blank lines between a 3-d tensor's blocks: no empty <font>
     if not slot and not grad:
         return ""
     if slot and not grad:
@@ -235,7 +246,7 @@ def to_dot(graph, steps=None, show_values=True, show_grads=True, legend=True, ca
         out.append(f'  {n.id} [id="{n.id}" class="{cls}"{shape} style="{style}" '
                    f'fillcolor="{fill}" color="{border}" label=<{label}>]')
     for e in graph.edges:
-        label = edge_label(e, state, show_grads)
+        label = edge_label(e, state, show_grads, lang)
         attrs = f'id="{e.id}" class="at-edge-{e.kind}" {EDGE_STYLES[e.kind]}'
         if label:
             attrs += f" {xlabel}=<{label}>"

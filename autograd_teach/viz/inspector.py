@@ -12,6 +12,7 @@ import numpy as np
 
 from . import graph as G
 from . import torch_record, values
+from .dot import title
 from .lang import t
 
 
@@ -22,7 +23,7 @@ def _pre(text):
 def _tensor_rows(tensor, lang):
     return [(t("insp.shape", lang), escape(values.shape_text(tuple(tensor.shape)))),
             (t("insp.dtype", lang), escape(str(tensor.dtype))),
-            (t("insp.value", lang), _pre(values.full(tensor)))]
+            (t("insp.value", lang), _pre(_full(tensor, lang)))]
 
 
 def _when(graph, steps, node_id):
@@ -61,7 +62,7 @@ def rows(graph, steps, k, node_id, lang=None):
         ran = _when(graph, steps, acc) if acc else None
         grads = [s.leaf_grad for s in done if s.node_id == acc and s.leaf_grad is not None]
         if grads:
-            out.append((".grad", _pre(values.full(grads[-1]))))
+            out.append((".grad", _pre(_full(grads[-1], lang))))
         elif ran is not None:
             out.append((".grad", escape(t("insp.grad_not_yet", lang, k=ran + 1))))
     if fn is not None and n.kind in (G.FUNCTION, G.REPEAT):
@@ -77,7 +78,7 @@ def chain_rows(graph, step, node_id, lang=None):
     out along that ``next_functions`` edge.  At an AccumulateGrad: old .grad +
     incoming = new .grad."""
     n = graph.node(node_id)
-    out = [(t("insp.grad_in", lang), _pre(values.full(step.grad_output)))]
+    out = [(t("insp.grad_in", lang), _pre(_full(step.grad_output, lang)))]
     fn = n.fn if n.kind != G.REPEAT else n.members[-1]
     if n.kind == G.ACCUMULATE and step.leaf_grad is not None:
         return out + _accumulate_rows(step, lang)
@@ -96,9 +97,9 @@ def chain_rows(graph, step, node_id, lang=None):
                         f'<pre class="at-rule">grad_{escape(name)} = {escape(rules[name])}</pre>'))
             if step.values is not None:
                 out.append((escape(t("insp.numbers", lang)),
-                            _pre(f"= {substitute(rules[name], step.grad_output, step.values)}")))
-        head = t("insp.sent", lang, slot=slot, name=graph.node(e.dst).name)
-        out.append((escape(head), _pre(values.full(step.edge_grads[e.id]))))
+                            _pre(f"= {substitute(rules[name], step.grad_output, step.values, lang)}")))
+        head = t("insp.sent", lang, slot=slot, name=title(graph.node(e.dst), lang))
+        out.append((escape(head), _pre(_full(step.edge_grads[e.id], lang))))
     return out
 
 
@@ -115,22 +116,32 @@ def _rules(fn):
 _NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(?!\w)(?!\s*=[^=])")
 
 
-def substitute(rule, grad, saved):
+def substitute(rule, grad, saved, lang=None):
     """The rule's text with ``grad`` and each saved name replaced by its recorded value."""
     def one(m):
         name = m.group(1)
         if name == "grad":
-            return _flat(grad)
+            return _flat(grad, lang)
         if name in saved:
-            return _flat(saved[name])
+            return _flat(saved[name], lang)
         return name
     return _NAME.sub(one, rule)
 
 
-def _flat(value):
-    if isinstance(value, (tuple, list, int, float, bool)) or value is None:
+def _is_tensor(value):
+    """A tensor, an array or a recorder's Summary: printed like a tensor.  Anything
+    else a node saves (reduction='mean', None, sizes, a dim) is printed by repr."""
+    return isinstance(value, (np.ndarray, values.Summary)) or (hasattr(value, "shape") and hasattr(value, "numpy"))
+
+
+def _full(value, lang=None):
+    return values.full(value, lang=lang) if _is_tensor(value) else repr(value)
+
+
+def _flat(value, lang=None):
+    if not _is_tensor(value):
         return repr(value)
-    return " ".join(values.short(value).split())
+    return " ".join(values.short(value, lang=lang).split())
 
 
 def _accumulate_rows(step, lang):
@@ -143,13 +154,13 @@ def _accumulate_rows(step, lang):
         old, first = None, False
     text = t("insp.accumulate", lang)
     if first:
-        body = f"None + {_flat(incoming)} = {_flat(new)}\n{t('insp.no_old', lang)}"
+        body = f"None + {_flat(incoming, lang)} = {_flat(new, lang)}\n{t('insp.no_old', lang)}"
     elif old is not None:
-        body = f"{_flat(old.astype(np.asarray(new).dtype))} + {_flat(incoming)} = {_flat(new)}"
+        body = f"{_flat(old.astype(np.asarray(new).dtype), lang)} + {_flat(incoming, lang)} = {_flat(new, lang)}"
     else:
-        body = f"... + {_flat(incoming)} = {_flat(new)}"
+        body = f"... + {_flat(incoming, lang)} = {_flat(new, lang)}"
     return [(escape(t("insp.chain", lang)), f'<pre class="at-rule">{escape(text)}</pre>'),
-            (escape(t("insp.numbers", lang)), _pre(body)), (".grad", _pre(values.full(new)))]
+            (escape(t("insp.numbers", lang)), _pre(body)), (".grad", _pre(_full(new, lang)))]
 
 
 def _saved_rows(fn, lang, pending=False):
@@ -161,8 +172,8 @@ def _saved_rows(fn, lang, pending=False):
         return [(t("insp.saved_tensors", lang), escape(t(key, lang)))]
     out = []
     for s in fn.saved_tensors_info():
-        if s.saved_version is not None:
-            text = values.full(s.value)
+        if s.saved_version is not None and _is_tensor(s.value):
+            text = values.full(s.value, lang=lang)
             note = "\n" + t("insp.saved_note", lang, shape=values.shape_text(tuple(s.value.shape)),
                             saved=s.saved_version, now=s.current_version)
             if s.saved_version != s.current_version:
@@ -179,5 +190,5 @@ def inspector_html(graph, steps, k, node_id, lang=None):
         return f'<div class="at-inspector"><i>{escape(t("insp.pick", lang))}</i></div>'
     n = graph.node(node_id)
     body = "".join(f"<tr><th>{h}</th><td>{v}</td></tr>" for h, v in rows(graph, steps, k, node_id, lang))
-    return (f'<div class="at-inspector" data-node="{n.id}"><b>{escape(n.name)}</b> '
+    return (f'<div class="at-inspector" data-node="{n.id}"><b>{escape(title(n, lang))}</b> '
             f'<small>({n.id})</small><table>{body}</table></div>')

@@ -5,8 +5,9 @@ them also takes ``lang=``.  ``lang=None`` means the default.  PyTorch's
 own names (``MulBackward0``, ``grad_fn``, ``.grad``, ``AccumulateGrad``,
 ``backward()``) stay as they are: they are what the learner types.
 
-Chinese terms are the standard ones: 叶子节点 (leaf), 计算图 (graph),
-梯度 (gradient), 反向传播 (backward pass).
+Chinese terms are the lessons' glossary's (``notebooks/src/glossary.md``, the
+project's one source of terms; ``tests/test_viz_lang.py`` checks them against it):
+叶子张量 (leaf tensor), 计算图 (graph), 梯度 (gradient), 反向传播 (backward pass).
 """
 from __future__ import annotations
 
@@ -47,15 +48,15 @@ TEXT = {
     "kind.output": ("output tensor", "输出张量"),
     "kind.function": ("backward Function", "反向函数 (Function)"),
     "kind.repeat": ("repeated Functions", "重复的函数"),
-    "kind.accumulate": ("AccumulateGrad: writes the leaf's .grad", "AccumulateGrad：写入叶子节点的 .grad"),
-    "kind.leaf": ("leaf tensor (requires grad)", "叶子节点（需要梯度）"),
+    "kind.accumulate": ("AccumulateGrad: writes the leaf's .grad", "AccumulateGrad：写入叶子张量的 .grad"),
+    "kind.leaf": ("leaf tensor (requires grad)", "叶子张量（需要梯度）"),
     "kind.constant": ("input needing no grad", "不需要梯度的输入"),
     "kind.saved": ("saved for backward", "为反向传播保存的张量"),
     "kind.hidden": ("hidden nodes", "隐藏的节点"),
     "kind.ref": ("the same node, drawn again near a use", "同一节点，在使用处再画一次"),
     "legend.gradient": ("gradient", "梯度"),
     "legend.accumulate": ("AccumulateGrad", "AccumulateGrad"),
-    "legend.leaf": ("leaf tensor", "叶子节点"),
+    "legend.leaf": ("leaf tensor", "叶子张量"),
     "legend.function": ("backward Function", "反向函数"),
     # captions
     "caption.no_grad_yet": ("No gradients yet: they appear after backward().",
@@ -88,7 +89,10 @@ TEXT = {
     "label.sum": ("sum", "求和"),
     "label.constant": ("constant", "常量"),
     "label.output": ("output", "输出"),
-    "label.leaf": ("leaf", "叶子"),
+    "label.leaf": ("leaf", "叶子张量"),
+    # a tensor too large to print in a label, and a gradient kept only as a summary
+    "value.summary": ("shape {shape}, norm {norm}", "形状 {shape}，范数 {norm}"),
+    "value.range": (", min {min}, max {max}", "，最小值 {min}，最大值 {max}"),
     # the widget
     "widget.play": ("Play: run backward one node at a time", "播放：逐个节点运行反向传播"),
     "widget.step": ("step", "步"),
@@ -118,7 +122,7 @@ TEXT = {
                      "第 0 步，共 {n} 步：还没有运行；按播放键逐个节点运行反向传播"),
     "widget.stepk": ("step {k} of {n}: {name} ran", "第 {k} 步，共 {n} 步：{name} 已运行"),
     "widget.stale": ("This widget's kernel is gone (restarted or shut down): run the cell again.",
-                     "这个控件的内核已不在（已重启或关闭）：请重新运行这个单元格。"),
+                     "这个小部件的内核已不在（已重启或关闭）：请重新运行这个单元格。"),
     # the inspector
     "insp.pick": ("Pick a node (click it, or use the list) to inspect it.",
                   "选择一个节点（点击它，或从列表中选）来查看它。"),
@@ -151,8 +155,6 @@ TEXT = {
     "insp.numbers": ("numbers", "代入数值"),
     "insp.accumulate": ("old .grad + incoming = new .grad", "原来的 .grad + 传入的梯度 = 新的 .grad"),
     "insp.no_old": ("(none before: .grad starts as the incoming gradient)", "（之前没有：.grad 就是传入的梯度）"),
-    "insp.summary": ("shape {shape}, norm {norm} (too large to keep every value)",
-                     "形状 {shape}，范数 {norm}（太大，未保留全部数值）"),
     "insp.gone": ("this node no longer exists (its graph was freed)", "这个节点已不存在（它的计算图已被释放）"),
     "insp.ref": ("a copy of {id} drawn near this use; the same node", "{id} 在这个使用处的副本，是同一个节点"),
 }

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import engine
+from ..node import SavedTensor
 from . import torch_record
 
 FULL_VALUES = 4096        # a gradient of at most this many elements is kept whole
@@ -100,7 +101,10 @@ class Step:
 
     def __init__(self, index, fn, grad_output, grad_inputs, leaf_grad=None, values=None):
         self.index = index
-        self._fn = _ref(fn)
+        try:
+            self._fn = weakref.ref(fn)
+        except TypeError:                   # PyTorch's C++ nodes take no weak reference
+            self._fn = _ref(fn)
         self.grad_output = grad_output      # the gradient flowing into fn (summed over its uses)
         self.grad_inputs = grad_inputs      # one per next_functions entry: what fn sent on
         self.leaf_grad = leaf_grad          # after an AccumulateGrad step: the leaf's .grad
@@ -133,17 +137,38 @@ class Recording:
         if id(node) in self._values:
             return
         self._taken += 1
-        wanted = _rule_names(type(node))
+        cls = type(node)
+        plan = _PLANS.get(cls)
+        if plan is None:
+            plan = _PLANS[cls] = _plan(cls)
+        saved_names, attr_names, other_names = plan
         values = None
-        if wanted:
+        if saved_names or attr_names or other_names:
             values = {}
-            for name in wanted:
+            saved = getattr(node, "saved_values", None)
+            if saved is not None:
+                # Our own op: read its SavedTensors directly (the arrays backward will
+                # unpack, by reference: backward drops them, never writes them), not
+                # through the _saved_<name> properties, which wrap each in a Tensor.
+                for name in saved_names:
+                    v = saved.get(name)
+                    if type(v) is SavedTensor:
+                        if v.box[0] != v.version:
+                            continue           # modified in place: backward will raise
+                        v = v.data
+                    elif v is None:
+                        continue               # not saved: no gradient needs it
+                    else:
+                        v = np.array(v)        # a number in a tensor's place: shown as tensor(2)
+                    values[name] = v if v.size <= FULL_VALUES else keep(v)
+                for name in attr_names:
+                    values[name] = getattr(node, name)
+            for name in other_names:           # anything else: through _saved_<name>
                 try:
                     v = getattr(node, "_saved_" + name)
                 except Exception:          # noqa: BLE001 - not saved, or already freed
                     continue
                 if hasattr(v, "numpy"):
-                    # the saved array itself, not a copy: backward only drops it, never writes it
                     v = _numpy(v)
                     v = v if v.size <= FULL_VALUES else keep(v)
                 values[name] = v
@@ -161,11 +186,14 @@ class Recording:
         return any(ref() is fn for ref in self._roots) or any(s._fn() is fn for s in self.steps)
 
     def add(self, node, grad_outputs, grad_inputs):
-        # The hot path: one call per node of every recorded backward.  Small
-        # gradients are kept by reference (the engine makes a new array for
-        # each and never writes into one it has passed on); large ones as a Summary.
-        grad_output = _small(grad_outputs[0]) if grad_outputs else None
-        sent = tuple([None if g is None or g.size <= FULL_VALUES else keep(g) for g in grad_inputs])
+        # The hot path: one call per node of every recorded backward, so no
+        # copies and no temporary lists.  Gradients are kept by reference: the
+        # engine makes a new array for each and never writes into one it has
+        # passed on.  Only large ones become a Summary, and a leaf's .grad (which
+        # later backward runs and in-place ops write into) is copied.
+        grad_output = grad_outputs[0] if grad_outputs else None
+        if grad_output is not None and grad_output.size > FULL_VALUES:
+            grad_output = keep(grad_output)
         nbytes = STEP_BYTES
         leaf_grad = None
         cls = type(node)
@@ -174,18 +202,23 @@ class Recording:
             accumulates = _ACCUMULATES[cls] = hasattr(node, "variable")
         var = node.variable if accumulates else None
         if var is not None:
+            sent = tuple([None if g is None or g.size <= FULL_VALUES else keep(g) for g in grad_inputs])
             grad = getattr(var, "grad", None)
             if grad is not None:           # .grad is written in place later: this one is a copy
                 leaf_grad = keep(_numpy(grad))
                 nbytes += leaf_grad.nbytes
         else:
-            sent = tuple([g if k is None else k for g, k in zip(grad_inputs, sent)])
-        values = self._values.pop(id(node), None)
-        self.steps.append(Step(len(self.steps), node, grad_output, sent, leaf_grad, values))
+            sent = grad_inputs if type(grad_inputs) is tuple else tuple(grad_inputs)
+            for g in sent:
+                if g is not None and g.size > FULL_VALUES:
+                    sent = tuple([g if g is None or g.size <= FULL_VALUES else keep(g) for g in sent])
+                    break
         for a in sent:
             if a is not None:
                 nbytes += a.nbytes
         self.nbytes += nbytes
+        steps = self.steps
+        steps.append(Step(len(steps), node, grad_output, sent, leaf_grad, self._values.pop(id(node), None)))
         if self._taken < SNAPSHOT_STEPS:
             seen = self._values
             for child, _ in node.next_functions:
@@ -202,10 +235,6 @@ class Recording:
 _ACCUMULATES = {}         # node class -> True for AccumulateGrad (it has .variable)
 
 
-def _small(a):
-    return a if a is None or a.size <= FULL_VALUES else keep(a)
-
-
 def _numpy(t):
     if torch_record.is_torch_tensor(t):   # on a GPU, bfloat16, or needing grad under create_graph
         return torch_record.to_numpy(t)
@@ -213,6 +242,20 @@ def _numpy(t):
 
 
 _RULE_NAMES = {}          # node class -> the names its derivative rule reads (ops/formulas.py)
+
+
+_PLANS = {}               # node class -> (saved names, plain attr names, other names) its rule reads
+
+
+def _plan(cls):
+    """Where each name the rule of ``cls`` reads is found: in saved_values, as a plain
+    attribute, or (index arrays, freed with the node) through ``_saved_<name>``."""
+    wanted = _rule_names(cls)
+    saved = set(getattr(cls, "saved", ()) or ()) if hasattr(cls, "save_plan") else set()
+    attrs = set(getattr(cls, "attrs", ()) or ()) - set(getattr(cls, "saved_arrays", ()) or ()) if saved or \
+        hasattr(cls, "save_plan") else set()
+    return (tuple(n for n in wanted if n in saved), tuple(n for n in wanted if n in attrs and n not in saved),
+            tuple(n for n in wanted if n not in saved and n not in attrs))
 
 
 def _rule_names(cls):
@@ -231,14 +274,12 @@ def _rule_names(cls):
 
 class _Watcher:
     """One backward run's watcher: what add_observer's protocol calls."""
-    __slots__ = ("recording", "_finished")
+    __slots__ = ("recording", "_finished", "step")
 
     def __init__(self, recording, finished):
         self.recording = recording
         self._finished = finished
-
-    def step(self, node, grad_outputs, grad_inputs):
-        self.recording.add(node, grad_outputs, grad_inputs)
+        self.step = recording.add          # step(node, grad_outputs, grad_inputs): one call, not two
 
     def end(self):
         self._finished(self.recording)

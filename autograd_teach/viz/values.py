@@ -11,6 +11,7 @@ import numpy as np
 
 from ..printing import format_tensor
 from . import torch_record
+from .lang import t
 from .record import Summary
 
 SMALL = 6  # at most this many elements are shown in full inside a diagram label
@@ -47,29 +48,30 @@ def _format(array, dtype):
     return format_tensor(array, dtype)
 
 
-def _summary(s):
-    # a gradient the recorder kept only as a summary (record.Summary)
-    return f"shape {shape_text(s.shape)}, norm {s.norm:.4g}"
+def _summary(shape, norm, lang):
+    return t("value.summary", lang, shape=shape_text(shape), norm=f"{norm:.4g}")
 
 
-def full(value, dtype=None):
+def full(value, dtype=None, lang=None):
     """The whole tensor, as the core's repr prints it (summarised past 1000 elements)."""
     if value is None:
         return "None"
-    if isinstance(value, Summary):
-        return _summary(value) + f", min {value.min:.4g}, max {value.max:.4g}"
+    if isinstance(value, Summary):   # a gradient the recorder kept only as a summary
+        return _summary(value.shape, value.norm, lang) + t("value.range", lang, min=f"{value.min:.4g}",
+                                                           max=f"{value.max:.4g}")
     array = as_array(value)
     return _format(array, dtype or dtype_name(value))
 
 
-def short(value, dtype=None):
-    """A label-sized summary: the tensor itself when small, else shape and norm."""
+def short(value, dtype=None, lang=None):
+    """A label-sized summary: the tensor itself when small, else shape and norm
+    (in ``lang``; None: the default)."""
     if value is None:
         return "None"
     if isinstance(value, Summary):
-        return _summary(value)
+        return _summary(value.shape, value.norm, lang)
     array = as_array(value)
     if array.size <= SMALL:
         return _format(array, dtype or dtype_name(value))
     norm = float(np.linalg.norm(array.astype(np.float64).ravel()))
-    return f"shape {shape_text(array.shape)}, norm {norm:.4g}"
+    return _summary(array.shape, norm, lang)

@@ -59,6 +59,7 @@ import traitlets
 
 from . import graph as G
 from .diagram import Diagram, _as_list, find_steps
+from .dot import title
 from .inspector import inspector_html
 from .lang import resolve, t
 from .summary import text_summary
@@ -259,7 +260,8 @@ class GraphWidget(W.VBox):
         self.zoom_out.on_click(lambda _: self._zoom(-1))
         for button in (self.fit, self.zoom_in, self.zoom_out):
             button.layout.width = "auto"
-        options = [(t("widget.pick", lang), "")] + [(f"{x.name} ({x.id})", x.id) for x in self.graph.nodes
+        # "constant", "leaf0", "3 more nodes" in the widget's language
+        options = [(t("widget.pick", lang), "")] + [(f"{title(x, lang)} ({x.id})", x.id) for x in self.graph.nodes
                                                      if x.kind != G.REF]
         self.picker = W.Dropdown(options=options, value="", description=t("widget.inspect", lang))
         self.inspector = W.HTML()
