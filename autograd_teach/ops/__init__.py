@@ -1,4 +1,29 @@
-"""One small class per differentiable op, named after PyTorch's backward node."""
+"""One small class per differentiable op, named after PyTorch's backward node.
+
+Each class's docstring is its derivative, in the style of PyTorch's
+tools/autograd/derivatives.yaml (where PyTorch keeps the rule of every op):
+first the forward, then one line per differentiable input. MulBackward0's reads
+
+    out = self * other
+
+    self: grad * other
+    other: grad * self
+
+A rule is a Python expression over tensors, written with the Tensor API that
+PyTorch also has, so it reads as PyTorch. It may use `grad` (the gradient of
+the output), the op's inputs by their PyTorch names (`self`, `other`, ...),
+`result` (the output), the node's non-tensor attributes (`alpha`, `dim`,
+`self_sym_sizes`, ...: what PyTorch shows as `grad_fn._saved_<name>`), `torch`
+and `math`. A rule may go on over indented lines; a paragraph of notes may
+follow. A rule gives the gradient before un-broadcasting: where an input was
+broadcast, the base class sums the gradient back to that input's shape (and
+casts it to the input's dtype), for every op alike.
+
+`backward` beside it computes the same thing on numpy arrays, fast;
+`autograd_teach.ops.formulas` reads these rules and evaluates them on a node's
+saved values, and tests/test_derivative_formulas.py checks, for every op, that
+the rule gives the gradient the engine computed.
+"""
 from .arithmetic import (AddBackward0, DivBackward0, MulBackward0, NegBackward0, PowBackward0,  # noqa: F401
                          PowBackward1, PowBackward2, ReciprocalBackward0, RsubBackward1, SubBackward0)
 from .linalg import BmmBackward0, DotBackward0, MmBackward0, MvBackward0  # noqa: F401

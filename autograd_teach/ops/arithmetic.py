@@ -7,7 +7,11 @@ from ..node import OpNode, quiet
 
 
 class AddBackward0(OpNode):
-    """out = self + alpha * other"""
+    """out = self + alpha * other
+
+    self: grad
+    other: grad * alpha
+    """
     inputs = ("self", "other")
     elementwise = True
     attrs = ("alpha",)
@@ -21,7 +25,11 @@ class AddBackward0(OpNode):
 
 
 class SubBackward0(OpNode):
-    """out = self - alpha * other"""
+    """out = self - alpha * other
+
+    self: grad
+    other: -grad * alpha
+    """
     inputs = ("self", "other")
     elementwise = True
     attrs = ("alpha",)
@@ -35,7 +43,10 @@ class SubBackward0(OpNode):
 
 
 class RsubBackward1(OpNode):
-    """out = other - alpha * self, for `2 - x` (other is a Python number)"""
+    """out = other - alpha * self   (`2 - x`: other is a Python number)
+
+    self: -grad * alpha
+    """
     promote_params = True
     attrs = ("alpha",)
 
@@ -48,7 +59,11 @@ class RsubBackward1(OpNode):
 
 
 class MulBackward0(OpNode):
-    """out = self * other;  d/dself = other, d/dother = self"""
+    """out = self * other
+
+    self: grad * other
+    other: grad * self
+    """
     inputs = ("self", "other")
     elementwise = True
     saved = ("self", "other")
@@ -63,7 +78,11 @@ class MulBackward0(OpNode):
 
 
 class DivBackward0(OpNode):
-    """out = self / other;  d/dself = 1/other, d/dother = -self/other**2"""
+    """out = self / other
+
+    self: grad / other
+    other: -grad * self / (other * other)
+    """
     inputs = ("self", "other")
     elementwise = True
     saved = ("self", "other")
@@ -81,7 +100,10 @@ class DivBackward0(OpNode):
 
 
 class ReciprocalBackward0(OpNode):
-    """out = 1 / self;  d/dself = -out**2  (`2 / x` is 2 * reciprocal(x) in PyTorch)"""
+    """out = 1 / self   (`2 / x` is recorded as 2 * reciprocal(x), as in PyTorch)
+
+    self: -grad * (result * result)
+    """
     saved = ("result",)
     to_float = True
 
@@ -95,6 +117,10 @@ class ReciprocalBackward0(OpNode):
 
 
 class NegBackward0(OpNode):
+    """out = -self
+
+    self: grad.neg()
+    """
     def forward(self, a):
         return -a
 
@@ -103,7 +129,13 @@ class NegBackward0(OpNode):
 
 
 class PowBackward0(OpNode):
-    """out = self ** exponent (a number);  d/dself = exponent * self**(exponent-1)"""
+    """out = self ** exponent   (exponent is a number)
+
+    self: grad * exponent * self.pow(exponent - 1) if exponent != 0 else torch.zeros_like(self)
+
+    x ** 0 is 1 everywhere, so its gradient is 0, also at x = 0 where x ** -1 is inf
+    (PyTorch: pow_backward(grad, self, exponent)).
+    """
     saved = ("self",)
     attrs = ("exponent",)
     promote_params = True
@@ -123,7 +155,14 @@ class PowBackward0(OpNode):
 
 
 class PowBackward1(OpNode):
-    """out = self ** exponent (both tensors)"""
+    """out = self ** exponent   (both tensors)
+
+    self: torch.where(exponent == 0, 0.0, grad * exponent * self.pow(exponent - 1))
+    exponent: torch.where((self == 0) & (exponent >= 0), 0.0, grad * result * self.log())
+
+    PyTorch masks the places where the plain formula would give 0 * inf = nan
+    (pow_backward_self and pow_backward_exponent in derivatives.yaml).
+    """
     inputs = ("self", "exponent")
     elementwise = True
     saved = ("self", "exponent", "result")
@@ -141,7 +180,13 @@ class PowBackward1(OpNode):
 
 
 class PowBackward2(OpNode):
-    """out = self ** exponent where self is a number: `2 ** x`"""
+    """out = self ** exponent   (self is a number: `2 ** x`)
+
+    exponent: torch.where((self == 0) & result.isfinite(), 0.0, grad * result * torch.full_like(result, self).log())
+
+    d/dx b ** x = b ** x * log(b). For b = 0, PyTorch makes it 0 where 0 ** x is
+    finite, that is where x >= 0 (pow_backward_exponent in derivatives.yaml).
+    """
     inputs = ("exponent",)
     saved = ("result",)
     attrs = ("self",)

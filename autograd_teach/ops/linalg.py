@@ -20,6 +20,11 @@ class _Product(OpNode):
 
 
 class DotBackward0(_Product):
+    """out = torch.dot(self, tensor)   (two 1-D tensors)
+
+    self: grad * tensor
+    tensor: grad * self
+    """
     inputs = ("self", "tensor")
     saved = ("self", "tensor")
     needed_for = {"self": "tensor", "tensor": "self"}
@@ -45,6 +50,14 @@ class DotBackward0(_Product):
 
 
 class MvBackward0(_Product):
+    """out = self.mv(vec)   (matrix @ vector)
+
+    self: grad.unsqueeze(1) * vec
+    vec: self.t().mv(grad)
+
+    self's gradient is the outer product of grad and vec; PyTorch writes it
+    grad.ger(vec), which autograd_teach does not have.
+    """
     inputs = ("self", "vec")
     saved = ("self", "vec")
     needed_for = {"self": "vec", "vec": "self"}
@@ -69,6 +82,11 @@ class MvBackward0(_Product):
 
 
 class MmBackward0(_Product):
+    """out = self.mm(mat2)   (matrix @ matrix)
+
+    self: grad.mm(mat2.t())
+    mat2: self.t().mm(grad)
+    """
     inputs = ("self", "mat2")
     saved = ("self", "mat2")
     needed_for = {"self": "mat2", "mat2": "self"}   # x @ w with a constant x: x is not needed
@@ -94,8 +112,14 @@ class MmBackward0(_Product):
 
 
 class BmmBackward0(_Product):
-    """Batched matmul (3-D and up; 1-D operands are unsqueezed first), batch
-    dims broadcast. PyTorch wraps this in view/expand nodes; here it is one node."""
+    """out = self @ mat2   (batched: 3-D and up, batch dims broadcast)
+
+    self: grad.matmul(mat2.transpose(-2, -1))
+    mat2: self.transpose(-2, -1).matmul(grad)
+
+    1-D operands are unsqueezed first. PyTorch wraps bmm in view/expand nodes
+    and writes grad.bmm(mat2.transpose(1, 2)); here it is one node.
+    """
     inputs = ("self", "mat2")
     saved = ("self", "mat2")
 

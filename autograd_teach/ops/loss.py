@@ -29,7 +29,13 @@ class _Loss(OpNode):
 
 
 class MseLossBackward0(_Loss):
-    """(self - target) ** 2"""
+    """out = ((self - target) ** 2).mean()   (.sum() for reduction='sum', no reduction for 'none')
+
+    self: 2 * (self - target) * grad / ((self - target).numel() if reduction == "mean" else 1)
+    target: 2 * (target - self) * grad / ((self - target).numel() if reduction == "mean" else 1)
+
+    PyTorch: mse_loss_backward(grad, self, target, reduction).
+    """
 
     def loss(self, a, t):
         return (a - t) ** 2
@@ -39,8 +45,15 @@ class MseLossBackward0(_Loss):
 
 
 class BinaryCrossEntropyWithLogitsBackward0(_Loss):
-    """-(target * log(sigmoid(x)) + (1 - target) * log(1 - sigmoid(x))), written
-    so that exp never overflows: max(x, 0) - x * target + log(1 + exp(-|x|))"""
+    """out = -(target * log(sigmoid(self)) + (1 - target) * log(1 - sigmoid(self))), reduced like mse_loss
+
+    self: (self.sigmoid() - target) * grad / ((self - target).numel() if reduction == "mean" else 1)
+    target: -self * grad / ((self - target).numel() if reduction == "mean" else 1)
+
+    The forward is computed as max(self, 0) - self * target + log(1 + exp(-|self|)),
+    so that exp never overflows. PyTorch: binary_cross_entropy_with_logits_backward
+    and binary_cross_entropy_with_logits_target_backward.
+    """
 
     @quiet
     def loss(self, x, t):

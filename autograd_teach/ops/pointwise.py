@@ -6,6 +6,10 @@ from ..node import OpNode, quiet
 
 
 class ExpBackward0(OpNode):
+    """out = self.exp()
+
+    self: grad * result
+    """
     saved = ("result",)
     to_float = True
 
@@ -17,6 +21,10 @@ class ExpBackward0(OpNode):
 
 
 class LogBackward0(OpNode):
+    """out = self.log()
+
+    self: grad.div(self)
+    """
     saved = ("self",)
     to_float = True
 
@@ -30,6 +38,10 @@ class LogBackward0(OpNode):
 
 
 class SqrtBackward0(OpNode):
+    """out = self.sqrt()
+
+    self: grad / (2 * result)
+    """
     saved = ("result",)
     to_float = True
 
@@ -43,6 +55,13 @@ class SqrtBackward0(OpNode):
 
 
 class AbsBackward0(OpNode):
+    """out = self.abs()
+
+    self: grad * (self > 0) - grad * (self < 0)
+
+    That is grad times the sign of self (0 at 0); PyTorch writes it
+    grad * self.sgn(), and autograd_teach has no sgn.
+    """
     saved = ("self",)
 
     def forward(self, a):
@@ -53,6 +72,10 @@ class AbsBackward0(OpNode):
 
 
 class SinBackward0(OpNode):
+    """out = self.sin()
+
+    self: grad * self.cos()
+    """
     saved = ("self",)
     to_float = True
 
@@ -64,6 +87,10 @@ class SinBackward0(OpNode):
 
 
 class CosBackward0(OpNode):
+    """out = self.cos()
+
+    self: grad * -self.sin()
+    """
     saved = ("self",)
     to_float = True
 
@@ -75,6 +102,12 @@ class CosBackward0(OpNode):
 
 
 class TanhBackward0(OpNode):
+    """out = self.tanh()
+
+    self: grad * (1 - result * result)
+
+    PyTorch: tanh_backward(grad, result).
+    """
     saved = ("result",)
     to_float = True
 
@@ -86,6 +119,12 @@ class TanhBackward0(OpNode):
 
 
 class SigmoidBackward0(OpNode):
+    """out = self.sigmoid()
+
+    self: grad * result * (1 - result)
+
+    PyTorch: sigmoid_backward(grad, result).
+    """
     saved = ("result",)
     to_float = True
 
@@ -99,6 +138,12 @@ class SigmoidBackward0(OpNode):
 
 
 class ReluBackward0(OpNode):
+    """out = self.relu()
+
+    self: grad * (result > 0)
+
+    PyTorch: threshold_backward(grad, result, 0).
+    """
     saved = ("result",)
 
     def forward(self, a):
@@ -109,7 +154,13 @@ class ReluBackward0(OpNode):
 
 
 class ClampBackward1(OpNode):
-    """clamp(min, max): the gradient passes where min <= self <= max"""
+    """out = self.clamp(min, max)
+
+    self: grad * (self.clamp(min, max) == self)
+
+    The gradient passes where clamping changed nothing, min <= self <= max
+    (PyTorch: clamp_backward(grad, self, min, max)).
+    """
     saved = ("self",)
     attrs = ("min", "max")
     promote_params = True     # an int tensor clamped to 0.5 becomes float, as in PyTorch
@@ -130,7 +181,10 @@ class ClampBackward1(OpNode):
 
 
 class ZeroBackward0(OpNode):
-    """x.zero_() inside a graph: the old values no longer matter"""
+    """out = self.zero_()   (inside a graph: the old values no longer matter)
+
+    self: torch.zeros_like(grad)
+    """
 
     def forward(self, a):
         return np.zeros_like(a)
@@ -140,7 +194,10 @@ class ZeroBackward0(OpNode):
 
 
 class FillBackward2(ZeroBackward0):
-    """x.fill_(value) inside a graph"""
+    """out = self.fill_(value)
+
+    self: torch.zeros_like(grad)
+    """
     attrs = ("value",)
 
     def forward(self, a, value):
@@ -149,14 +206,20 @@ class FillBackward2(ZeroBackward0):
 
 
 class UniformBackward0(ZeroBackward0):
-    """x.uniform_(a, b) inside a graph: new values, no gradient to the old ones"""
+    """out = self.uniform_(from, to)   (new values: no gradient to the old ones)
+
+    self: torch.zeros_like(grad)
+    """
 
     def forward(self, a, low=0.0, high=1.0):
         return random.uniform(a.shape, low, high, a.dtype)
 
 
 class NormalBackward0(ZeroBackward0):
-    """x.normal_(mean, std) inside a graph"""
+    """out = self.normal_(mean, std)   (new values: no gradient to the old ones)
+
+    self: torch.zeros_like(grad)
+    """
 
     def forward(self, a, mean=0.0, std=1.0):
         return random.normal(a.shape, mean, std, a.dtype)

@@ -21,7 +21,10 @@ def _expand_back(grad, shape, dims, keepdim):
 
 
 class SumBackward0(OpNode):
-    """sum of all elements"""
+    """out = self.sum()
+
+    self: grad.expand(self_sym_sizes)
+    """
     attrs = ("self_sym_sizes",)
 
     def forward(self, a):
@@ -38,7 +41,13 @@ class SumBackward0(OpNode):
 
 
 class SumBackward1(OpNode):
-    """sum over dim (int or tuple), keepdim"""
+    """out = self.sum(dim, keepdim)
+
+    self: grad.reshape([1 if d in dim else n for d, n in enumerate(self_sym_sizes)]).expand(self_sym_sizes)
+
+    The summed dims are put back with size 1, then expanded
+    (PyTorch: sum_backward(grad, self.sym_sizes(), dim, keepdim)).
+    """
     attrs = ("self_sym_sizes", "dim", "keepdim")
 
     def forward(self, a, dim, keepdim=False):
@@ -52,6 +61,10 @@ class SumBackward1(OpNode):
 
 
 class MeanBackward0(OpNode):
+    """out = self.mean()
+
+    self: grad.expand(self_sym_sizes) / self_sym_numel
+    """
     attrs = ("self_sym_sizes", "self_sym_numel")
 
     def forward(self, a):
@@ -66,6 +79,14 @@ class MeanBackward0(OpNode):
 
 
 class MeanBackward1(OpNode):
+    """out = self.mean(dim, keepdim)
+
+    self: grad.reshape([1 if d in dim else n for d, n in enumerate(self_sym_sizes)]).expand(self_sym_sizes)
+          / math.prod(n for d, n in enumerate(self_sym_sizes) if d in dim)
+
+    As sum over dim, divided by the number of elements averaged
+    (PyTorch: mean_backward(grad, self.sym_sizes(), dim, self.sym_numel(), keepdim)).
+    """
     attrs = ("self_sym_sizes", "dim", "keepdim")
 
     def forward(self, a, dim, keepdim=False):
@@ -80,7 +101,12 @@ class MeanBackward1(OpNode):
 
 
 class MaxBackward1(OpNode):
-    """max of all elements; ties share the gradient evenly, as in PyTorch"""
+    """out = self.max()   (of all elements)
+
+    self: (self == result) * (grad / (self == result).sum())
+
+    Ties share the gradient evenly (PyTorch: evenly_distribute_backward(grad, self, result)).
+    """
     saved = ("self", "result")
     _reduce = staticmethod(np.max)
 
@@ -96,11 +122,24 @@ class MaxBackward1(OpNode):
 
 
 class MinBackward1(MaxBackward1):
+    """out = self.min()   (of all elements)
+
+    self: (self == result) * (grad / (self == result).sum())
+
+    Ties share the gradient evenly (PyTorch: evenly_distribute_backward(grad, self, result)).
+    """
     _reduce = staticmethod(np.min)
 
 
 class MaxBackward0(OpNode):
-    """max over dim: returns values and indices; the gradient goes to the index"""
+    """out = self.max(dim, keepdim)   (values and indices; the indices are saved)
+
+    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).scatter(
+          dim, indices if keepdim else indices.unsqueeze(dim), grad if keepdim else grad.unsqueeze(dim))
+
+    The gradient goes to the element that was picked
+    (PyTorch: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)).
+    """
     attrs = ("self_sym_sizes", "dim", "keepdim", "indices")
     saved_arrays = ("indices",)
     _arg = staticmethod(np.argmax)
@@ -126,11 +165,26 @@ class MaxBackward0(OpNode):
 
 
 class MinBackward0(MaxBackward0):
+    """out = self.min(dim, keepdim)   (values and indices; the indices are saved)
+
+    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).scatter(
+          dim, indices if keepdim else indices.unsqueeze(dim), grad if keepdim else grad.unsqueeze(dim))
+
+    The gradient goes to the element that was picked
+    (PyTorch: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)).
+    """
     _arg = staticmethod(np.argmin)
 
 
 class LinalgVectorNormBackward0(OpNode):
-    """vector p-norm over all elements or over dim"""
+    """out = torch.linalg.vector_norm(self, ord, dim, keepdim)   (x.norm(p, dim, keepdim))
+
+    self: linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)
+
+    PyTorch's rule is a C++ helper with one case per ord (norm_backward in
+    FunctionsManual.cpp). For the default ord=2 it is grad * self / result
+    (0 where result is 0); for ord=1, grad * self.sgn().
+    """
     saved = ("self", "result")
     attrs = ("ord", "dim", "keepdim")
     to_float = True

@@ -31,7 +31,10 @@ def infer_shape(shape, numel):
 
 
 class ViewBackward0(OpNode):
-    """view / reshape / flatten"""
+    """out = self.view(size)   (also reshape and flatten)
+
+    self: grad.reshape(self_sym_sizes)
+    """
     attrs = ("self_sym_sizes",)
     is_view = True
 
@@ -49,6 +52,10 @@ class ViewBackward0(OpNode):
 
 
 class TBackward0(OpNode):
+    """out = self.t()
+
+    self: grad.t()
+    """
     is_view = True
 
     def forward(self, a):
@@ -61,6 +68,12 @@ class TBackward0(OpNode):
 
 
 class PermuteBackward0(OpNode):
+    """out = self.permute(dims)
+
+    self: grad.permute([dims.index(d) for d in range(len(dims))])
+
+    The inverse permutation (PyTorch: permute_backwards(grad, dims)).
+    """
     attrs = ("dims",)
     is_view = True
 
@@ -77,6 +90,10 @@ class PermuteBackward0(OpNode):
 
 
 class TransposeBackward0(OpNode):
+    """out = self.transpose(dim0, dim1)
+
+    self: grad.transpose(dim0, dim1)
+    """
     attrs = ("dim0", "dim1")
     is_view = True
 
@@ -89,6 +106,10 @@ class TransposeBackward0(OpNode):
 
 
 class UnsqueezeBackward0(OpNode):
+    """out = self.unsqueeze(dim)
+
+    self: grad.squeeze(dim)
+    """
     attrs = ("dim",)
     is_view = True
 
@@ -101,7 +122,12 @@ class UnsqueezeBackward0(OpNode):
 
 
 class SqueezeBackward0(OpNode):
-    """squeeze(): drop every size-1 dim"""
+    """out = self.squeeze()   (drop every size-1 dim)
+
+    self: grad.reshape(self_sym_sizes)
+
+    PyTorch: unsqueeze_to(grad, self.sym_sizes()).
+    """
     attrs = ("self_sym_sizes",)
     is_view = True
 
@@ -114,7 +140,12 @@ class SqueezeBackward0(OpNode):
 
 
 class SqueezeBackward1(SqueezeBackward0):
-    """squeeze(dim): drop dim if it has size 1"""
+    """out = self.squeeze(dim)   (drop dim if it has size 1)
+
+    self: grad.reshape(self_sym_sizes)
+
+    PyTorch: unsqueeze_to(grad, dim, self.sym_sizes()).
+    """
     attrs = ("self_sym_sizes", "dim")
 
     def forward(self, a, dim):
@@ -123,7 +154,12 @@ class SqueezeBackward1(SqueezeBackward0):
 
 
 class SqueezeBackward4(SqueezeBackward1):
-    """squeeze(dims): several dims at once (PyTorch uses it inside matmul)"""
+    """out = self.squeeze(dims)   (several dims at once; PyTorch uses it inside matmul)
+
+    self: grad.reshape(self_sym_sizes)
+
+    PyTorch: unsqueeze_to(grad, dim, self.sym_sizes()).
+    """
 
     def forward(self, a, dims):
         self.self_sym_sizes = a.shape
@@ -132,6 +168,13 @@ class SqueezeBackward4(SqueezeBackward1):
 
 
 class ExpandBackward0(OpNode):
+    """out = self.expand(size)
+
+    self: grad
+
+    The base class sums grad back to self's shape, as for every broadcast input
+    (PyTorch: at::sum_to(grad, self.sym_sizes())).
+    """
     attrs = ("self_sym_sizes",)
     is_view = True
 
@@ -152,7 +195,13 @@ class ExpandBackward0(OpNode):
 
 
 class SelectBackward0(OpNode):
-    """x[i] along one dim"""
+    """out = self.select(dim, index)   (x[i] along one dim)
+
+    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).select_scatter(grad, dim, index)
+
+    grad goes back into the row it came from; zeros elsewhere
+    (PyTorch: select_backward(grad, self.sym_sizes(), dim, index)).
+    """
     attrs = ("self_sym_sizes", "dim", "index")
     is_view = True
 
@@ -173,7 +222,13 @@ class SelectBackward0(OpNode):
 
 
 class SliceBackward0(OpNode):
-    """x[start:end:step] along one dim"""
+    """out = self[start:end:step] along dim
+
+    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).slice_scatter(grad, dim, start, end, step)
+
+    grad goes back into the slice it came from; zeros elsewhere
+    (PyTorch: slice_backward(grad, self.sym_sizes(), dim, start, end, step)).
+    """
     attrs = ("self_sym_sizes", "dim", "start", "end", "step")
     is_view = True
 
@@ -228,7 +283,12 @@ def _dims_of(parts, ellipsis_width):
 
 
 class IndexBackward0(OpNode):
-    """advanced indexing: lists, integer or boolean tensors (a copy, not a view)"""
+    """out = self[indices]   (advanced indexing: lists, integer or boolean tensors; a copy, not a view)
+
+    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).index_put(indices, grad, accumulate=True)
+
+    Repeated indices add up (PyTorch: index_backward(grad.new_zeros(self.sym_sizes()), indices, grad)).
+    """
     attrs = ("self_sym_sizes", "indices")
     saved_arrays = ("indices",)
 
@@ -253,6 +313,10 @@ class IndexBackward0(OpNode):
 
 
 class CloneBackward0(OpNode):
+    """out = self.clone()
+
+    self: grad
+    """
     def forward(self, a):
         return a.copy()
 
@@ -261,7 +325,12 @@ class CloneBackward0(OpNode):
 
 
 class ToCopyBackward0(OpNode):
-    """x.to(dtype) / x.double() / x.float(); the base casts the gradient back"""
+    """out = self.to(dtype)   (also .double(), .float(), ...)
+
+    self: grad
+
+    The base class casts grad back to self's dtype (PyTorch: _to_copy_backward(grad, self.options())).
+    """
 
     def forward(self, a, np_dtype):
         self._np_dtype = np_dtype
@@ -283,10 +352,13 @@ def replay_view(array, view):
 
 
 class CopySlices(OpNode):
-    """A tensor in a graph with one region overwritten: x[index] = value, or an
-    in-place op on a view of x. `view` is the chain of view ops from x to the
-    region (empty for x[index] = value). In PyTorch this node is CopySlices too:
-    the old x gets the gradient outside the region, src the gradient inside."""
+    """out = self with a region overwritten by src: x[index] = value, or an in-place op on a view of x
+
+    `view` is the chain of view ops from x to the region (empty for x[index] =
+    value). In PyTorch this node is CopySlices too, built in C++, not listed in
+    derivatives.yaml: the old x gets the gradient outside the region, src the
+    gradient inside it.
+    """
     inputs = ("self", "src")
     attrs = ("view", "index")
     keeps_dtype = True

@@ -1,0 +1,448 @@
+"""Every op's derivative rule, as its docstring states it, gives the gradient
+the engine computes.
+
+For each op class (found in autograd_teach/ops, not listed by hand) there are
+cases: small random float64 inputs, broadcasting where the op broadcasts. Each
+case runs forward and backward (with a random upstream gradient) while an
+engine observer records what each node received and sent. Then the rule from
+the docstring is evaluated on the same node with the same incoming gradient,
+summed back to the input's shape as the engine does, and compared with the
+gradient the engine sent along that edge.
+"""
+import importlib
+import inspect
+import pkgutil
+import re
+
+import numpy as np
+import pytest
+
+import autograd_teach as torch
+import autograd_teach.nn.functional as F
+from autograd_teach import engine, ops
+from autograd_teach.ops import formulas
+
+# Ops whose rule is written (as PyTorch would) but uses PyTorch API that
+# autograd_teach does not have yet: {op: the missing name}. Evaluating the rule
+# must fail on exactly that name; once it exists, the test below says to move
+# the op out of this list, so the list can only shrink.
+NOT_EVALUABLE = {
+    "PowBackward1": "where",                 # torch.where: masks 0 * inf where exponent == 0 / self == 0
+    "PowBackward2": "where",
+    "MaxBackward0": "scatter",               # Tensor.scatter: the gradient goes to the picked index
+    "MinBackward0": "scatter",
+    "SelectBackward0": "select_scatter",     # Tensor.select_scatter: grad back into its row
+    "SliceBackward0": "slice_scatter",       # Tensor.slice_scatter: grad back into its slice
+    "IndexBackward0": "index_put",           # Tensor.index_put(accumulate=True): repeated indices add
+    # PyTorch's own rule is a C++ helper with a case per ord (norm_backward in FunctionsManual.cpp)
+    "LinalgVectorNormBackward0": "linalg_vector_norm_backward",
+}
+# Ops with no rule at all: not in derivatives.yaml.
+NO_RULE = {
+    "CopySlices": "PyTorch builds it in C++ (x[i] = v, in-place ops on views); it replays a chain of view ops",
+}
+
+
+def op_classes():
+    """Every op class in autograd_teach/ops: classes with forward and backward."""
+    found = {}
+    for info in pkgutil.iter_modules(ops.__path__):
+        module = importlib.import_module(f"{ops.__name__}.{info.name}")
+        for name, cls in vars(module).items():
+            if (inspect.isclass(cls) and cls.__module__ == module.__name__ and not name.startswith("_")
+                    and callable(getattr(cls, "forward", None)) and callable(getattr(cls, "backward", None))):
+                found[name] = cls
+    return found
+
+
+# -- the cases ----------------------------------------------------------------
+def t(*shape, low=None, high=None, rng):
+    """A float64 leaf that requires grad; uniform in [low, high) if given, else normal."""
+    data = rng.standard_normal(shape) if low is None else rng.uniform(low, high, shape)
+    return torch.tensor(data, dtype=torch.float64, requires_grad=True)
+
+
+def modified(op):
+    """A case for an in-place op inside a graph: x * 1 (a non-leaf), then op on it."""
+    def build(x):
+        y = x * 1
+        op(y)
+        return y
+    return build
+
+
+def with_ties():
+    data = np.array([[1.0, 3.0, 3.0], [-2.0, -2.0, 0.5]])
+    return [torch.tensor(data, requires_grad=True)]
+
+
+# {op class name: [(id, make inputs(rng), f(*inputs) -> output)]}
+CASES = {
+    "AddBackward0": [("same", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, y: x + y),
+                     ("alpha", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, y: x.add(y, alpha=2.5)),
+                     ("broadcast", lambda r: [t(2, 1, 3, rng=r), t(4, 1, rng=r)], lambda x, y: x + y),
+                     ("0-d", lambda r: [t(rng=r), t(3, rng=r)], lambda x, y: x + y),
+                     ("number", lambda r: [t(3, rng=r)], lambda x: x + 2)],
+    "SubBackward0": [("alpha", lambda r: [t(2, 3, rng=r), t(3, rng=r)], lambda x, y: x.sub(y, alpha=-1.5)),
+                     ("broadcast", lambda r: [t(1, 3, rng=r), t(2, 1, rng=r)], lambda x, y: x - y)],
+    "RsubBackward1": [("number", lambda r: [t(2, 3, rng=r)], lambda x: 2.5 - x)],
+    "MulBackward0": [("same", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, y: x * y),
+                     ("broadcast", lambda r: [t(2, 1, 3, rng=r), t(4, 1, rng=r)], lambda x, y: x * y),
+                     ("number", lambda r: [t(3, rng=r)], lambda x: 3 * x),
+                     ("shared", lambda r: [t(3, rng=r)], lambda x: x * x),
+                     ("float32 * float64", lambda r: [t(2, 3, rng=r).float().detach().requires_grad_(),
+                                                      t(3, rng=r)], lambda x, y: x * y)],
+    "DivBackward0": [("broadcast", lambda r: [t(2, 3, rng=r), t(3, low=0.5, high=2, rng=r)], lambda x, y: x / y),
+                     ("number", lambda r: [t(3, rng=r)], lambda x: x / 4)],
+    "ReciprocalBackward0": [("method", lambda r: [t(2, 3, low=0.5, high=2, rng=r)], lambda x: x.reciprocal()),
+                            ("number over x", lambda r: [t(3, low=0.5, high=2, rng=r)], lambda x: 2 / x)],
+    "NegBackward0": [("neg", lambda r: [t(2, 3, rng=r)], lambda x: -x)],
+    "PowBackward0": [("square", lambda r: [t(2, 3, rng=r)], lambda x: x ** 2),
+                     ("fractional", lambda r: [t(4, low=0.5, high=2, rng=r)], lambda x: x ** 2.5),
+                     ("negative", lambda r: [t(4, low=0.5, high=2, rng=r)], lambda x: x ** -1),
+                     ("zero, at zero", lambda r: [torch.tensor([0.0, 1.5], dtype=torch.float64,
+                                                               requires_grad=True)], lambda x: x ** 0)],
+    "PowBackward1": [("tensors", lambda r: [t(3, low=0.5, high=2, rng=r), t(3, rng=r)], lambda x, y: x ** y)],
+    "PowBackward2": [("number base", lambda r: [t(3, rng=r)], lambda x: 2 ** x)],
+    "DotBackward0": [("dot", lambda r: [t(4, rng=r), t(4, rng=r)], lambda x, y: torch.dot(x, y))],
+    "MvBackward0": [("mv", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda m, v: m.mv(v)),
+                    ("matmul", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda m, v: m @ v)],
+    "MmBackward0": [("mm", lambda r: [t(2, 3, rng=r), t(3, 4, rng=r)], lambda a, b: a.mm(b))],
+    "BmmBackward0": [("batched", lambda r: [t(2, 3, 4, rng=r), t(2, 4, 5, rng=r)], lambda a, b: a @ b),
+                     ("broadcast batch", lambda r: [t(2, 1, 3, 4, rng=r), t(5, 4, 2, rng=r)], lambda a, b: a @ b)],
+    "MseLossBackward0": [(red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+                          (lambda red: lambda x, y: F.mse_loss(x, y, reduction=red))(red))
+                         for red in ("mean", "sum", "none")],
+    "BinaryCrossEntropyWithLogitsBackward0": [
+        (red, lambda r: [t(2, 3, rng=r), t(2, 3, low=0, high=1, rng=r)],
+         (lambda red: lambda x, y: F.binary_cross_entropy_with_logits(x, y, reduction=red))(red))
+        for red in ("mean", "sum", "none")],
+    "ExpBackward0": [("exp", lambda r: [t(2, 3, rng=r)], lambda x: x.exp())],
+    "LogBackward0": [("log", lambda r: [t(2, 3, low=0.5, high=2, rng=r)], lambda x: x.log())],
+    "SqrtBackward0": [("sqrt", lambda r: [t(2, 3, low=0.5, high=2, rng=r)], lambda x: x.sqrt())],
+    "AbsBackward0": [("abs, with a zero", lambda r: [torch.tensor([-1.5, 0.0, 2.0], dtype=torch.float64,
+                                                                  requires_grad=True)], lambda x: x.abs())],
+    "SinBackward0": [("sin", lambda r: [t(2, 3, rng=r)], lambda x: x.sin())],
+    "CosBackward0": [("cos", lambda r: [t(2, 3, rng=r)], lambda x: x.cos())],
+    "TanhBackward0": [("tanh", lambda r: [t(2, 3, rng=r)], lambda x: x.tanh())],
+    "SigmoidBackward0": [("sigmoid", lambda r: [t(2, 3, rng=r)], lambda x: x.sigmoid())],
+    "ReluBackward0": [("relu", lambda r: [t(2, 3, rng=r)], lambda x: x.relu())],
+    "ClampBackward1": [("both", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp(-0.5, 0.5)),
+                       ("min", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp(min=0.1)),
+                       ("max", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp(max=0.1))],
+    "ZeroBackward0": [("zero_", lambda r: [t(2, 3, rng=r)], modified(lambda y: y.zero_()))],
+    "FillBackward2": [("fill_", lambda r: [t(2, 3, rng=r)], modified(lambda y: y.fill_(2.0)))],
+    "UniformBackward0": [("uniform_", lambda r: [t(2, 3, rng=r)], modified(lambda y: y.uniform_()))],
+    "NormalBackward0": [("normal_", lambda r: [t(2, 3, rng=r)], modified(lambda y: y.normal_()))],
+    "SumBackward0": [("all", lambda r: [t(2, 3, rng=r)], lambda x: x.sum())],
+    "SumBackward1": [("dim", lambda r: [t(2, 3, 4, rng=r)], lambda x: x.sum(1)),
+                     ("dims keepdim", lambda r: [t(2, 3, 4, rng=r)], lambda x: x.sum((0, 2), keepdim=True)),
+                     ("negative dim", lambda r: [t(2, 3, 4, rng=r)], lambda x: x.sum(-1))],
+    "MeanBackward0": [("all", lambda r: [t(2, 3, rng=r)], lambda x: x.mean())],
+    "MeanBackward1": [("dim", lambda r: [t(2, 3, 4, rng=r)], lambda x: x.mean(1)),
+                      ("dims", lambda r: [t(2, 3, 4, rng=r)], lambda x: x.mean((0, 2))),
+                      ("keepdim", lambda r: [t(2, 3, 4, rng=r)], lambda x: x.mean(-1, keepdim=True))],
+    "MaxBackward1": [("ties", lambda r: with_ties(), lambda x: x.max())],
+    "MinBackward1": [("ties", lambda r: with_ties(), lambda x: x.min())],
+    "MaxBackward0": [("dim", lambda r: [t(2, 3, rng=r)], lambda x: x.max(1).values)],
+    "MinBackward0": [("dim", lambda r: [t(2, 3, rng=r)], lambda x: x.min(0).values)],
+    "LinalgVectorNormBackward0": [("norm", lambda r: [t(2, 3, rng=r)], lambda x: x.norm())],
+    "ViewBackward0": [("view", lambda r: [t(2, 3, rng=r)], lambda x: x.view(6)),
+                      ("reshape", lambda r: [t(2, 3, rng=r)], lambda x: x.reshape(3, 2))],
+    "TBackward0": [("t", lambda r: [t(2, 3, rng=r)], lambda x: x.t())],
+    "PermuteBackward0": [("permute", lambda r: [t(2, 3, 4, rng=r)], lambda x: x.permute(2, 0, 1))],
+    "TransposeBackward0": [("transpose", lambda r: [t(2, 3, 4, rng=r)], lambda x: x.transpose(0, 2))],
+    "UnsqueezeBackward0": [("unsqueeze", lambda r: [t(2, 3, rng=r)], lambda x: x.unsqueeze(1))],
+    "SqueezeBackward0": [("all", lambda r: [t(2, 1, 3, 1, rng=r)], lambda x: x.squeeze())],
+    "SqueezeBackward1": [("dim", lambda r: [t(2, 1, 3, rng=r)], lambda x: x.squeeze(1))],
+    # PyTorch records SqueezeBackward4 inside matmul of a 1-D and a 2-D tensor (x.squeeze(dims) is SqueezeBackward2)
+    "SqueezeBackward4": [("vector @ matrix", lambda r: [t(3, rng=r), t(3, 4, rng=r)], lambda v, m: v @ m)],
+    "ExpandBackward0": [("expand", lambda r: [t(1, 3, rng=r)], lambda x: x.expand(4, 3)),
+                        ("new dims", lambda r: [t(3, rng=r)], lambda x: x.expand(2, 2, 3))],
+    "SelectBackward0": [("select", lambda r: [t(3, 4, rng=r)], lambda x: x[1])],
+    "SliceBackward0": [("slice", lambda r: [t(3, 4, rng=r)], lambda x: x[:, 1::2])],
+    "IndexBackward0": [("repeated", lambda r: [t(3, 4, rng=r)], lambda x: x[[0, 2, 0]])],
+    "CloneBackward0": [("clone", lambda r: [t(2, 3, rng=r)], lambda x: x.clone())],
+    "ToCopyBackward0": [("float", lambda r: [t(2, 3, rng=r)], lambda x: x.float())],
+    "CopySlices": [("setitem", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, v: _setitem(x, v))],
+}
+
+
+def _setitem(x, v):
+    y = x * 1
+    y[1] = v
+    return y
+
+
+def all_cases(names=None):
+    return [pytest.param(name, i, id=f"{name}-{case[0]}")
+            for name, cases in CASES.items() if names is None or name in names
+            for i, case in enumerate(cases)]
+
+
+class Recorder:
+    """An engine observer: (node, incoming gradient, outgoing gradients) per step."""
+
+    def __init__(self):
+        self.steps = []
+
+    def begin(self, roots):
+        return self
+
+    def step(self, node, grad_outputs, grad_inputs):
+        self.steps.append((node, grad_outputs[0], grad_inputs))
+
+    def end(self):
+        pass
+
+
+def run(name, i, seed=0):
+    """Forward and backward of one case, watched: the steps at nodes of the op."""
+    _, make, f = CASES[name][i]
+    rng = np.random.default_rng(seed)
+    out = f(*make(rng))
+    recorder = Recorder()
+    handle = engine.add_observer(recorder.begin)
+    try:
+        out.backward(torch.tensor(rng.standard_normal(out.shape), dtype=out.dtype), retain_graph=True)
+    finally:
+        handle.remove()
+    steps = [s for s in recorder.steps if type(s[0]).__name__ == name]
+    assert steps, f"the case did not run a {name} node"
+    return steps
+
+
+def sum_to(array, shape):
+    """What the engine does to a rule's value: sum broadcast dims back to the input's shape."""
+    array = np.asarray(array)
+    while array.ndim > len(shape):
+        array = array.sum(axis=0)
+    for d, n in enumerate(shape):
+        if n == 1 and array.shape[d] != 1:
+            array = array.sum(axis=d, keepdims=True)
+    return array
+
+
+def check_rules(node, grad, engine_grads, values=None):
+    """The rule of every input with a gradient equals what the engine sent."""
+    got = formulas.evaluate(node, grad, values)
+    inputs = type(node).inputs
+    assert set(formulas.rules(node)) == set(inputs), f"{type(node).__name__} lacks a rule for an input"
+    for k, name in enumerate(inputs):
+        expected = engine_grads[k]
+        if node.next_functions[k][0] is None:
+            assert name not in got, f"{name} gets no gradient, but its rule was evaluated"
+            continue
+        assert isinstance(got[name], torch.Tensor), f"{type(node).__name__}: rule for {name} is not a Tensor"
+        value = sum_to(got[name], expected.shape).astype(expected.dtype)   # the engine casts to the input's dtype
+        assert value.shape == expected.shape, (f"{type(node).__name__}: rule for {name} has shape "
+                                               f"{value.shape}, the engine's gradient {expected.shape}")
+        tol = 1e-10 if expected.dtype == np.float64 else 1e-5
+        np.testing.assert_allclose(value, expected, rtol=tol, atol=tol / 100,
+                                   err_msg=f"{type(node).__name__}: rule for {name}: {formulas.rules(node)[name]}")
+
+
+CHECKED = [n for n in CASES if n not in NOT_EVALUABLE and n not in NO_RULE]
+
+
+@pytest.mark.parametrize("name,i", all_cases(CHECKED))
+def test_rule_gives_the_engines_gradient(name, i):
+    for seed in range(3):
+        for node, grad, engine_grads in run(name, i, seed):
+            check_rules(node, grad, engine_grads)
+
+
+# -- every op is covered ----------------------------------------------------------
+def test_every_op_has_a_rule_for_each_input():
+    missing = []
+    for name, cls in op_classes().items():
+        if name in NO_RULE:
+            assert formulas.rules(cls) == {}, f"{name} has rules now: take it out of NO_RULE"
+            continue
+        have = formulas.rules(cls)
+        missing += [f"{name}.{i}" for i in cls.inputs if i not in have]
+        assert formulas.forward_formula(cls).startswith("out = "), f"{name}: the docstring starts with its forward"
+    assert not missing, f"ops without a derivative rule in their docstring: {missing}"
+
+
+def test_every_op_has_a_case():
+    assert set(op_classes()) == set(CASES)
+    assert set(NOT_EVALUABLE) | set(NO_RULE) <= set(CASES)
+
+
+def test_no_node_class_outside_ops():
+    """Nodes named like PyTorch's (FooBackward0) live in ops, where their rules are read."""
+    import autograd_teach
+    elsewhere, packages = [], [autograd_teach]
+    while packages:      # the core's modules, without importing viz (walk_packages would)
+        package = packages.pop()
+        for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+            if info.name in ("autograd_teach.viz", "autograd_teach.ops"):
+                continue
+            module = importlib.import_module(info.name)
+            if info.ispkg:
+                packages.append(module)
+            elsewhere += [n for n, c in vars(module).items() if inspect.isclass(c)
+                          and re.fullmatch(r"\w+Backward\d+", n) and c.__module__ == module.__name__]
+    assert not elsewhere
+
+
+@pytest.mark.parametrize("name", sorted(NOT_EVALUABLE))
+def test_rules_waiting_for_api_fail_on_exactly_that_name(name):
+    """When the missing API arrives, this fails: move the op into the checked ones."""
+    missing = NOT_EVALUABLE[name]
+    node, grad, _ = run(name, 0)[0]
+    assert any(re.search(rf"\b{missing}\b", text) for text in formulas.rules(node).values())
+    with pytest.raises((AttributeError, NameError)) as info:
+        formulas.evaluate(node, grad)
+    assert re.search(rf"\b{missing}\b", str(info.value)), (
+        f"{name}'s rule failed on something else than {missing}: {info.value}")
+
+
+# -- the check can fail ---------------------------------------------------------------
+class WrongMulBackward0(ops.MulBackward0):
+    """out = self * other
+
+    self: grad * self
+    other: grad * self
+    """
+
+
+class HalfMulBackward0(ops.MulBackward0):
+    """out = self * other
+
+    self: grad * other
+    """
+
+
+def _steps_of(cls, x, y):
+    out = cls.apply(x, y)
+    recorder = Recorder()
+    handle = engine.add_observer(recorder.begin)
+    try:
+        out.sum().backward(retain_graph=True)
+    finally:
+        handle.remove()
+    return [s for s in recorder.steps if type(s[0]) is cls]
+
+
+def test_a_wrong_rule_is_caught():
+    rng = np.random.default_rng(1)
+    (node, grad, engine_grads), = _steps_of(WrongMulBackward0, t(2, 3, rng=rng), t(3, rng=rng))
+    with pytest.raises(AssertionError, match="rule for self"):
+        check_rules(node, grad, engine_grads)
+
+
+def test_a_rule_wrong_only_after_unbroadcasting_is_caught():
+    """grad * other summed to other's shape is not other's gradient: the sum is checked."""
+    rng = np.random.default_rng(2)
+    (node, grad, engine_grads), = _steps_of(ops.MulBackward0, t(2, 3, rng=rng), t(3, rng=rng))
+    swapped = (engine_grads[0], engine_grads[0][0])
+    with pytest.raises(AssertionError, match="rule for other"):
+        check_rules(node, grad, swapped)
+
+
+def test_a_missing_rule_is_caught():
+    rng = np.random.default_rng(3)
+    (node, grad, engine_grads), = _steps_of(HalfMulBackward0, t(3, rng=rng), t(3, rng=rng))
+    with pytest.raises(AssertionError, match="lacks a rule"):
+        check_rules(node, grad, engine_grads)
+
+
+# -- the API the widget uses --------------------------------------------------------
+def test_a_snapshot_taken_before_backward_evaluates_after_the_graph_is_freed():
+    rng = np.random.default_rng(4)
+    x, w = t(2, 3, rng=rng), t(3, rng=rng)
+    out = (x * w).tanh()
+    snapshots = {}
+
+    class Snapshot(Recorder):
+        def begin(self, roots):
+            stack = list(roots)            # walk the graph before any node runs and frees its tensors
+            while stack:
+                node = stack.pop()
+                if node not in snapshots and formulas.rules(node):
+                    snapshots[node] = formulas.saved_values(node)
+                    stack += [n for n, _ in node.next_functions if n is not None]
+            return self
+
+    recorder = Snapshot()
+    handle = engine.add_observer(recorder.begin)
+    try:
+        out.sum().backward()            # no retain_graph: saved tensors are freed
+    finally:
+        handle.remove()
+    checked = 0
+    for node, grad, engine_grads in recorder.steps:
+        if node in snapshots:
+            if type(node).__name__ != "SumBackward0":     # it saves no tensor, only self's shape
+                with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+                    formulas.evaluate(node, grad)
+            check_rules(node, grad, engine_grads, values=snapshots[node])
+            checked += 1
+    assert checked == 3     # SumBackward0, TanhBackward0, MulBackward0
+
+
+def test_only_inputs_with_a_gradient_are_evaluated():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    node = (x * 3).grad_fn          # other is a number: PyTorch saves self only if other needs a gradient
+    assert formulas.saved_values(node) == {"other": formulas.saved_values(node)["other"]}
+    got = formulas.evaluate(node, np.array([1.0, 1.0], dtype=np.float32))
+    assert list(got) == ["self"]
+    assert got["self"].tolist() == [3.0, 3.0] and got["self"].dtype == torch.float32
+
+
+def test_the_rule_reads_what_the_node_saves():
+    assert formulas.names(ops.MulBackward0, "self") == {"other"}
+    assert formulas.names(ops.MulBackward0) == {"self", "other"}
+    assert formulas.names(ops.SumBackward1) == {"self_sym_sizes", "dim"}   # comprehension names are not read
+    assert formulas.forward_formula(ops.AddBackward0) == "out = self + alpha * other"
+    assert formulas.rules(ops.AddBackward0) == {"self": "grad", "other": "grad * alpha"}
+    assert "PyTorch" in formulas.notes(ops.TanhBackward0)
+    assert formulas.notes(ops.MulBackward0) == ""
+    rules_of_node = formulas.rules((torch.ones(2, requires_grad=True) * 2).grad_fn)
+    assert rules_of_node == formulas.rules(ops.MulBackward0)
+
+
+def test_nodes_without_rules():
+    x = torch.ones(2, requires_grad=True)
+    acc = (x * 2).grad_fn.next_functions[0][0]           # AccumulateGrad
+    assert formulas.rules(acc) == {} and formulas.evaluate(acc, np.ones(2)) == {}
+
+    class Double(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    node = Double.apply(x).grad_fn
+    assert formulas.rules(node) == {} and formulas.evaluate(node, np.ones(2)) == {}
+
+
+class Misspelt(ops.MulBackward0):
+    """out = self * other
+
+    slef: grad * other
+    """
+
+
+class NotPython(ops.MulBackward0):
+    """out = self * other
+
+    self: grad * * other
+    """
+
+
+class Inherited(ops.MulBackward0):
+    pass
+
+
+def test_malformed_rules_are_errors_not_silence():
+    with pytest.raises(ValueError, match="'slef' is not one of its inputs"):
+        formulas.rules(Misspelt)
+    with pytest.raises(ValueError, match="not a Python expression"):
+        formulas.rules(NotPython)
+    assert formulas.rules(Inherited) == {}      # a rule belongs to the class that states it
