@@ -10,28 +10,37 @@ torch/csrc/autograd/engine.cpp.
    edge leads to, and count that dependency off.
 
 Everything else is the node's business (node.py, tensor.py) or the task's:
-a `GraphTask` holds what one backward call asked for (retain_graph, the
-inputs of autograd.grad) and a log that puts every .grad back if the call
-fails half-way. Observers (viz) subscribe with `add_observer`.
+a `GraphTask` holds what one backward call asked for (retain_graph,
+create_graph, the inputs of autograd.grad) and a log that puts every .grad
+back if the call fails half-way. Observers (viz) subscribe with `add_observer`.
+
+With create_graph=True the loop is the same; only what flows through it
+changes: the gradients are Tensors instead of numpy arrays, and grad mode is
+on while the nodes run, so each node's backward is recorded as a graph of its
+own (Node.run makes that choice). As in PyTorch, grad mode during a backward
+is create_graph.
 """
 import contextlib
 import heapq
 import itertools
 import threading
 
+from . import grad_mode
+
 _observers = []          # what add_observer subscribed; empty unless someone asked
 _observers_lock = threading.Lock()
 
 
-def execute(roots, retain_graph=False, accumulate=True, capture=None):
-    """Run backward from roots, a list of (node, gradient array).
+def execute(roots, retain_graph=False, accumulate=True, capture=None, create_graph=False):
+    """Run backward from roots, a list of (node, gradient): numpy arrays, or
+    Tensors when create_graph.
 
     accumulate -- add into leaf .grad (backward) or not (autograd.grad)
     capture    -- dict {node: None}: the gradient arriving at each of these
                   nodes is stored there (autograd.grad, backward(inputs=...)),
                   and only the nodes on a path to them run, as in PyTorch
     """
-    task = GraphTask(roots, retain_graph, accumulate, capture)
+    task = GraphTask(roots, retain_graph, accumulate, capture, create_graph)
     needed = task.needed    # None: every node runs
     deps = dependencies(task.roots)
     buffers, ready, arrival = {}, [], itertools.count()
@@ -40,7 +49,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None):
     for node in dict.fromkeys(task.roots):
         if deps.get(node, 0) == 0 and task.reaches(node):
             heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
-    with task.rollback_on_error(), observed(task.roots) as watchers:
+    with task.rollback_on_error(), observed(task.roots) as watchers, grad_mode.set_grad_enabled(bool(create_graph)):
         while ready:
             node = heapq.heappop(ready)[-1]
             grad = buffers.pop(node)
@@ -51,8 +60,8 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None):
             if needed is not None and node not in needed:
                 continue                             # not on a path to what autograd.grad wants
             grads = node.run(grad, task)             # one gradient per next_functions edge
-            for watcher in watchers:
-                watcher.step(node, (grad,), grads)
+            for watcher in watchers:                 # observers see numpy arrays, always
+                watcher.step(node, *(as_arrays(grad, grads) if create_graph else ((grad,), grads)))
             for (nxt, _), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue
@@ -65,6 +74,11 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None):
                     # a leaf's .grad is filled as soon as its gradient is complete. Ties: the
                     # order they became ready in.
                     heapq.heappush(ready, (-nxt.sequence_nr, next(arrival), nxt))
+
+
+def as_arrays(grad, grads):
+    """A create_graph step's gradients (Tensors) as the numpy arrays observers get."""
+    return (grad._data,), tuple(None if g is None else g._data for g in grads)
 
 
 def dependencies(roots):
@@ -86,9 +100,10 @@ def dependencies(roots):
 class GraphTask:
     """What one backward call asked for (PyTorch's GraphTask)."""
 
-    def __init__(self, roots, retain_graph, accumulate, capture):
+    def __init__(self, roots, retain_graph, accumulate, capture, create_graph=False):
         self.roots = [node for node, _ in roots]
         self.retain_graph, self.accumulate, self.capture = retain_graph, accumulate, capture
+        self.create_graph = create_graph    # the nodes run on Tensors, recording (Node.run)
         # The nodes on a path to a captured one (PyTorch's exec_info); None: all run.
         self.needed = None if capture is None else nodes_leading_to(self.roots, capture)
         self.undo = []      # how to put back each .grad this call writes: (function, *its arguments)

@@ -9,7 +9,9 @@ it fills). This file has:
                  hooks, and `run`, which the engine calls
     OpNode       the base of the op nodes in ops/: `apply` runs the forward
                  and records the node; `call_backward` runs the op's backward
-                 and un-broadcasts each gradient to its input's shape
+                 and un-broadcasts each gradient to its input's shape;
+                 `call_backward_on_tensors` does the same with Tensor ops
+                 (create_graph=True), so the backward is itself a graph
     SavedTensor  what a node saved for backward, with the version it had
 
 An op in ops/ only says `forward` and `backward`, and declares by name which
@@ -100,12 +102,20 @@ class Node:
         if self.retains_grad_hooks:
             for keep in self.retains_grad_hooks:
                 keep(self, grad, task.undo)
-        grads = self.call_backward(grad)
+        if task.create_graph:
+            # create_graph=True: grad is a Tensor and grad mode is on, so the
+            # backward's own ops are recorded and can be differentiated again.
+            grads = self.call_backward_on_tensors(grad)
+        else:
+            grads = self.call_backward(grad)         # numpy arrays: the fast path
         if not task.retain_graph:
             self.release_variables()
         return grads
 
     def call_backward(self, grad):
+        raise NotImplementedError
+
+    def call_backward_on_tensors(self, grad):
         raise NotImplementedError
 
     def release_variables(self):
@@ -157,10 +167,14 @@ class SavedTensor:
         """What PyTorch's grad_fn._saved_<name> returns: the saved input itself
         (while it lives), or for a saved output a tensor with that node as grad_fn."""
         self.unpack()
-        t = self.ref() if self.ref is not None else None
+        if self.ref is None:          # the node's own output: its grad_fn is the node
+            return node.wrap(self.data, self.box, node)
+        t = self.ref()
         if t is not None:
             return t
-        return node.wrap(self.data, self.box, node if self.ref is None else None)
+        # An input that is gone: its values with the history it had, so that a
+        # graph built from it (create_graph=True) still leads back to the leaves.
+        return node.wrap(self.data, self.box, self.made_by)
 
 
 def _op_name(node_name):
@@ -304,6 +318,29 @@ class OpNode(Node):
             if g.shape != meta[0]:
                 g = unbroadcast(g, meta[0])
             out.append(g if g.dtype is meta[1] else g.astype(meta[1]))
+        return tuple(out)
+
+    def call_backward_on_tensors(self, grad):
+        """create_graph=True: the docstring's rule evaluated on Tensors (grad,
+        and the saved values as the live tensors, which lead back to the
+        leaves), with grad mode on, so that every op of the backward is
+        recorded. Then, as Tensor ops too, each gradient is summed back to its
+        input's shape and cast to its dtype (PyTorch: validate_outputs).
+        In PyTorch, likewise, the backward formulas of derivatives.yaml are
+        made of differentiable ops."""
+        if self.saved_values is None and (self.saved or self.saved_arrays):
+            raise RuntimeError(FREED)
+        from .ops import formulas     # formulas reads the ops, which import this module
+        grads = formulas.evaluate(self, grad, formulas.live_values(self), create_graph=True)
+        out = []
+        for name, meta, (fn, _) in zip(self.inputs, self.input_metadata, self.next_functions):
+            g = grads.get(name)
+            if fn is None or g is None:
+                out.append(None)
+                continue
+            if g.shape != meta[0]:
+                g = g.sum_to_size(meta[0])
+            out.append(g if g._data.dtype is meta[1] else g.to(dtypes.from_numpy(meta[1])))
         return tuple(out)
 
     def release_variables(self):

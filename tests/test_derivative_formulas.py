@@ -164,6 +164,9 @@ CASES = {
     "IndexBackward0": [("repeated", lambda r: [t(3, 4, rng=r)], lambda x: x[[0, 2, 0]])],
     "CloneBackward0": [("clone", lambda r: [t(2, 3, rng=r)], lambda x: x.clone())],
     "ToCopyBackward0": [("float", lambda r: [t(2, 3, rng=r)], lambda x: x.float())],
+    "CopyBackwards": [("copy_", lambda r: [t(2, 3, rng=r)], lambda x: torch.zeros(2, 3, dtype=torch.float64).copy_(x)),
+                      ("broadcast", lambda r: [t(3, rng=r)], lambda x: torch.zeros(2, 3, dtype=torch.float64).copy_(x)),
+                      ("into a non-leaf", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, v: (x * 1).copy_(v))],
     "CopySlices": [("setitem", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, v: _setitem(x, v))],
 }
 

@@ -131,7 +131,7 @@ class NegBackward0(OpNode):
 class PowBackward0(OpNode):
     """out = self ** exponent   (exponent is a number)
 
-    self: grad * exponent * self.pow(exponent - 1) if exponent != 0 else torch.zeros_like(self)
+    self: grad * (exponent * self.pow(exponent - 1)) if exponent != 0 else torch.zeros_like(self)
 
     x ** 0 is 1 everywhere, so its gradient is 0, also at x = 0 where x ** -1 is inf
     (PyTorch: pow_backward(grad, self, exponent)).

@@ -23,12 +23,19 @@ inspector and the tests use the very text a learner reads in the source:
                          Take this snapshot before backward frees the saved
                          tensors; afterwards it raises PyTorch's "Trying to
                          backward through the graph a second time".
-    evaluate(node, grad, values=None)  {input name: Tensor}: each rule
-                         evaluated on grad (a Tensor or numpy array: the
-                         gradient of the node's output) and the node's saved
-                         values, or `values` (a snapshot) where given, with
-                         grad mode off. Only the inputs that get a gradient
-                         (a `next_functions` edge) are evaluated.
+    live_values(node)    the values the rules read, for create_graph=True:
+                         saved tensors as the live tensors with their history
+                         (the input itself, or for `result` a tensor whose
+                         grad_fn is the node), Python numbers as numbers
+    evaluate(node, grad, values=None, create_graph=False)  {input name: Tensor}:
+                         each rule evaluated on grad (a Tensor or numpy array:
+                         the gradient of the node's output) and the node's
+                         saved values, or `values` (a snapshot) where given.
+                         Grad mode is off, unless create_graph: then the
+                         rule's ops are recorded, which is how the engine runs
+                         a backward with create_graph=True (OpNode.
+                         call_backward_on_tensors). Only the inputs that get
+                         a gradient (a `next_functions` edge) are evaluated.
 
 What `evaluate` returns is the rule's value before un-broadcasting: where an
 input was broadcast, the engine then sums it back to the input's shape (and
@@ -151,11 +158,27 @@ def saved_values(node, which=None):
     return out
 
 
-def evaluate(node, grad, values=None):
+def live_values(node):
+    """What the rules of `node` read, as the graph of a double backward needs
+    them: each saved tensor as the tensor that leads back to the leaves (the
+    input itself; for `result`, a tensor whose grad_fn is the node), a number
+    that stood in a tensor's place as that number, and the attributes."""
+    from ..node import SavedTensor
+    out = {}
+    for name, s in (node.saved_values or {}).items():
+        out[name] = s.as_tensor(node) if type(s) is SavedTensor else s
+    for name in node.attrs:
+        out[name] = node.saved_attr(name)
+    return out
+
+
+def evaluate(node, grad, values=None, create_graph=False):
     """{input name: Tensor}: each input's rule evaluated on grad and the node's values.
 
     values -- {name: value} to use instead of reading the node (a snapshot
-              that saved_values took before backward freed them)."""
+              that saved_values took before backward freed them).
+    create_graph -- record the rule's ops (grad mode on), so that the result
+              can be differentiated again."""
     todo = _differentiated(node)
     if not todo:
         return {}
@@ -166,6 +189,6 @@ def evaluate(node, grad, values=None):
     env.update(saved_values(node, wanted - env.keys()))
     env.update({"__builtins__": _BUILTINS, "torch": torch, "math": math, "grad": grad})
     where = type(node).__name__
-    with torch.no_grad():
+    with torch.set_grad_enabled(create_graph):
         return {name: eval(compile(text, f"<{where} rule for {name}>", "eval"), env)  # noqa: S307 (our docstrings)
                 for name, text in todo.items()}

@@ -343,6 +343,27 @@ class ToCopyBackward0(OpNode):
         return grad
 
 
+class CopyBackwards(OpNode):
+    """out = self.copy_(src)   (self's old values are overwritten by src, broadcast to self's shape)
+
+    self: torch.zeros_like(grad)
+    src: grad
+
+    Built in C++ in PyTorch, with this name. It is also the grad_fn of a leaf's
+    .grad after backward(create_graph=True): PyTorch copies the first gradient
+    into a new tensor. The base class sums src's gradient back to its shape and
+    casts it to its dtype.
+    """
+    inputs = ("self", "src")
+    keeps_dtype = True
+
+    def forward(self, a, src):
+        return np.array(np.broadcast_to(src, a.shape), dtype=a.dtype)
+
+    def backward(self, grad):
+        return np.zeros_like(grad), grad
+
+
 def replay_view(array, view):
     """Apply a chain of view ops, (op class, params) pairs, to an array shaped
     like their base: the same view of that array."""
