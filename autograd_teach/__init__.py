@@ -14,6 +14,7 @@ from .dtypes import (float16, float32, float64, int8, int16, int32, int64, uint8
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .printing import get_printoptions, set_printoptions  # noqa: F401
 from .random import initial_seed, manual_seed, seed  # noqa: F401
+from .ops.selection import where  # noqa: F401
 from .size import Size  # noqa: F401
 from .tensor import Tensor, device  # noqa: F401
 

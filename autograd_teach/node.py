@@ -331,10 +331,23 @@ class OpNode(Node):
         if self.saved_values is None and (self.saved or self.saved_arrays):
             raise RuntimeError(FREED)
         from .ops import formulas     # formulas reads the ops, which import this module
-        grads = formulas.evaluate(self, grad, formulas.live_values(self), create_graph=True)
+        missing = [name for name, (fn, _) in zip(self.inputs, self.next_functions)
+                   if fn is not None and name not in formulas.rules(self)]
+        if missing:
+            raise NotImplementedError(f"autograd_teach: the derivative of {self.name()} for {missing[0]} has no "
+                                      "rule in its docstring, so it cannot run with create_graph=True")
+        try:
+            grads = formulas.evaluate(self, grad, formulas.live_values(self), create_graph=True)
+        except (AttributeError, NameError) as e:     # a rule that needs PyTorch API we lack
+            raise NotImplementedError(f"autograd_teach: the derivative rule of {self.name()} uses what "
+                                      f"autograd_teach lacks ({e}), so it cannot run with create_graph=True") from e
+        return self.to_inputs([grads.get(name) for name in self.inputs])
+
+    def to_inputs(self, grads):
+        """create_graph=True: each gradient summed back to its input's shape and
+        cast to its dtype, as Tensor ops (PyTorch's validate_outputs)."""
         out = []
-        for name, meta, (fn, _) in zip(self.inputs, self.input_metadata, self.next_functions):
-            g = grads.get(name)
+        for g, meta, (fn, _) in zip(grads, self.input_metadata, self.next_functions):
             if fn is None or g is None:
                 out.append(None)
                 continue

@@ -580,6 +580,20 @@ class Tensor(InplaceOrView):
     def __getitem__(self, index):
         return getitem(self, index)
 
+    def gather(self, dim, index):
+        """out[i][j] = self[index[i][j]][j] for dim 0, and so on: read along dim
+        at index. Recorded as advanced indexing (IndexBackward0; PyTorch has
+        a GatherBackward0 node of its own), which has the same gradient."""
+        idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+        full = list(np.indices(idx.shape, sparse=True))
+        full[O.shape.check_dim(dim, self.dim())] = idx
+        return self[tuple(full)]
+
+    def scatter(self, dim, index, src):
+        """A copy of self with src written along dim at index (the reverse of gather)."""
+        idx = index._data if isinstance(index, Tensor) else np.asarray(index)
+        return O.ScatterBackward0.apply(self, _operand(src), O.shape.check_dim(dim, self.dim()), idx)
+
     def __setitem__(self, index, value):
         setitem(self, index, _operand(value))
 
@@ -617,6 +631,20 @@ class Tensor(InplaceOrView):
         return self._compare(np.greater_equal, other)
 
     eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+
+    def __and__(self, other):     # masks: (x == 0) & (y >= 0)
+        return self._compare(np.bitwise_and, other)
+
+    def __or__(self, other):
+        return self._compare(np.bitwise_or, other)
+
+    __rand__, __ror__ = __and__, __or__
+
+    def __invert__(self):
+        return Tensor._wrap(~self._data)
+
+    def isfinite(self):
+        return Tensor._wrap(np.isfinite(self._data))
 
     def equal(self, other):
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))

@@ -42,10 +42,11 @@ input was broadcast, the engine then sums it back to the input's shape (and
 casts it to the input's dtype), which is what the engine's own gradient for
 that edge shows. A value may be `grad` itself; do not write into it.
 
-A few rules use PyTorch API that autograd_teach does not have yet (torch.where,
-Tensor.scatter, ...): evaluating them raises AttributeError or NameError with
-that name. tests/test_derivative_formulas.py lists them, and checks every
-other rule against the gradient the engine computed.
+A rule may call the helpers of manual.py, as PyTorch's rules call those of
+FunctionsManual.cpp. A rule that used PyTorch API that autograd_teach lacks
+would raise AttributeError or NameError with that name;
+tests/test_derivative_formulas.py lists such rules (none today), and checks
+every other rule against the gradient the engine computed.
 """
 import ast
 import inspect
@@ -56,10 +57,14 @@ import numpy as np
 
 import autograd_teach as torch   # the namespace the rules are written in: torch.zeros_like, ...
 
+from .manual import HELPERS
+
 _RULE = re.compile(r"^([A-Za-z_]\w*):\s+(\S.*)$")
-_OWN = frozenset({"grad", "torch", "math"})
+# What a rule may name besides the node's values: grad, torch, math and the
+# helpers of manual.py (PyTorch's FunctionsManual: select_backward, ...).
+_OWN = frozenset({"grad", "torch", "math"}) | frozenset(HELPERS)
 # Plain Python that some rules use (comprehensions over a shape); nothing else.
-_BUILTINS = {"len": len, "range": range, "enumerate": enumerate}
+_BUILTINS = {"len": len, "range": range, "enumerate": enumerate, "slice": slice}
 
 
 def _class(op):
@@ -187,6 +192,7 @@ def evaluate(node, grad, values=None, create_graph=False):
     env = dict(values) if values is not None else {}
     wanted = set().union(*(_names_in(t) for t in todo.values()))
     env.update(saved_values(node, wanted - env.keys()))
+    env.update(HELPERS)
     env.update({"__builtins__": _BUILTINS, "torch": torch, "math": math, "grad": grad})
     where = type(node).__name__
     with torch.set_grad_enabled(create_graph):

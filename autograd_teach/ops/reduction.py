@@ -134,8 +134,7 @@ class MinBackward1(MaxBackward1):
 class MaxBackward0(OpNode):
     """out = self.max(dim, keepdim)   (values and indices; the indices are saved)
 
-    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).scatter(
-          dim, indices if keepdim else indices.unsqueeze(dim), grad if keepdim else grad.unsqueeze(dim))
+    self: value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)
 
     The gradient goes to the element that was picked
     (PyTorch: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)).
@@ -167,8 +166,7 @@ class MaxBackward0(OpNode):
 class MinBackward0(MaxBackward0):
     """out = self.min(dim, keepdim)   (values and indices; the indices are saved)
 
-    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).scatter(
-          dim, indices if keepdim else indices.unsqueeze(dim), grad if keepdim else grad.unsqueeze(dim))
+    self: value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)
 
     The gradient goes to the element that was picked
     (PyTorch: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)).

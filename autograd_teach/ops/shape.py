@@ -197,7 +197,7 @@ class ExpandBackward0(OpNode):
 class SelectBackward0(OpNode):
     """out = self.select(dim, index)   (x[i] along one dim)
 
-    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).select_scatter(grad, dim, index)
+    self: select_backward(grad, self_sym_sizes, dim, index)
 
     grad goes back into the row it came from; zeros elsewhere
     (PyTorch: select_backward(grad, self.sym_sizes(), dim, index)).
@@ -224,7 +224,7 @@ class SelectBackward0(OpNode):
 class SliceBackward0(OpNode):
     """out = self[start:end:step] along dim
 
-    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).slice_scatter(grad, dim, start, end, step)
+    self: slice_backward(grad, self_sym_sizes, dim, start, end, step)
 
     grad goes back into the slice it came from; zeros elsewhere
     (PyTorch: slice_backward(grad, self.sym_sizes(), dim, start, end, step)).
@@ -285,7 +285,7 @@ def _dims_of(parts, ellipsis_width):
 class IndexBackward0(OpNode):
     """out = self[indices]   (advanced indexing: lists, integer or boolean tensors; a copy, not a view)
 
-    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).index_put(indices, grad, accumulate=True)
+    self: index_backward(torch.zeros(self_sym_sizes, dtype=grad.dtype), indices, grad)
 
     Repeated indices add up (PyTorch: index_backward(grad.new_zeros(self.sym_sizes()), indices, grad)).
     """
@@ -397,3 +397,22 @@ class CopySlices(OpNode):
         g_self = grad.copy(order="K")
         replay_view(g_self, self.view)[self.index] = 0
         return g_self, replay_view(grad, self.view)[self.index]
+
+    def call_backward_on_tensors(self, grad):
+        """create_graph=True: the same two steps as backward, as Tensor ops
+        (no rule to evaluate: this node is not in derivatives.yaml)."""
+        need_self, need_src = self.needs_input_grad
+        g_self = g_src = None
+        if need_src:
+            g_src = _region(grad, self.view)[self.index]
+        if need_self:
+            g_self = grad.clone()
+            _region(g_self, self.view)[self.index] = 0     # itself a CopySlices node
+        return self.to_inputs([g_self, g_src])
+
+
+def _region(t, view):
+    """The chain of view ops applied to a Tensor: the same view of it, recorded."""
+    for cls, params in view:
+        t = cls.apply(t, *params)
+    return t
