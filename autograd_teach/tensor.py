@@ -430,6 +430,9 @@ class Tensor(InplaceOrView):
 
     __abs__ = abs
 
+    def sgn(self):
+        return O.SgnBackward0.apply(self)
+
     def sin(self):
         return O.SinBackward0.apply(self)
 

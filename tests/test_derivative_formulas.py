@@ -109,6 +109,7 @@ CASES = {
     "SqrtBackward0": [("sqrt", lambda r: [t(2, 3, low=0.5, high=2, rng=r)], lambda x: x.sqrt())],
     "AbsBackward0": [("abs, with a zero", lambda r: [torch.tensor([-1.5, 0.0, 2.0], dtype=torch.float64,
                                                                   requires_grad=True)], lambda x: x.abs())],
+    "SgnBackward0": [("sgn", lambda r: [t(2, 3, rng=r)], lambda x: x.sgn())],
     "SinBackward0": [("sin", lambda r: [t(2, 3, rng=r)], lambda x: x.sin())],
     "CosBackward0": [("cos", lambda r: [t(2, 3, rng=r)], lambda x: x.cos())],
     "TanhBackward0": [("tanh", lambda r: [t(2, 3, rng=r)], lambda x: x.tanh())],

@@ -56,7 +56,7 @@ def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim):
     if ord == 2:
         return self * where(result == 0, 0.0, grad / result)
     if ord == 1:
-        return grad * sign
+        return self.sgn() * grad
     if ord == float("inf"):
         mask = np.abs(self._data) == result._data
         return grad * self._wrap(np.sign(self._data) * mask / mask.sum(axis=dim, keepdims=True))

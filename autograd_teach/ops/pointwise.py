@@ -57,10 +57,9 @@ class SqrtBackward0(OpNode):
 class AbsBackward0(OpNode):
     """out = self.abs()
 
-    self: grad * (self > 0) - grad * (self < 0)
+    self: grad * self.sgn()
 
-    That is grad times the sign of self (0 at 0); PyTorch writes it
-    grad * self.sgn(), and autograd_teach has no sgn.
+    grad times the sign of self (0 at 0).
     """
     saved = ("self",)
 
@@ -69,6 +68,21 @@ class AbsBackward0(OpNode):
 
     def backward(self, grad, a):
         return grad * np.sign(a)
+
+
+class SgnBackward0(OpNode):
+    """out = self.sgn()   (-1, 0 or 1)
+
+    self: torch.zeros_like(grad)
+
+    Flat wherever it is defined (PyTorch: sgn_backward(self, grad, result),
+    zero for real tensors).
+    """
+    def forward(self, a):
+        return np.sign(a)
+
+    def backward(self, grad):
+        return np.zeros_like(grad)
 
 
 class SinBackward0(OpNode):
