@@ -8,6 +8,7 @@ saved values.
 """
 import numpy as np
 
+from .pointwise import SigmoidBackwardBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0
 from .selection import IndexPutImplBackward0, ScatterBackward0, SelectBackwardBackward0, SliceBackwardBackward0
 
 
@@ -63,5 +64,20 @@ def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim):
     return where(result == 0, 0.0, grad * sign * self.abs().pow(ord - 1) / result.pow(ord - 1))
 
 
-HELPERS = {f.__name__: f for f in (select_backward, slice_backward, index_backward,
+def tanh_backward(grad_output, output):
+    """grad_output * (1 - output * output), recorded as one op."""
+    return TanhBackwardBackward0.apply(grad_output, output)
+
+
+def sigmoid_backward(grad_output, output):
+    """grad_output * output * (1 - output), recorded as one op."""
+    return SigmoidBackwardBackward0.apply(grad_output, output)
+
+
+def threshold_backward(grad_output, self, threshold):
+    """grad_output where self > threshold, else 0, recorded as one op."""
+    return ThresholdBackwardBackward0.apply(grad_output, self, threshold)
+
+
+HELPERS = {f.__name__: f for f in (tanh_backward, sigmoid_backward, threshold_backward, select_backward, slice_backward, index_backward,
                                     value_selecting_reduction_backward, linalg_vector_norm_backward)}

@@ -118,9 +118,10 @@ class CosBackward0(OpNode):
 class TanhBackward0(OpNode):
     """out = self.tanh()
 
-    self: grad * (1 - result * result)
+    self: tanh_backward(grad, result)
 
-    PyTorch: tanh_backward(grad, result).
+    tanh_backward(grad, result) is grad * (1 - result * result), an op of its
+    own (TanhBackwardBackward0 below), as in PyTorch.
     """
     saved = ("result",)
     to_float = True
@@ -132,12 +133,35 @@ class TanhBackward0(OpNode):
         return grad * (1 - result * result)
 
 
+class TanhBackwardBackward0(OpNode):
+    """out = tanh_backward(grad_output, output) = grad_output * (1 - output * output)
+
+    grad_output: tanh_backward(grad, output)
+    output: grad * (-2 * output * grad_output)
+
+    TanhBackward0's backward as an op: recorded when that backward is
+    (create_graph=True), so that it can be differentiated again.
+    """
+    inputs = ("grad_output", "output")
+    elementwise = True
+    saved = ("grad_output", "output")
+    needed_for = {"grad_output": "output"}
+
+    def forward(self, g, out):
+        return g * (1 - out * out)
+
+    def backward(self, grad, g, out):
+        need_g, need_out = self.needs_input_grad
+        return (grad * (1 - out * out) if need_g else None), (grad * (-2 * out * g) if need_out else None)
+
+
 class SigmoidBackward0(OpNode):
     """out = self.sigmoid()
 
-    self: grad * result * (1 - result)
+    self: sigmoid_backward(grad, result)
 
-    PyTorch: sigmoid_backward(grad, result).
+    sigmoid_backward(grad, result) is grad * result * (1 - result), an op of
+    its own (SigmoidBackwardBackward0 below), as in PyTorch.
     """
     saved = ("result",)
     to_float = True
@@ -151,12 +175,34 @@ class SigmoidBackward0(OpNode):
         return grad * result * (1 - result)
 
 
+class SigmoidBackwardBackward0(OpNode):
+    """out = sigmoid_backward(grad_output, output) = grad_output * output * (1 - output)
+
+    grad_output: sigmoid_backward(grad, output)
+    output: grad * grad_output * (-2 * output + 1)
+
+    SigmoidBackward0's backward as an op (recorded with create_graph=True).
+    """
+    inputs = ("grad_output", "output")
+    elementwise = True
+    saved = ("grad_output", "output")
+    needed_for = {"grad_output": "output"}
+
+    def forward(self, g, out):
+        return g * out * (1 - out)
+
+    def backward(self, grad, g, out):
+        need_g, need_out = self.needs_input_grad
+        return (grad * out * (1 - out) if need_g else None), (grad * g * (-2 * out + 1) if need_out else None)
+
+
 class ReluBackward0(OpNode):
     """out = self.relu()
 
-    self: grad * (result > 0)
+    self: threshold_backward(grad, result, 0)
 
-    PyTorch: threshold_backward(grad, result, 0).
+    grad where result > 0, else 0: an op of its own (ThresholdBackwardBackward0
+    below), as in PyTorch.
     """
     saved = ("result",)
 
@@ -165,6 +211,27 @@ class ReluBackward0(OpNode):
 
     def backward(self, grad, result):
         return grad * (result > 0)
+
+
+class ThresholdBackwardBackward0(OpNode):
+    """out = threshold_backward(grad_output, self, threshold)   (grad_output where self > threshold, else 0)
+
+    grad_output: threshold_backward(grad, self, threshold)
+    self: torch.zeros_like(grad)
+
+    ReluBackward0's backward as an op (recorded with create_graph=True); flat in self.
+    """
+    inputs = ("grad_output", "self")
+    elementwise = True
+    saved = ("self",)
+    attrs = ("threshold",)
+
+    def forward(self, g, a, threshold):
+        self.threshold = threshold
+        return g * (a > threshold)
+
+    def backward(self, grad, a):
+        return grad * (a > self.threshold), np.zeros_like(grad)
 
 
 class ClampBackward1(OpNode):

@@ -46,3 +46,11 @@ print(torch.where(x > 0, x, 0.0))
 print(torch.where(x > 0, 1.0, 0.0))
 print(torch.where(x > 0))
 print(x.sgn())
+
+# activations: their backward is an op of its own
+show("tanh", lambda t: t.tanh())
+show("sigmoid", lambda t: t.sigmoid())
+show("relu", lambda t: t.relu())
+(g1,) = torch.autograd.grad(x.tanh().sum(), x, create_graph=True)
+print(g1)
+print(torch.autograd.grad(g1.sum(), x))

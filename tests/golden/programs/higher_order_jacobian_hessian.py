@@ -28,3 +28,6 @@ print(hessian(lambda a: torch.where(a > 0, a ** 2, a ** 3).sum(), torch.tensor([
 print(hessian(lambda a: torch.nn.functional.mse_loss(a, torch.zeros(2)), x))
 print(hessian(lambda a: (a ** torch.tensor([2.0, 3.0])).sum(), x))
 print(hessian(lambda a: (2 ** a).sum(), x))
+print(hessian(lambda a: a.sigmoid().sum(), x))
+print(hessian(lambda a: a.tanh().sum(), x))
+print(hessian(lambda a: (a.relu() * a).sum(), torch.tensor([-1.0, 2.0])))
