@@ -100,6 +100,9 @@ CASES = {
     "MseLossBackward0": [(red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
                           (lambda red: lambda x, y: F.mse_loss(x, y, reduction=red))(red))
                          for red in ("mean", "sum", "none")],
+    "MseLossBackwardBackward0": [(red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+                                  (lambda red: lambda x, y: _mse_backward(x, y, red))(red))
+                                 for red in ("mean", "sum", "none")],
     "BinaryCrossEntropyWithLogitsBackward0": [
         (red, lambda r: [t(2, 3, rng=r), t(2, 3, low=0, high=1, rng=r)],
          (lambda red: lambda x, y: F.binary_cross_entropy_with_logits(x, y, reduction=red))(red))
@@ -184,6 +187,13 @@ def _backward_of(f, g, shape):
     x = torch.tensor(np.arange(np.prod(shape), dtype=np.float64).reshape(shape) % 5, requires_grad=True)
     (gx,) = torch.autograd.grad(f(x), x, g, create_graph=True)
     return gx
+
+
+def _mse_backward(x, y, reduction):
+    """The gradients of mse_loss w.r.t. x and y with create_graph=True: outputs of MseLossBackwardBackward0."""
+    out = F.mse_loss(x, y, reduction=reduction)
+    gx, gy = torch.autograd.grad(out, (x, y), torch.ones_like(out).requires_grad_(), create_graph=True)
+    return gx + gy * 0.5
 
 
 def _setitem(x, v):

@@ -27,7 +27,7 @@ the rule gives the gradient the engine computed.
 from .arithmetic import (AddBackward0, DivBackward0, MulBackward0, NegBackward0, PowBackward0,  # noqa: F401
                          PowBackward1, PowBackward2, ReciprocalBackward0, RsubBackward1, SubBackward0)
 from .linalg import BmmBackward0, DotBackward0, MmBackward0, MvBackward0  # noqa: F401
-from .loss import BinaryCrossEntropyWithLogitsBackward0, MseLossBackward0  # noqa: F401
+from .loss import BinaryCrossEntropyWithLogitsBackward0, MseLossBackward0, MseLossBackwardBackward0  # noqa: F401
 from .pointwise import (AbsBackward0, ClampBackward1, CosBackward0, ExpBackward0, LogBackward0,  # noqa: F401
                         ReluBackward0, SgnBackward0, SigmoidBackward0, SigmoidBackwardBackward0, SinBackward0,
                         SqrtBackward0, TanhBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0,

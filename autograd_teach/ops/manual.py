@@ -8,6 +8,7 @@ saved values.
 """
 import numpy as np
 
+from .loss import MseLossBackwardBackward0
 from .pointwise import SigmoidBackwardBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0
 from .selection import IndexPutImplBackward0, ScatterBackward0, SelectBackwardBackward0, SliceBackwardBackward0
 
@@ -79,5 +80,16 @@ def threshold_backward(grad_output, self, threshold):
     return ThresholdBackwardBackward0.apply(grad_output, self, threshold)
 
 
-HELPERS = {f.__name__: f for f in (tanh_backward, sigmoid_backward, threshold_backward, select_backward, slice_backward, index_backward,
+def mse_loss_backward(grad_output, self, target, reduction):
+    """2 * (self - target) * grad_output, over the number of elements for 'mean': one op."""
+    return MseLossBackwardBackward0.apply(grad_output, self, target, reduction)
+
+
+def mse_loss_double_backward(grad, input, reduction):
+    """The derivative of mse_loss_backward w.r.t. self (times grad)."""
+    grad_input = 2 * grad
+    return grad_input / input.numel() if reduction == "mean" else grad_input
+
+
+HELPERS = {f.__name__: f for f in (mse_loss_backward, mse_loss_double_backward, tanh_backward, sigmoid_backward, threshold_backward, select_backward, slice_backward, index_backward,
                                     value_selecting_reduction_backward, linalg_vector_norm_backward)}

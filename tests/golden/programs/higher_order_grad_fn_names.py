@@ -54,3 +54,11 @@ show("relu", lambda t: t.relu())
 (g1,) = torch.autograd.grad(x.tanh().sum(), x, create_graph=True)
 print(g1)
 print(torch.autograd.grad(g1.sum(), x))
+
+# losses
+target = torch.tensor([[0.0, 1.0, 0.0], [1.0, 0.0, 1.0]])
+show("mse", lambda t: torch.nn.functional.mse_loss(t, target))
+show("mse sum", lambda t: torch.nn.functional.mse_loss(t, target, reduction="sum"))
+(gm,) = torch.autograd.grad(torch.nn.functional.mse_loss(x, target), x, create_graph=True)
+print(gm)
+print(torch.autograd.grad(gm.sum(), x))
