@@ -49,7 +49,10 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
     for node in dict.fromkeys(task.roots):
         if deps.get(node, 0) == 0 and task.reaches(node):
             heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
-    with task.rollback_on_error(), observed(task.roots) as watchers, grad_mode.set_grad_enabled(bool(create_graph)):
+    # Grad mode while the nodes run is create_graph, as in PyTorch: on, each
+    # node's backward is recorded (Node.run); off, nothing a hook does is.
+    with task.rollback_on_error(), observed(task.roots) as watchers, \
+            grad_mode.set_grad_enabled(bool(create_graph)):
         while ready:
             node = heapq.heappop(ready)[-1]
             grad = buffers.pop(node)

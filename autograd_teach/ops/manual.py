@@ -91,5 +91,7 @@ def mse_loss_double_backward(grad, input, reduction):
     return grad_input / input.numel() if reduction == "mean" else grad_input
 
 
-HELPERS = {f.__name__: f for f in (mse_loss_backward, mse_loss_double_backward, tanh_backward, sigmoid_backward, threshold_backward, select_backward, slice_backward, index_backward,
-                                    value_selecting_reduction_backward, linalg_vector_norm_backward)}
+HELPERS = {f.__name__: f for f in (
+    mse_loss_backward, mse_loss_double_backward, tanh_backward, sigmoid_backward, threshold_backward,
+    select_backward, slice_backward, index_backward, value_selecting_reduction_backward,
+    linalg_vector_norm_backward)}
