@@ -11,6 +11,8 @@ to a test of their own (finite differences need float64).
 The last tests prove that gradgradcheck can fail, and show the classics:
 d2/dx2 x**3 = 6x, a Hessian-vector product, hessian of a known function.
 """
+import warnings
+
 import numpy as np
 import pytest
 
@@ -18,6 +20,7 @@ import autograd_teach as torch
 from autograd_teach.autograd import GradcheckError, gradgradcheck
 from autograd_teach.autograd.functional import hessian, jacobian
 from test_derivative_formulas import CASES, Recorder, op_classes, t
+import test_gradcheck
 
 from autograd_teach import engine, ops
 
@@ -78,6 +81,27 @@ def test_second_derivative_matches_finite_differences(name, case):
     inputs = make(np.random.default_rng(0))
     assert name in nodes_built(seeded(f), inputs), f"the case does not reach a {name} node"
     assert gradgradcheck(seeded(f), inputs)
+
+
+# test_gradcheck.py's cases through float32 and back: finite differences of a
+# float32 gradient are noise at eps=1e-6 (test_a_cast_inside_a_double_backward covers the cast).
+THROUGH_FLOAT32 = {"to_float32_and_back", "float_double"}
+
+
+@pytest.mark.parametrize("case", [c for c in test_gradcheck.CASES if c[0] not in THROUGH_FLOAT32],
+                         ids=[c[0] for c in test_gradcheck.CASES if c[0] not in THROUGH_FLOAT32])
+def test_second_derivatives_of_every_gradcheck_case(case):
+    """The same functions as test_gradcheck.py (matmul shapes, setitem with
+    masks and steps, in-place ops on views, losses...), differentiated twice."""
+    _, f, make = case[:3]
+    kw = case[3] if len(case) > 3 else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # x.T on 3-D, mse_loss size warnings: as test_gradcheck.py
+        assert gradgradcheck(seeded(f), make(), **kw)
+
+
+def test_the_float32_cases_exist():
+    assert THROUGH_FLOAT32 <= {c[0] for c in test_gradcheck.CASES}
 
 
 def test_every_op_is_gradgradchecked():
