@@ -411,7 +411,8 @@ def test_only_inputs_with_a_gradient_are_evaluated():
 def test_the_rule_reads_what_the_node_saves():
     assert formulas.names(ops.MulBackward0, "self") == {"other"}
     assert formulas.names(ops.MulBackward0) == {"self", "other"}
-    assert formulas.names(ops.SumBackward1) == {"self_sym_sizes", "dim"}   # comprehension names are not read
+    assert formulas.names(ops.MeanBackward1) == {"self_sym_sizes", "dim", "keepdim"}   # comprehension names are not read
+    assert formulas.names(ops.TanhBackward0) == {"result"}   # helpers (tanh_backward) are not read from the node
     assert formulas.forward_formula(ops.AddBackward0) == "out = self + alpha * other"
     assert formulas.rules(ops.AddBackward0) == {"self": "grad", "other": "grad * alpha"}
     assert "PyTorch" in formulas.notes(ops.TanhBackward0)

@@ -23,6 +23,23 @@ def _unsqueeze_dims(t, dims):
     return t
 
 
+def sum_backward(grad, sizes, dims, keepdim):
+    """A sum over dims undone: the summed dims put back (unsqueeze), then expanded."""
+    if not keepdim and len(sizes):
+        grad = _unsqueeze_dims(grad, dims)
+    return grad.expand(tuple(sizes))
+
+
+def unsqueeze_to(grad, dim, sizes):
+    """A squeeze undone: a size-1 dim put back at each place it was dropped
+    (dim None: every size-1 dim of sizes)."""
+    dims = range(len(sizes)) if dim is None else ((dim,) if isinstance(dim, int) else dim)
+    for d in sorted(dims):
+        if d < len(sizes) and sizes[d] == 1:     # a 0-d self had no dim to drop
+            grad = grad.unsqueeze(d)
+    return grad
+
+
 def select_backward(grad, input_sizes, dim, index):
     """grad back into its row of zeros."""
     return SelectBackwardBackward0.apply(grad, tuple(input_sizes), dim, index)
@@ -92,6 +109,6 @@ def mse_loss_double_backward(grad, input, reduction):
 
 
 HELPERS = {f.__name__: f for f in (
-    mse_loss_backward, mse_loss_double_backward, tanh_backward, sigmoid_backward, threshold_backward,
-    select_backward, slice_backward, index_backward, value_selecting_reduction_backward,
-    linalg_vector_norm_backward)}
+    sum_backward, unsqueeze_to, mse_loss_backward, mse_loss_double_backward, tanh_backward,
+    sigmoid_backward, threshold_backward, select_backward, slice_backward, index_backward,
+    value_selecting_reduction_backward, linalg_vector_norm_backward)}

@@ -43,10 +43,10 @@ class SumBackward0(OpNode):
 class SumBackward1(OpNode):
     """out = self.sum(dim, keepdim)
 
-    self: grad.reshape([1 if d in dim else n for d, n in enumerate(self_sym_sizes)]).expand(self_sym_sizes)
+    self: sum_backward(grad, self_sym_sizes, dim, keepdim)
 
-    The summed dims are put back with size 1, then expanded
-    (PyTorch: sum_backward(grad, self.sym_sizes(), dim, keepdim)).
+    The summed dims are put back with size 1 (unsqueeze, unless keepdim),
+    then expanded.
     """
     attrs = ("self_sym_sizes", "dim", "keepdim")
 
@@ -81,7 +81,7 @@ class MeanBackward0(OpNode):
 class MeanBackward1(OpNode):
     """out = self.mean(dim, keepdim)
 
-    self: grad.reshape([1 if d in dim else n for d, n in enumerate(self_sym_sizes)]).expand(self_sym_sizes)
+    self: sum_backward(grad, self_sym_sizes, dim, keepdim)
           / math.prod(n for d, n in enumerate(self_sym_sizes) if d in dim)
 
     As sum over dim, divided by the number of elements averaged

@@ -124,9 +124,9 @@ class UnsqueezeBackward0(OpNode):
 class SqueezeBackward0(OpNode):
     """out = self.squeeze()   (drop every size-1 dim)
 
-    self: grad.reshape(self_sym_sizes)
+    self: unsqueeze_to(grad, None, self_sym_sizes)
 
-    PyTorch: unsqueeze_to(grad, self.sym_sizes()).
+    Each size-1 dim put back (PyTorch: unsqueeze_to(grad, self.sym_sizes())).
     """
     attrs = ("self_sym_sizes",)
     is_view = True
@@ -142,9 +142,9 @@ class SqueezeBackward0(OpNode):
 class SqueezeBackward1(SqueezeBackward0):
     """out = self.squeeze(dim)   (drop dim if it has size 1)
 
-    self: grad.reshape(self_sym_sizes)
+    self: unsqueeze_to(grad, dim, self_sym_sizes)
 
-    PyTorch: unsqueeze_to(grad, dim, self.sym_sizes()).
+    dim put back if it had size 1 (PyTorch: unsqueeze_to(grad, dim, self.sym_sizes())).
     """
     attrs = ("self_sym_sizes", "dim")
 
@@ -156,9 +156,9 @@ class SqueezeBackward1(SqueezeBackward0):
 class SqueezeBackward4(SqueezeBackward1):
     """out = self.squeeze(dims)   (several dims at once; PyTorch uses it inside matmul)
 
-    self: grad.reshape(self_sym_sizes)
+    self: unsqueeze_to(grad, dim, self_sym_sizes)
 
-    PyTorch: unsqueeze_to(grad, dim, self.sym_sizes()).
+    The dims that had size 1 put back (PyTorch: unsqueeze_to(grad, dim, self.sym_sizes())).
     """
 
     def forward(self, a, dims):

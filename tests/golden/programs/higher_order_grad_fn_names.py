@@ -62,3 +62,11 @@ show("mse sum", lambda t: torch.nn.functional.mse_loss(t, target, reduction="sum
 (gm,) = torch.autograd.grad(torch.nn.functional.mse_loss(x, target), x, create_graph=True)
 print(gm)
 print(torch.autograd.grad(gm.sum(), x))
+
+# reductions and squeezes put the dims back with unsqueeze, as PyTorch's sum_backward and unsqueeze_to
+show("sum dim", lambda t: t.sum(1))
+show("sum dims", lambda t: t.sum((0, 1)))
+show("sum keepdim", lambda t: t.sum(1, keepdim=True))
+show("squeeze", lambda t: t.unsqueeze(0).squeeze())
+show("squeeze dim", lambda t: t.unsqueeze(0).squeeze(0))
+show("expand", lambda t: t.sum(0).expand(2, 3))
