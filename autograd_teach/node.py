@@ -24,7 +24,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import dtypes, grad_mode
+from . import dtypes, grad_mode, rules
 
 # PyTorch's sequence_nr: each node gets the next number; the engine runs the
 # ready node with the highest one first (see engine.py).
@@ -330,18 +330,25 @@ class OpNode(Node):
         made of differentiable ops."""
         if self.saved_values is None and (self.saved or self.saved_arrays):
             raise RuntimeError(FREED)
-        from .ops import formulas     # formulas reads the ops, which import this module
         missing = [name for name, (fn, _) in zip(self.inputs, self.next_functions)
-                   if fn is not None and name not in formulas.rules(self)]
+                   if fn is not None and name not in rules.rules(self)]
         if missing:
             raise NotImplementedError(f"autograd_teach: the derivative of {self.name()} for {missing[0]} has no "
                                       "rule in its docstring, so it cannot run with create_graph=True")
-        try:
-            grads = formulas.evaluate(self, grad, formulas.live_values(self), create_graph=True)
-        except (AttributeError, NameError) as e:     # a rule that needs PyTorch API we lack
-            raise NotImplementedError(f"autograd_teach: the derivative rule of {self.name()} uses what "
-                                      f"autograd_teach lacks ({e}), so it cannot run with create_graph=True") from e
+        grads = rules.evaluate(self, grad, self.live_values(), create_graph=True)
         return self.to_inputs([grads.get(name) for name in self.inputs])
+
+    def live_values(self):
+        """What the rules read, as a double backward needs them: each saved
+        tensor as the tensor that leads back to the leaves (the input itself;
+        for `result`, a tensor whose grad_fn is this node), a number that
+        stood in a tensor's place as that number, and the attributes."""
+        out = {}
+        for name, s in (self.saved_values or {}).items():
+            out[name] = s.as_tensor(self) if type(s) is SavedTensor else s
+        for name in self.attrs:
+            out[name] = self.saved_attr(name)
+        return out
 
     def to_inputs(self, grads):
         """create_graph=True: each gradient summed back to its input's shape and

@@ -23,7 +23,7 @@ from autograd_teach import engine, ops
 from autograd_teach.ops import formulas
 
 # Every rule is evaluable: the API the rules use exists (torch.where, gather,
-# scatter, ...) or is a helper of ops/manual.py, as PyTorch's FunctionsManual.
+# scatter, ...) or is a function of the op's module, as PyTorch's FunctionsManual.
 # Ops with no rule at all: not in derivatives.yaml.
 NO_RULE = {
     "CopySlices": "PyTorch builds it in C++ (x[i] = v, in-place ops on views); it replays a chain of view ops",

@@ -14,15 +14,16 @@ PyTorch also has, so it reads as PyTorch. It may use `grad` (the gradient of
 the output), the op's inputs by their PyTorch names (`self`, `other`, ...),
 `result` (the output), the node's non-tensor attributes (`alpha`, `dim`,
 `self_sym_sizes`, ...: what PyTorch shows as `grad_fn._saved_<name>`), `torch`,
-`math`, and the helpers of manual.py (`tanh_backward`, `select_backward`,
-...), which are PyTorch's own helpers of the same names. A rule may go on over indented lines; a paragraph of notes may
+`math`, and the functions of the op's own module (`where`, `zeros_like`,
+`tanh_backward`, `select_backward`, ...: PyTorch's at:: and FunctionsManual
+functions of the same names, imported or defined beside the op). A rule may go on over indented lines; a paragraph of notes may
 follow. A rule gives the gradient before un-broadcasting: where an input was
 broadcast, the base class sums the gradient back to that input's shape (and
 casts it to the input's dtype), for every op alike.
 
 `backward` beside it computes the same thing on numpy arrays, fast;
-`autograd_teach.ops.formulas` reads these rules and evaluates them on a node's
-saved values, and tests/test_derivative_formulas.py checks, for every op, that
+`autograd_teach.rules` reads these rules and evaluates them on a node's saved
+values (ops/formulas.py is its reading API for the tests and the widget), and tests/test_derivative_formulas.py checks, for every op, that
 the rule gives the gradient the engine computed. With create_graph=True the
 rule *is* the backward: the engine evaluates it on Tensors with grad mode on
 (OpNode.call_backward_on_tensors), so the backward is a graph of its own that

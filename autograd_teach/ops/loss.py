@@ -92,3 +92,16 @@ class MseLossBackwardBackward0(OpNode):
     def backward(self, grad, g, a, t):
         norm = self._norm(a)
         return norm * (a - t) * grad, norm * grad * g, -norm * grad * g
+
+
+# -- the functions the rules call, as PyTorch's -------------------------------------
+
+def mse_loss_backward(grad_output, self, target, reduction):
+    """2 * (self - target) * grad_output, over the number of elements for 'mean': one op."""
+    return MseLossBackwardBackward0.apply(grad_output, self, target, reduction)
+
+
+def mse_loss_double_backward(grad, input, reduction):
+    """The derivative of mse_loss_backward w.r.t. self (times grad)."""
+    grad_input = 2 * grad
+    return grad_input / input.numel() if reduction == "mean" else grad_input

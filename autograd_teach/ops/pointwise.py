@@ -3,6 +3,7 @@ import numpy as np
 
 from .. import random
 from ..node import OpNode, quiet
+from .selection import zeros_like  # noqa: F401  (the rules call it)
 
 
 class ExpBackward0(OpNode):
@@ -73,7 +74,7 @@ class AbsBackward0(OpNode):
 class SgnBackward0(OpNode):
     """out = self.sgn()   (-1, 0 or 1)
 
-    self: torch.zeros_like(grad)
+    self: zeros_like(grad)
 
     Flat wherever it is defined (PyTorch: sgn_backward(self, grad, result),
     zero for real tensors).
@@ -217,7 +218,7 @@ class ThresholdBackwardBackward0(OpNode):
     """out = threshold_backward(grad_output, self, threshold)   (grad_output where self > threshold, else 0)
 
     grad_output: threshold_backward(grad, self, threshold)
-    self: torch.zeros_like(grad)
+    self: zeros_like(grad)
 
     ReluBackward0's backward as an op (recorded with create_graph=True); flat in self.
     """
@@ -264,7 +265,7 @@ class ClampBackward1(OpNode):
 class ZeroBackward0(OpNode):
     """out = self.zero_()   (inside a graph: the old values no longer matter)
 
-    self: torch.zeros_like(grad)
+    self: zeros_like(grad)
     """
 
     def forward(self, a):
@@ -277,7 +278,7 @@ class ZeroBackward0(OpNode):
 class FillBackward2(ZeroBackward0):
     """out = self.fill_(value)
 
-    self: torch.zeros_like(grad)
+    self: zeros_like(grad)
     """
     attrs = ("value",)
 
@@ -289,7 +290,7 @@ class FillBackward2(ZeroBackward0):
 class UniformBackward0(ZeroBackward0):
     """out = self.uniform_(from, to)   (new values: no gradient to the old ones)
 
-    self: torch.zeros_like(grad)
+    self: zeros_like(grad)
     """
 
     def forward(self, a, low=0.0, high=1.0):
@@ -299,8 +300,25 @@ class UniformBackward0(ZeroBackward0):
 class NormalBackward0(ZeroBackward0):
     """out = self.normal_(mean, std)   (new values: no gradient to the old ones)
 
-    self: torch.zeros_like(grad)
+    self: zeros_like(grad)
     """
 
     def forward(self, a, mean=0.0, std=1.0):
         return random.normal(a.shape, mean, std, a.dtype)
+
+
+# -- the functions the rules call: PyTorch's, each recorded as one op ----------------
+
+def tanh_backward(grad_output, output):
+    """grad_output * (1 - output * output), recorded as one op."""
+    return TanhBackwardBackward0.apply(grad_output, output)
+
+
+def sigmoid_backward(grad_output, output):
+    """grad_output * output * (1 - output), recorded as one op."""
+    return SigmoidBackwardBackward0.apply(grad_output, output)
+
+
+def threshold_backward(grad_output, self, threshold):
+    """grad_output where self > threshold, else 0, recorded as one op."""
+    return ThresholdBackwardBackward0.apply(grad_output, self, threshold)

@@ -5,19 +5,21 @@ The second kind is what the backward of x[i], x[a:b], x[idx] and max(dim)
 computes. With create_graph=True that backward is itself recorded, so it is
 an op of its own, under PyTorch's name (SelectBackwardBackward0, ...); its own
 derivative is the indexing op again, since putting into zeros and reading back
-are each other's transpose. The helpers that the rules of the indexing ops
-call (select_backward, ...) are in manual.py.
+are each other's transpose. The functions the rules call (select_backward,
+where, zeros_like, ...: PyTorch's at:: and FunctionsManual names) are here
+too, after the ops.
 """
 import numpy as np
 
+from .. import dtypes
 from ..node import OpNode
 
 
 class WhereBackward0(OpNode):
-    """out = torch.where(condition, self, other)
+    """out = where(condition, self, other)
 
-    self: torch.where(condition, grad, 0.0)
-    other: torch.where(condition, 0.0, grad)
+    self: where(condition, grad, 0.0)
+    other: where(condition, 0.0, grad)
     """
     inputs = ("self", "other")
     attrs = ("condition",)
@@ -30,23 +32,6 @@ class WhereBackward0(OpNode):
     def backward(self, grad):
         zero = np.zeros((), dtype=grad.dtype)
         return np.where(self.condition, grad, zero), np.where(self.condition, zero, grad)
-
-
-def where(condition, input=None, other=None):
-    """torch.where(condition, input, other): input where condition, else other.
-    Python numbers are welcome on either side. torch.where(condition) alone is
-    condition.nonzero(as_tuple=True)."""
-    from ..tensor import Tensor, infer_array
-    if condition.dtype.name != "bool":
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-                           f"{condition.dtype.legacy_name}")
-    if input is None and other is None:
-        return tuple(Tensor._wrap(i.astype(np.int64)) for i in np.nonzero(condition._data))
-    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
-        return Tensor._wrap(np.where(condition._data, infer_array(input), infer_array(other)))
-    if not isinstance(input, Tensor):       # a number: a 0-d tensor, which type promotion ranks low
-        input = Tensor._wrap(infer_array(input))
-    return WhereBackward0.apply(input, other, condition._data)
 
 
 def _put(out, index, values, accumulate=False):
@@ -142,3 +127,56 @@ class ScatterBackward0(OpNode):
         g_self = grad.copy()
         np.put_along_axis(g_self, self.index, 0, axis=self.dim)
         return g_self, np.take_along_axis(grad, self.index, axis=self.dim)
+
+
+# -- the functions the rules call, by PyTorch's names -----------------------------------
+
+def _number_array(v):
+    """A Python number as PyTorch wraps it: float -> the default float dtype, int -> int64."""
+    if isinstance(v, bool):
+        return np.array(v)
+    return np.array(v, dtype=dtypes.default_float.np if isinstance(v, float) else np.int64)
+
+
+def where(condition, input=None, other=None):
+    """where(condition, input, other): input where condition, else other.
+    Python numbers are welcome on either side. where(condition) alone is
+    condition.nonzero(as_tuple=True)."""
+    if condition.dtype.name != "bool":
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{condition.dtype.legacy_name}")
+    if input is None and other is None:
+        return tuple(condition._wrap(i.astype(np.int64)) for i in np.nonzero(condition._data))
+    if not hasattr(input, "_data") and not hasattr(other, "_data"):
+        return condition._wrap(np.where(condition._data, _number_array(input), _number_array(other)))
+    if not hasattr(input, "_data"):       # a number: a 0-d tensor, which type promotion ranks low
+        input = condition._wrap(_number_array(input))
+    return WhereBackward0.apply(input, other, condition._data)
+
+
+def zeros_like(t):
+    return t._wrap(np.zeros_like(t._data))
+
+
+def new_zeros(t, sizes):
+    """Zeros of t's dtype in the given shape (PyTorch: t.new_zeros(sizes))."""
+    return t._wrap(np.zeros(tuple(sizes), dtype=t._data.dtype))
+
+
+def full_like(t, value):
+    return t._wrap(np.full_like(t._data, value))
+
+
+def select_backward(grad, input_sizes, dim, index):
+    """grad back into its row of zeros."""
+    return SelectBackwardBackward0.apply(grad, tuple(input_sizes), dim, index)
+
+
+def slice_backward(grad, input_sizes, dim, start, end, step):
+    """grad back into its slice of zeros."""
+    return SliceBackwardBackward0.apply(grad, tuple(input_sizes), dim, start, end, step)
+
+
+def index_backward(zeros, indices, grad):
+    """grad added into zeros at indices (repeated indices add up)."""
+    return IndexPutImplBackward0.apply(zeros, grad, indices._data if hasattr(indices, "_data") else indices, True)

@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import dtypes
 from ..node import OpNode
+from .selection import index_backward, new_zeros, select_backward, slice_backward, zeros_like  # noqa: F401 (rules)
 
 
 def check_dim(dim, ndim):
@@ -285,7 +286,7 @@ def _dims_of(parts, ellipsis_width):
 class IndexBackward0(OpNode):
     """out = self[indices]   (advanced indexing: lists, integer or boolean tensors; a copy, not a view)
 
-    self: index_backward(torch.zeros(self_sym_sizes, dtype=grad.dtype), indices, grad)
+    self: index_backward(new_zeros(grad, self_sym_sizes), indices, grad)
 
     Repeated indices add up (PyTorch: index_backward(grad.new_zeros(self.sym_sizes()), indices, grad)).
     """
@@ -346,7 +347,7 @@ class ToCopyBackward0(OpNode):
 class CopyBackwards(OpNode):
     """out = self.copy_(src)   (self's old values are overwritten by src, broadcast to self's shape)
 
-    self: torch.zeros_like(grad)
+    self: zeros_like(grad)
     src: grad
 
     Built in C++ in PyTorch, with this name. It is also the grad_fn of a leaf's
@@ -416,3 +417,15 @@ def _region(t, view):
     for cls, params in view:
         t = cls.apply(t, *params)
     return t
+
+
+# -- the functions the rules call, as PyTorch's ------------------------------------------
+
+def unsqueeze_to(grad, dim, sizes):
+    """A squeeze undone: a size-1 dim put back at each place it was dropped
+    (dim None: every size-1 dim of sizes)."""
+    dims = range(len(sizes)) if dim is None else ((dim,) if isinstance(dim, int) else dim)
+    for d in sorted(dims):
+        if d < len(sizes) and sizes[d] == 1:     # a 0-d self had no dim to drop
+            grad = grad.unsqueeze(d)
+    return grad
