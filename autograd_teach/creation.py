@@ -1,6 +1,6 @@
 """Factory functions: torch.tensor, zeros, ones, full, arange, rand, ...
 
-PyTorch's dtype inference (tensor.infer_array): Python floats give float32
+PyTorch's dtype inference (tensor_methods.infer_array): Python floats give float32
 (the default dtype), ints give int64, bools give bool; numpy arrays keep
 their dtype."""
 import warnings
@@ -9,7 +9,8 @@ import numpy as np
 
 from . import dtypes, random
 from .size import Size
-from .tensor import Tensor, infer_array, unwrap
+from .tensor import Tensor
+from .tensor_methods import infer_array, unwrap
 
 NON_FLOAT_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 

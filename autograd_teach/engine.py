@@ -20,7 +20,6 @@ on while the nodes run, so each node's backward is recorded as a graph of its
 own (Node.run makes that choice). As in PyTorch, grad mode during a backward
 is create_graph.
 """
-import contextlib
 import heapq
 import itertools
 import threading
@@ -33,13 +32,7 @@ _observers_lock = threading.Lock()
 
 def execute(roots, retain_graph=False, accumulate=True, capture=None, create_graph=False):
     """Run backward from roots, a list of (node, gradient): numpy arrays, or
-    Tensors when create_graph.
-
-    accumulate -- add into leaf .grad (backward) or not (autograd.grad)
-    capture    -- dict {node: None}: the gradient arriving at each of these
-                  nodes is stored there (autograd.grad, backward(inputs=...)),
-                  and only the nodes on a path to them run, as in PyTorch
-    """
+    Tensors when create_graph. For what the other arguments mean, see GraphTask."""
     task = GraphTask(roots, retain_graph, accumulate, capture, create_graph)
     needed = task.needed    # None: every node runs
     deps = dependencies(task.roots)
@@ -49,21 +42,18 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
     for node in dict.fromkeys(task.roots):
         if deps.get(node, 0) == 0 and task.reaches(node):
             heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
-    # Grad mode while the nodes run is create_graph, as in PyTorch: on, each
-    # node's backward is recorded (Node.run); off, nothing a hook does is.
-    with task.rollback_on_error(), observed(task.roots) as watchers, \
-            grad_mode.set_grad_enabled(bool(create_graph)):
+    with task:    # observers see the run begin and end; if it fails, every .grad it wrote is put back
         while ready:
             node = heapq.heappop(ready)[-1]
             grad = buffers.pop(node)
-            if node.hooks:                           # register_hook: a hook may change the gradient
-                grad = node.call_hooks(grad)
+            if node.tensor_pre_hooks:                # register_hook: a hook may change the gradient
+                grad = node.call_tensor_pre_hooks(grad)
             if capture is not None and node in capture:
                 capture[node] = grad                 # an input of autograd.grad: keep its gradient
             if needed is not None and node not in needed:
                 continue                             # not on a path to what autograd.grad wants
             grads = node.run(grad, task)             # one gradient per next_functions edge
-            for watcher in watchers:                 # observers see numpy arrays, always
+            for watcher in task.watchers:            # observers see numpy arrays, always
                 watcher.step(node, *(as_arrays(grad, grads) if create_graph else ((grad,), grads)))
             for (nxt, _), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
@@ -101,12 +91,25 @@ def dependencies(roots):
 
 
 class GraphTask:
-    """What one backward call asked for (PyTorch's GraphTask)."""
+    """What one backward call asked for (PyTorch's GraphTask).
+
+    accumulate -- add into leaf .grad (backward) or not (autograd.grad)
+    capture    -- dict {node: None}: the gradient arriving at each of these
+                  nodes is stored there (autograd.grad, backward(inputs=...)),
+                  and only the nodes on a path to them run, as in PyTorch
+    create_graph -- the nodes run on Tensors, recording their own backward
+                  (Node.run)
+
+    `with task:` brackets the run: the observers' watchers begin and end
+    around it, and if it fails, every .grad write in the undo log is undone.
+    Inside, grad mode is create_graph, as in PyTorch: on, each node's
+    backward is recorded; off, nothing a hook does is.
+    """
 
     def __init__(self, roots, retain_graph, accumulate, capture, create_graph=False):
         self.roots = [node for node, _ in roots]
         self.retain_graph, self.accumulate, self.capture = retain_graph, accumulate, capture
-        self.create_graph = create_graph    # the nodes run on Tensors, recording (Node.run)
+        self.create_graph = create_graph
         # The nodes on a path to a captured one (PyTorch's exec_info); None: all run.
         self.needed = None if capture is None else nodes_leading_to(self.roots, capture)
         self.undo = []      # how to put back each .grad this call writes: (function, *its arguments)
@@ -115,15 +118,20 @@ class GraphTask:
         """Does anything this call wants lie at or beyond node?"""
         return self.needed is None or node in self.needed or node in self.capture
 
-    @contextlib.contextmanager
-    def rollback_on_error(self):
-        """A failed backward leaves no half-updated .grad behind."""
-        try:
-            yield
-        except BaseException:
+    def __enter__(self):
+        self.watchers = begin_watchers(self.roots) if _observers else ()
+        self.grad_mode_before = grad_mode.is_grad_enabled()
+        grad_mode.set_grad_enabled(bool(self.create_graph))
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        grad_mode.set_grad_enabled(self.grad_mode_before)
+        if exc_type is not None:    # a failed backward leaves no half-updated .grad behind
             for restore, *args in reversed(self.undo):
                 restore(*args)
-            raise
+        for watcher in self.watchers:
+            watcher.end()
+        return False                # the exception goes on
 
 
 def nodes_leading_to(roots, targets):
@@ -194,17 +202,8 @@ def add_observer(begin):
     return ObserverHandle(begin)
 
 
-@contextlib.contextmanager
-def observed(roots):
-    """The watchers of one run; each is told when the run ends."""
-    if not _observers:
-        yield ()
-        return
+def begin_watchers(roots):
+    """One watcher per observer for a run that starts (None: it skips this run)."""
     with _observers_lock:
         begins = tuple(_observers)
-    watchers = [w for w in (begin(roots) for begin in begins) if w is not None]
-    try:
-        yield watchers
-    finally:
-        for w in watchers:
-            w.end()
+    return [w for w in (begin(roots) for begin in begins) if w is not None]

@@ -63,12 +63,13 @@ class Node:
     next_functions -- one (node, input_nr) per input: where its gradient goes
     sequence_nr    -- creation order; among ready nodes the engine runs the
                       highest first
-    hooks          -- functions of the incoming gradient (array -> array or
-                      None) that the engine calls before `run`: register_hook
+    tensor_pre_hooks -- what register_hook() on the output tensor added:
+                      functions of the incoming gradient (array -> array or
+                      None) that the engine calls before `run`
     """
     next_functions = ()
     sequence_nr = 0
-    hooks = None
+    tensor_pre_hooks = None
     retains_grad_hooks = None   # retain_grad() on the output: keep(node, grad, undo)
 
     def name(self):
@@ -77,20 +78,20 @@ class Node:
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
-    def register_prehook(self, hook):
-        if self.hooks is None:
-            self.hooks = []
-        self.hooks.append(hook)
-        return RemovableHandle(self.hooks, hook)
+    def add_tensor_pre_hook(self, hook):
+        if self.tensor_pre_hooks is None:
+            self.tensor_pre_hooks = []
+        self.tensor_pre_hooks.append(hook)
+        return RemovableHandle(self.tensor_pre_hooks, hook)
 
-    def register_retains_grad_hook(self, keep):
+    def add_retains_grad_hook(self, keep):
         if self.retains_grad_hooks is None:
             self.retains_grad_hooks = []
         self.retains_grad_hooks.append(keep)
 
-    def call_hooks(self, grad):
+    def call_tensor_pre_hooks(self, grad):
         """Each hook sees the gradient and may replace it."""
-        for hook in list(self.hooks):
+        for hook in list(self.tensor_pre_hooks):
             out = hook(grad)
             if out is not None:
                 grad = out
@@ -230,6 +231,9 @@ class OpNode(Node):
         # Where record() finds each saved value: the output (None) or input i;
         # and which input's gradient needs it (None: always saved).
         position = {name: i for i, name in enumerate(cls.inputs)}
+        if "save_if" in cls.__dict__ or not set(cls.needed_for.values()) <= set(position):
+            raise TypeError(f"{cls.__name__}: declare needed_for = {{saved name: input name}} "
+                            "(save_if with indices is gone: scripts/migrate_op_protocol.py converts it)")
         cls.save_plan = tuple((name, position.get(name), position.get(cls.needed_for.get(name)))
                               for name in cls.saved)
         # What PyTorch shows of a node: grad_fn._saved_self, grad_fn._saved_alpha, ...
@@ -432,3 +436,16 @@ def check_broadcast(a, b):
         if a[-k] != b[-k] and a[-k] != 1 and b[-k] != 1:
             raise RuntimeError(f"The size of tensor a ({a[-k]}) must match the size of tensor b ({b[-k]}) "
                                f"at non-singleton dimension {max(len(a), len(b)) - k}")
+
+
+# Performance notes, kept here off the reading path (figures: docs/benchmarks.md).
+# OpNode.apply runs for every op and call_backward for every node, and a
+# Python call costs about as much as numpy's multiply of 4 floats, so:
+# - apply's three steps are written inline, each under its comment, rather
+#   than as three methods;
+# - dtypes are compared with `is`: numpy's built-in dtypes are singletons, and
+#   `==` on dtypes is several times slower (a miss only costs a no-op astype);
+# - grad_fn._saved_<name> are properties made by __init_subclass__: a
+#   __getattr__ would slow down every attribute read of every node;
+# - a tensor's rarely set attributes are class defaults (tensor.py), so that
+#   making a tensor sets four attributes, not ten.

@@ -30,9 +30,10 @@ def _dims(shape):
 
 
 class InplaceOrView:
-    """Tensor's views, versions and in-place ops. The attributes it uses are
-    Tensor's slots: _data, _version_box (the counter, a one-element list that
-    views and detach() share), _base and _view_chain."""
+    """Tensor's views, versions and in-place ops, on Tensor's attributes:
+    _data, _version_box (the counter, a one-element list that views and
+    detach() share), _base and _view_chain (for a view: its base, and the
+    view ops that made it from there)."""
     __slots__ = ()
 
     @property
@@ -70,6 +71,9 @@ class InplaceOrView:
         t = self._wrap(self._data.copy(order="K"))
         t._copy_history(self)
         return t
+
+    def _copy_history(self, other):
+        self.grad_fn, self._requires_grad, self._acc = other.grad_fn, other._requires_grad, other._acc
 
     def _take_history(self, node):
         """After an in-place op inside a graph, node made self's new values."""

@@ -421,15 +421,13 @@ def time_cases(cases, n, repeats, check):
 
 def time_viz_recorder(n_chain, n_single, repeats):
     """Importing autograd_teach.viz switches on a background recorder that the
-    engine calls for every node. Its cost, on the mul chain and the single mul:
-    samples alternate with the recorder on and off. None if viz will not import."""
-    from autograd_teach import engine
-    before = engine._recorder
+    engine calls for every node (an engine observer). Its cost, on the mul
+    chain and the single mul: samples alternate with the recorder on and off.
+    None if viz will not import."""
     try:
-        import autograd_teach.viz  # noqa: F401  (installs the recorder)
+        import autograd_teach.viz as viz    # switches the background recorder on
     except Exception as e:          # viz has dependencies of its own
         return f"{type(e).__name__}: {e}"
-    recorder = engine._recorder
     out = {}
     try:
         for case, n in ((CHAINS[0], n_chain), (SINGLES[0], n_single)):
@@ -437,7 +435,7 @@ def time_viz_recorder(n_chain, n_single, repeats):
             samples = {"off": [], "on": []}
             for _ in range(repeats):
                 for state in samples:
-                    engine._recorder = recorder if state == "on" else None
+                    viz.autorecord(state == "on")
                     gc.collect()
                     t0 = time.perf_counter()
                     run()
@@ -446,9 +444,7 @@ def time_viz_recorder(n_chain, n_single, repeats):
                     samples[state].append((t1 - t0) / n * 1e6)
             out[case.what] = {state: summary(v) for state, v in samples.items()}
     finally:
-        engine._recorder = before
-        autograd_teach.viz.autorecord(False)
-        engine._recorder = before
+        viz.autorecord(False)
     return out
 
 
@@ -878,7 +874,7 @@ def report(args, info, chains, singles, mlp, deep, viz, elapsed):
             f"on each leaf; {args.single_n} calls per sample, {args.repeats} samples. This is what one call "
             "costs, the engine's start-up included.", "",
             op_table(singles, SINGLES), "",
-            "Where the time goes (profiled while optimizing; the commits to `function.py` and `engine.py` "
+            "Where the time goes (profiled while optimizing; the commits to `node.py`, once `function.py`, and `engine.py` "
             "give before/after figures): numpy's own multiply of 4 floats takes about 0.3 us; around it "
             "autograd_teach builds a dozen Python objects per op (the output Tensor, the node, its edges, "
             "the saved tensors with their versions) and the engine does its bookkeeping per node, all in "

@@ -1,7 +1,7 @@
 """Walk ``grad_fn`` / ``next_functions`` into a plain graph model.
 
 The model is what every other part of ``viz`` draws from: a list of
-:class:`Node` and a list of :class:`Edge` in *graph order* (breadth first
+:class:`DiagramNode` and a list of :class:`Edge` in *graph order* (breadth first
 from the outputs, ``next_functions`` entries in slot order), with ids from a
 counter (``n0``, ``n1``, ... and ``e0``, ``e1``, ...), never ``id()``, so the
 same code always gives the same ids.
@@ -32,7 +32,7 @@ DEFAULT_MAX_NODES = 400
 
 
 @dataclass
-class Node:
+class DiagramNode:
     id: str
     kind: str
     name: str                    # PyTorch's name ("MulBackward0") or the tensor's name
@@ -67,7 +67,7 @@ class Graph:
     nodes: list
     edges: list
     hidden: list                 # sentences saying what was left out, for the caption
-    _by_fn: dict                 # id(autograd Node) -> model Node; internal, never printed
+    _by_fn: dict                 # id(autograd Node) -> DiagramNode; internal, never printed
 
     _index: dict = None          # built on first look-up: the graph is complete by then
 
@@ -143,7 +143,7 @@ def build_graph(outputs, names=None, name=None, show_constants=False, show_saved
     ids = {"n": 0, "e": 0, "leaf": 0}
 
     def add_node(kind, label, **kw):
-        n = Node(id=f"n{ids['n']}", kind=kind, name=label, **kw)
+        n = DiagramNode(id=f"n{ids['n']}", kind=kind, name=label, **kw)
         ids["n"] += 1
         g.nodes.append(n)
         return n

@@ -1,0 +1,409 @@
+"""The Tensor methods that run an op: `x.mul(w)` is `MulBackward0.apply(x, w)`.
+
+Each is one line that picks the op class (from ops/) and hands it the
+arguments, as PyTorch's generated Tensor methods call its ATen ops. Numbers
+pass through (`x * 2`); lists and arrays become tensors. Tensor (tensor.py)
+inherits all of them: in PyTorch they come from torch._C.TensorBase too.
+"""
+import warnings
+
+import numpy as np
+
+from . import dtypes
+from . import ops as O
+from .indexing import getitem, setitem
+from .node import check_broadcast
+
+T_ND_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will "
+    "throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+    "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered internally "
+    "at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
+T_0D_WARNING = (
+    "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases. (Triggered internally "
+    "at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4321.)")
+
+
+class TensorMethods:
+    __slots__ = ()
+
+    # -- arithmetic ----------------------------------------------------------------
+    def add(self, other, alpha=1):
+        return O.AddBackward0.apply(self, _operand(other), alpha)
+
+    def sub(self, other, alpha=1):
+        other = _operand(other)
+        _check_bool_sub(self, other)
+        return O.SubBackward0.apply(self, other, alpha)
+
+    def mul(self, other):
+        return O.MulBackward0.apply(self, _operand(other))
+
+    def div(self, other):
+        return O.DivBackward0.apply(self, _operand(other))
+
+    def pow(self, exponent):
+        exponent = _operand(exponent)
+        if isinstance(exponent, TensorMethods):
+            return O.PowBackward1.apply(self, exponent)
+        return O.PowBackward0.apply(self, exponent)
+
+    def neg(self):
+        if self._data.dtype == np.bool_:
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                               "to invert a mask, use the `~` or `logical_not()` operator instead.")
+        return O.NegBackward0.apply(self)
+
+    __add__ = __radd__ = add
+    __sub__ = sub
+    __mul__ = __rmul__ = mul
+    __truediv__ = div
+    __pow__ = pow
+    __neg__ = neg
+    negative = neg
+
+    def __pos__(self):
+        return self
+
+    def __rsub__(self, other):
+        other = _operand(other)
+        if isinstance(other, TensorMethods):
+            return other.sub(self)
+        _check_bool_sub(self, other)
+        return O.RsubBackward1.apply(self, other)
+
+    def __rtruediv__(self, other):
+        other = _operand(other)
+        if isinstance(other, TensorMethods):
+            return other.div(self)
+        return O.MulBackward0.apply(O.ReciprocalBackward0.apply(self), other)  # as PyTorch does
+
+    def __rpow__(self, other):
+        other = _operand(other)
+        if isinstance(other, TensorMethods):
+            return other.pow(self)
+        return O.PowBackward2.apply(self, other)
+
+    def reciprocal(self):
+        return O.ReciprocalBackward0.apply(self)
+
+    def exp(self):
+        return O.ExpBackward0.apply(self)
+
+    def log(self):
+        return O.LogBackward0.apply(self)
+
+    def sqrt(self):
+        return O.SqrtBackward0.apply(self)
+
+    def abs(self):
+        return O.AbsBackward0.apply(self)
+
+    __abs__ = abs
+
+    def sgn(self):
+        return O.SgnBackward0.apply(self)
+
+    def sin(self):
+        return O.SinBackward0.apply(self)
+
+    def cos(self):
+        return O.CosBackward0.apply(self)
+
+    def tanh(self):
+        return O.TanhBackward0.apply(self)
+
+    def sigmoid(self):
+        return O.SigmoidBackward0.apply(self)
+
+    def relu(self):
+        return O.ReluBackward0.apply(self)
+
+    def clamp(self, min=None, max=None):
+        return O.ClampBackward1.apply(self, min, max)
+
+    clip = clamp
+
+    def square(self):
+        return O.PowBackward0.apply(self, 2)
+
+    # -- products ----------------------------------------------------------------
+    def dot(self, other):
+        return O.DotBackward0.apply(self, other)
+
+    def mm(self, mat2):
+        return O.MmBackward0.apply(self, mat2)
+
+    def mv(self, vec):
+        return O.MvBackward0.apply(self, vec)
+
+    def matmul(self, other):
+        return O.linalg.matmul(self, _operand(other))
+
+    __matmul__ = matmul
+
+    def __rmatmul__(self, other):
+        return _operand(other).matmul(self)
+
+    # -- reductions ----------------------------------------------------------------
+    def sum(self, dim=None, keepdim=False, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        if dim is None:
+            return O.SumBackward0.apply(t)
+        return O.SumBackward1.apply(t, dim, keepdim)
+
+    def mean(self, dim=None, keepdim=False, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        if dim is None:
+            return O.MeanBackward0.apply(t)
+        return O.MeanBackward1.apply(t, dim, keepdim)
+
+    def max(self, dim=None, keepdim=False):
+        if isinstance(dim, TensorMethods):
+            raise NotImplementedError("autograd_teach: elementwise max of two tensors is torch.maximum, "
+                                      "which is not implemented")
+        if dim is None:
+            return O.MaxBackward1.apply(self)
+        return ReturnTypes("max", O.MaxBackward0.apply(self, dim, keepdim),
+                            _argreduce(np.argmax, self, dim, keepdim))
+
+    def min(self, dim=None, keepdim=False):
+        if dim is None:
+            return O.MinBackward1.apply(self)
+        return ReturnTypes("min", O.MinBackward0.apply(self, dim, keepdim),
+                            _argreduce(np.argmin, self, dim, keepdim))
+
+    def argmax(self, dim=None, keepdim=False):
+        return _argreduce(np.argmax, self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return _argreduce(np.argmin, self, dim, keepdim)
+
+    def norm(self, p="fro", dim=None, keepdim=False):
+        if self._data.dtype.kind != "f":
+            raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                               f"Got {self.dtype.legacy_name}")
+        p = 2 if p in ("fro", None) else p
+        return O.LinalgVectorNormBackward0.apply(self, p, dim, keepdim)
+
+    def all(self):
+        return self._wrap(np.array(self._data.all()))
+
+    def any(self):
+        return self._wrap(np.array(self._data.any()))
+
+    # -- shapes ----------------------------------------------------------------
+    def view(self, *shape):
+        return O.ViewBackward0.apply(self, _shape_arg(shape), True)
+
+    def reshape(self, *shape):
+        return O.ViewBackward0.apply(self, _shape_arg(shape))
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    def flatten(self):
+        return self if self.dim() == 1 else self.reshape(-1)   # PyTorch returns a 1-D tensor itself
+
+    def t(self):
+        return O.TBackward0.apply(self)
+
+    @property
+    def T(self):
+        if self.dim() != 2:     # PyTorch 2.x deprecates .T except on matrices, but still permutes
+            warnings.warn(T_0D_WARNING if self.dim() == 0 else T_ND_WARNING, UserWarning, stacklevel=2)
+        return O.PermuteBackward0.apply(self, tuple(range(self.dim() - 1, -1, -1)))
+
+    def transpose(self, dim0, dim1):
+        return O.TransposeBackward0.apply(self, dim0, dim1)
+
+    def permute(self, *dims):
+        return O.PermuteBackward0.apply(self, _shape_arg(dims))
+
+    def unsqueeze(self, dim):
+        return O.UnsqueezeBackward0.apply(self, dim)
+
+    def squeeze(self, dim=None):
+        if dim is None:
+            return O.SqueezeBackward0.apply(self)
+        if isinstance(dim, (tuple, list)):
+            return O.SqueezeBackward4.apply(self, tuple(dim))
+        return O.SqueezeBackward1.apply(self, dim)
+
+    def expand(self, *sizes):
+        return O.ExpandBackward0.apply(self, _shape_arg(sizes))
+
+    def expand_as(self, other):
+        return self.expand(other.shape)
+
+    def sum_to_size(self, *size):
+        """Sum the broadcast dims away, down to size (the reverse of expand);
+        what the engine does to the gradient of a broadcast input."""
+        size = _shape_arg(size)
+        shape = self._data.shape
+        lead = len(shape) - len(size)
+        if lead < 0 or any(s != 1 and s != n for s, n in zip(size, shape[lead:])):
+            raise RuntimeError(f"size {{{_dims(size)}}} is not expandable to size {{{_dims(shape)}}}.")
+        dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1)
+        t = self.sum(dims, keepdim=True) if dims else self
+        return t.view(size) if lead else t
+
+    def __getitem__(self, index):
+        return getitem(self, index)
+
+    def __setitem__(self, index, value):
+        setitem(self, index, _operand(value))
+
+    def gather(self, dim, index):
+        """out[i][j] = self[index[i][j]][j] for dim 0, and so on: read along dim
+        at index. Recorded as advanced indexing (IndexBackward0; PyTorch has
+        a GatherBackward0 node of its own), which has the same gradient."""
+        idx = index._data if isinstance(index, TensorMethods) else np.asarray(index)
+        full = list(np.indices(idx.shape, sparse=True))
+        full[O.shape.check_dim(dim, self.dim())] = idx
+        return self[tuple(full)]
+
+    def scatter(self, dim, index, src):
+        """A copy of self with src written along dim at index (the reverse of gather)."""
+        idx = index._data if isinstance(index, TensorMethods) else np.asarray(index)
+        return O.ScatterBackward0.apply(self, _operand(src), O.shape.check_dim(dim, self.dim()), idx)
+
+    def copy_(self, src):
+        return self._inplace(O.CopyBackwards.apply, _operand(src))
+
+    # -- comparisons (no gradient) ------------------------------------------------
+    def _compare(self, op, other):
+        other = _operand(other)
+        b = other._data if isinstance(other, TensorMethods) else other
+        if isinstance(other, TensorMethods):
+            check_broadcast(self.shape, other.shape)
+        return self._wrap(np.asarray(op(self._data, b)))
+
+    def __eq__(self, other):
+        if other is None:
+            return False
+        return self._compare(np.equal, other)
+
+    def __ne__(self, other):
+        if other is None:
+            return True
+        return self._compare(np.not_equal, other)
+
+    def __lt__(self, other):
+        return self._compare(np.less, other)
+
+    def __le__(self, other):
+        return self._compare(np.less_equal, other)
+
+    def __gt__(self, other):
+        return self._compare(np.greater, other)
+
+    def __ge__(self, other):
+        return self._compare(np.greater_equal, other)
+
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+
+    def __and__(self, other):     # masks: (x == 0) & (y >= 0)
+        return self._compare(np.bitwise_and, other)
+
+    def __or__(self, other):
+        return self._compare(np.bitwise_or, other)
+
+    __rand__, __ror__ = __and__, __or__
+
+    def __invert__(self):
+        return self._wrap(~self._data)
+
+    def isfinite(self):
+        return self._wrap(np.isfinite(self._data))
+
+    def equal(self, other):
+        return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08):
+        return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol))
+
+
+class ReturnTypes(tuple):
+    """torch.return_types.max(values=..., indices=...)"""
+
+    def __new__(cls, name, values, indices):
+        self = super().__new__(cls, (values, indices))
+        self.name = name
+        return self
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"torch.return_types.{self.name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+def _argreduce(fn, t, dim, keepdim):
+    if dim is None:
+        return t._wrap(np.asarray(fn(t._data), dtype=np.int64))
+    d = O.shape.check_dim(dim, t.dim())
+    out = fn(t._data, axis=d)
+    return t._wrap(np.asarray(np.expand_dims(out, d) if keepdim else out, dtype=np.int64))
+
+
+def _operand(x):
+    """Tensors and Python numbers pass through; lists and arrays become tensors."""
+    if isinstance(x, TensorMethods) or isinstance(x, (int, float, bool)):
+        return x
+    if isinstance(x, (np.number, np.bool_)):
+        return x.item()
+    if isinstance(x, (list, tuple, np.ndarray)):
+        return t._wrap(infer_array(x))
+    raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
+
+
+def infer_array(data):
+    """numpy array for Python data, with PyTorch's default dtypes: Python
+    floats give float32 (the default dtype), ints int64, bools bool; numpy
+    arrays keep their dtype."""
+    if isinstance(data, (np.ndarray, np.generic)):
+        return np.array(data)
+    arr = np.array(unwrap(data))
+    if arr.dtype.kind == "f" or arr.size == 0:
+        arr = arr.astype(dtypes.default_float.np)
+    elif arr.dtype.kind in "iu":
+        arr = arr.astype(np.int64)
+    elif arr.dtype.kind != "b":
+        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    return arr
+
+
+def unwrap(x):
+    """Tensors (also inside lists) replaced by their arrays."""
+    if isinstance(x, TensorMethods):
+        return x._data
+    if isinstance(x, (list, tuple)):
+        return [unwrap(v) for v in x]
+    return x
+
+
+def _shape_arg(shape):
+    """view(2, 3), view((2, 3)) and view(torch.Size([2, 3])) all mean (2, 3)."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    return tuple(int(s) for s in shape)
+
+
+def _check_bool_sub(a, b):
+    """PyTorch refuses - on bools: it is almost always a mask that wanted ~."""
+    bools = [isinstance(v, (bool, np.bool_)) or (isinstance(v, TensorMethods) and v._data.dtype == np.bool_)
+             for v in (a, b)]
+    if all(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if any(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                           "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def _dims(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"

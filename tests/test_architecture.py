@@ -1,0 +1,215 @@
+"""The shape of the core, checked (issue 10, "the code is the textbook").
+
+- imports run one way: no cycle among the package's modules, counting the
+  imports inside functions too (so none can hide one);
+- no function in engine.py, node.py (the node base) or tensor.py is longer
+  than 40 lines, and the Tensor class is under 400;
+- a module writes no other module's private attributes (x._name = ... where
+  _name belongs to a class or global of another module), and reads another
+  module's private names only through the protocol tensor.py documents, or
+  the few names PyTorch itself makes public (t._version, t._base,
+  grad_fn._saved_<name>).
+"""
+import ast
+import pathlib
+import re
+
+import pytest
+
+PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "autograd_teach"
+MODULES = {p: ast.parse(p.read_text(), str(p)) for p in sorted(PACKAGE.rglob("*.py"))}
+# Names PyTorch's own Python API spells with an underscore: public there, so here too.
+PYTORCH_PUBLIC = {"_version", "_base"}
+PYTHON_PUBLIC = {"_getframe"}     # sys._getframe
+PYTORCH_PUBLIC_PREFIX = "_saved_"
+
+
+def module_name(path):
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+NAMES = {module_name(p): p for p in MODULES}
+
+
+def imported_modules(path, tree):
+    """Every module of the package that path imports, anywhere in the file."""
+    here = module_name(path)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name in NAMES)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                base = f"{base}.{node.module}" if node.module else base
+            else:
+                base = node.module or ""
+            for a in node.names:   # `from . import x` imports the module x; `from .m import f`, m
+                sub = f"{base}.{a.name}"
+                out.add(sub if sub in NAMES else base)
+    out.discard(here)
+    return {m for m in out if m in NAMES}
+
+
+def test_there_is_no_import_cycle():
+    graph = {module_name(p): imported_modules(p, t) for p, t in MODULES.items()}
+    # A package's __init__ runs before its modules: importing a.b imports a first.
+    for name in list(graph):
+        parent = name.rpartition(".")[0]
+        if parent in graph and parent != name:
+            graph[name] = graph[name] | {parent} if not name.startswith(parent + ".") else graph[name]
+    state, cycles = {}, []
+
+    def visit(start):
+        stack = [(start, iter(sorted(graph[start])))]
+        path = [start]
+        state[start] = "open"
+        while stack:
+            name, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[name] = "done"
+                stack.pop()
+                path.pop()
+            elif state.get(child) == "open":
+                cycles.append(path[path.index(child):] + [child])
+            elif child not in state:
+                state[child] = "open"
+                stack.append((child, iter(sorted(graph[child]))))
+                path.append(child)
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_cycle_check_sees_a_cycle_hidden_in_a_function():
+    """The check above must be able to fail: two modules importing each other,
+    one of them inside a function, are a cycle to it."""
+    a = ast.parse("from . import b\n")
+    b = ast.parse("def f():\n    from . import a\n")
+    fake_a, fake_b = PACKAGE / "a.py", PACKAGE / "b.py"
+    NAMES.update({"autograd_teach.a": fake_a, "autograd_teach.b": fake_b})
+    try:
+        assert imported_modules(fake_a, a) == {"autograd_teach.b"}
+        assert imported_modules(fake_b, b) == {"autograd_teach.a"}
+    finally:
+        del NAMES["autograd_teach.a"], NAMES["autograd_teach.b"]
+
+
+def functions(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node
+
+
+@pytest.mark.parametrize("name", ["engine.py", "node.py", "tensor.py"])
+def test_no_function_in_the_core_is_longer_than_40_lines(name):
+    tree = MODULES[PACKAGE / name]
+    long = [(f.name, f.end_lineno - f.lineno + 1) for f in functions(tree) if f.end_lineno - f.lineno + 1 > 40]
+    assert not long, f"{name}: {long}"
+
+
+def test_tensor_is_under_400_lines():
+    tree = MODULES[PACKAGE / "tensor.py"]
+    (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Tensor"]
+    assert cls.end_lineno - cls.lineno + 1 < 400
+
+
+def is_private(name):
+    return name.startswith("_") and not name.startswith("__")
+
+
+def defined_names(tree):
+    """Private names a module owns: its globals, its classes' attributes and
+    slots, and what its methods set on self or cls."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            names.add(node.attr)
+        elif isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__slots__" for t in node.targets):
+            names.update(ast.literal_eval(node.value))
+    return {n for n in names if is_private(n)}
+
+
+def protocol():
+    """The private names tensor.py's docstring gives the rest of the core."""
+    doc = ast.get_docstring(MODULES[PACKAGE / "tensor.py"])
+    section = doc[doc.index("The protocol"):]
+    return set(re.findall(r"\b(?:t|Tensor|dtypes)\.(_\w+)", section))
+
+
+def private_uses(tree, store):
+    """(line, name) of x._name read (or written) where x is not self or cls."""
+    ctx = ast.Store if store else ast.Load
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ctx) and is_private(node.attr):
+            if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                yield node.lineno, node.attr
+
+
+def foreign(path, tree, store):
+    own = defined_names(tree)
+    return [f"{path.relative_to(PACKAGE)}:{line} {name}" for line, name in private_uses(tree, store)
+            if name not in own]
+
+
+def test_no_module_writes_another_modules_private_attributes():
+    bad = [b for p, t in MODULES.items() for b in foreign(p, t, store=True)]
+    assert not bad, bad
+
+
+def test_private_reads_across_modules_go_through_the_protocol():
+    allowed = protocol() | PYTORCH_PUBLIC | PYTHON_PUBLIC
+    bad = [b for p, t in MODULES.items() for b in foreign(p, t, store=False)
+           if b.split()[-1] not in allowed and not b.split()[-1].startswith(PYTORCH_PUBLIC_PREFIX)]
+    assert not bad, bad
+
+
+def test_the_protocol_is_small_and_documented():
+    names = protocol()
+    assert {"_data", "_wrap", "_grad_edge"} <= names and len(names) <= 16, names
+
+
+def test_the_private_checks_can_fail():
+    tree = ast.parse("import x\nx._recorder = 1\nprint(x._hidden)\nself._mine = 2\n")
+    path = PACKAGE / "fake.py"
+    assert foreign(path, tree, store=True) == ["fake.py:2 _recorder"]
+    assert foreign(path, tree, store=False) == ["fake.py:3 _hidden"]
+
+
+def test_one_name_one_meaning():
+    """No two classes of the package share a name (two Functions, two Nodes...)."""
+    seen = {}
+    for path, tree in MODULES.items():
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and not is_private(node.name):
+                seen.setdefault(node.name, []).append(str(path.relative_to(PACKAGE)))
+    assert {n: p for n, p in seen.items() if len(p) > 1} == {}
+    assert not (PACKAGE / "function.py").exists()   # torch.autograd.Function's file is autograd/function.py
+
+
+def test_the_tour_links_to_the_lines_it_names():
+    """docs/how_it_works.md is built from how_it_works.in.md: a link's line is
+    the first one containing the text the source names, so a tour whose code
+    moved fails here until scripts/build_tour.py is run again."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("build_tour", PACKAGE.parent / "scripts" / "build_tour.py")
+    tour = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tour)
+    assert (PACKAGE.parent / "docs" / "how_it_works.md").read_text() == tour.build(), \
+        "run: python scripts/build_tour.py"
+    links = re.findall(r"\]\(\.\./autograd_teach/([\w/]+\.py)#L(\d+)\)", tour.build())
+    assert len(links) >= 30
+    for path, line in links:
+        assert int(line) <= len((PACKAGE / path).read_text().splitlines()), (path, line)
