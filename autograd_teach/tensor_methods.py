@@ -29,21 +29,21 @@ class TensorMethods:
 
     # -- arithmetic ----------------------------------------------------------------
     def add(self, other, alpha=1):
-        return O.AddBackward0.apply(self, _operand(other), alpha)
+        return O.AddBackward0.apply(self, _operand(other, self), alpha)
 
     def sub(self, other, alpha=1):
-        other = _operand(other)
+        other = _operand(other, self)
         _check_bool_sub(self, other)
         return O.SubBackward0.apply(self, other, alpha)
 
     def mul(self, other):
-        return O.MulBackward0.apply(self, _operand(other))
+        return O.MulBackward0.apply(self, _operand(other, self))
 
     def div(self, other):
-        return O.DivBackward0.apply(self, _operand(other))
+        return O.DivBackward0.apply(self, _operand(other, self))
 
     def pow(self, exponent):
-        exponent = _operand(exponent)
+        exponent = _operand(exponent, self)
         if isinstance(exponent, TensorMethods):
             return O.PowBackward1.apply(self, exponent)
         return O.PowBackward0.apply(self, exponent)
@@ -66,20 +66,20 @@ class TensorMethods:
         return self
 
     def __rsub__(self, other):
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return other.sub(self)
         _check_bool_sub(self, other)
         return O.RsubBackward1.apply(self, other)
 
     def __rtruediv__(self, other):
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return other.div(self)
         return O.MulBackward0.apply(O.ReciprocalBackward0.apply(self), other)  # as PyTorch does
 
     def __rpow__(self, other):
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return other.pow(self)
         return O.PowBackward2.apply(self, other)
@@ -100,6 +100,9 @@ class TensorMethods:
         return O.AbsBackward0.apply(self)
 
     __abs__ = abs
+
+    def sgn(self):
+        return O.SgnBackward0.apply(self)
 
     def sin(self):
         return O.SinBackward0.apply(self)
@@ -135,12 +138,12 @@ class TensorMethods:
         return O.MvBackward0.apply(self, vec)
 
     def matmul(self, other):
-        return O.linalg.matmul(self, _operand(other))
+        return O.linalg.matmul(self, _operand(other, self))
 
     __matmul__ = matmul
 
     def __rmatmul__(self, other):
-        return _operand(other).matmul(self)
+        return _operand(other, self).matmul(self)
 
     # -- reductions ----------------------------------------------------------------
     def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None):   # axis: numpy's name, PyTorch takes it
@@ -239,18 +242,44 @@ class TensorMethods:
     def expand_as(self, other):
         return self.expand(other.shape)
 
+    def sum_to_size(self, *size):
+        """Sum the broadcast dims away, down to size (the reverse of expand);
+        what the engine does to the gradient of a broadcast input."""
+        size = _shape_arg(size)
+        shape = self._data.shape
+        lead = len(shape) - len(size)
+        if lead < 0 or any(s != 1 and s != n for s, n in zip(size, shape[lead:])):
+            raise RuntimeError(f"size {{{_dims(size)}}} is not expandable to size {{{_dims(shape)}}}.")
+        dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1)
+        t = self.sum(dims, keepdim=True) if dims else self
+        return t.view(size) if lead else t
+
     def __getitem__(self, index):
         return getitem(self, index)
 
     def __setitem__(self, index, value):
-        setitem(self, index, _operand(value))
+        setitem(self, index, _operand(value, self))
+
+    def gather(self, dim, index):
+        """out[i][j] = self[index[i][j]][j] for dim 0, and so on: read along dim
+        at index. Recorded as advanced indexing (IndexBackward0; PyTorch has
+        a GatherBackward0 node of its own), which has the same gradient."""
+        idx = index._data if isinstance(index, TensorMethods) else np.asarray(index)
+        full = list(np.indices(idx.shape, sparse=True))
+        full[O.shape.check_dim(dim, self.dim())] = idx
+        return self[tuple(full)]
+
+    def scatter(self, dim, index, src):
+        """A copy of self with src written along dim at index (the reverse of gather)."""
+        idx = index._data if isinstance(index, TensorMethods) else np.asarray(index)
+        return O.ScatterBackward0.apply(self, _operand(src, self), O.shape.check_dim(dim, self.dim()), idx)
 
     def copy_(self, src):
-        return self._inplace(lambda dst, s: O.CopySlices.apply(dst, s, (), Ellipsis), _operand(src))
+        return self._inplace(O.CopyBackwards.apply, _operand(src, self))
 
     # -- comparisons (no gradient) ------------------------------------------------
     def _compare(self, op, other):
-        other = _operand(other)
+        other = _operand(other, self)
         b = other._data if isinstance(other, TensorMethods) else other
         if isinstance(other, TensorMethods):
             check_broadcast(self.shape, other.shape)
@@ -280,6 +309,14 @@ class TensorMethods:
 
     eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
 
+    def __and__(self, other):     # masks: (x == 0) & (y >= 0)
+        return self._compare(np.bitwise_and, other)
+
+    def __or__(self, other):
+        return self._compare(np.bitwise_or, other)
+
+    __rand__, __ror__ = __and__, __or__
+
     def equal(self, other):
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
 
@@ -308,7 +345,7 @@ class TensorMethods:
         return O.StdBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
 
     def __floordiv__(self, other):
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return O.FloorDivide.apply(self, other)
         return O.FloorDivideScalar.apply(self, other)
@@ -319,7 +356,7 @@ class TensorMethods:
     floor_divide = __floordiv__
 
     def remainder(self, other):
-        other = _operand(other)
+        other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return O.RemainderBackward1.apply(self, other)
         return O.RemainderBackward0.apply(self, other)
@@ -415,14 +452,15 @@ def _argreduce(fn, t, dim, keepdim):
     return t._wrap(np.asarray(np.expand_dims(out, d) if keepdim else out, dtype=np.int64))
 
 
-def _operand(x):
-    """Tensors and Python numbers pass through; lists and arrays become tensors."""
+def _operand(x, like):
+    """Tensors and Python numbers pass through; numpy arrays become tensors
+    (wrapped as the tensor `like` is). Lists do not: PyTorch raises a TypeError."""
     if isinstance(x, TensorMethods) or isinstance(x, (int, float, bool)):
         return x
     if isinstance(x, (np.number, np.bool_)):
         return x.item()
-    if isinstance(x, (list, tuple, np.ndarray)):
-        return t._wrap(infer_array(x))
+    if isinstance(x, np.ndarray):
+        return like._wrap(infer_array(x))
     raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
 
 
@@ -468,6 +506,10 @@ def _check_bool_sub(a, b):
     if any(bools):
         raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
                            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def _dims(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
 
 
 # --- added for torch.nn / next chapters (issue 8) ---

@@ -39,10 +39,14 @@ class BackwardCFunction(Node):
     def save_for_backward(self, *tensors):
         self._saved = tuple(None if t is None else SavedTensor(t) for t in tensors)
 
+    wrap = staticmethod(Tensor._wrap)
+
     @property
     def saved_tensors(self):
         if self._freed:
             raise RuntimeError(FREED)
+        if grad_mode.is_grad_enabled():   # inside backward(create_graph=True): the tensors with their history
+            return tuple(None if s is None else s.as_tensor(self) for s in self._saved)
         return tuple(None if s is None else Tensor._wrap(s.unpack()) for s in self._saved)
 
     @property
@@ -53,7 +57,18 @@ class BackwardCFunction(Node):
         return []
 
     def call_backward(self, grad):
-        grads = self._fn.backward(self, Tensor._wrap(grad))
+        return tuple(None if g is None else np.asarray(g._data if isinstance(g, Tensor) else g)
+                     for g in self.user_backward(Tensor._wrap(grad)))
+
+    def call_backward_on_tensors(self, grad):
+        """create_graph=True: the user's backward runs on Tensors with grad mode
+        on, so its ops are recorded, as PyTorch does."""
+        return tuple(None if g is None else g if isinstance(g, Tensor) else Tensor._wrap(np.asarray(g))
+                     for g in self.user_backward(grad))
+
+    def user_backward(self, grad):
+        """The Function's backward: one gradient per tensor argument of forward."""
+        grads = self._fn.backward(self, grad)
         grads = grads if isinstance(grads, tuple) else (grads,)
         if len(grads) != len(self.needs_input_grad):
             raise RuntimeError(f"function {type(self).__name__} returned an incorrect number of gradients "
@@ -62,8 +77,8 @@ class BackwardCFunction(Node):
         out = []
         for g, is_tensor in zip(grads, self._tensor_args):
             if is_tensor:
-                out.append(None if g is None else np.asarray(g._data if isinstance(g, Tensor) else g))
-        return tuple(out)
+                out.append(g)
+        return out
 
     def release_variables(self):
         if self._saved:

@@ -5,24 +5,6 @@ import numpy as np
 from ..node import OpNode, quiet
 
 
-class WhereBackward0(OpNode):
-    """out = where(condition, self, other)
-
-    self: where(condition, grad, 0)
-    other: where(condition, 0, grad)"""
-    inputs = ("self", "other")
-    attrs = ("condition",)
-    saved_arrays = ("condition",)
-
-    def forward(self, a, b, condition):
-        self.condition = condition
-        return np.where(condition, a, b)
-
-    def backward(self, grad):
-        zero = np.zeros((), dtype=grad.dtype)
-        return np.where(self.condition, grad, zero), np.where(self.condition, zero, grad)
-
-
 class MaskedFillBackward0(OpNode):
     """out = self.masked_fill(mask, value)
 
