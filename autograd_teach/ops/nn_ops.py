@@ -5,7 +5,8 @@ import numpy as np
 
 from .. import dtypes
 from ..node import OpNode, quiet
-from .matmul_order import mm as _mm
+from .float32 import cascade_sum, sleef_exp, via_float64
+from .matmul_order import addmm_product, mm as _mm
 from .shape import ViewBackward0, check_dim
 
 
@@ -42,15 +43,35 @@ class AddmmBackward0(OpNode):
 
     def forward(self, bias, a, b, beta=1, alpha=1):
         self.alpha, self.beta = alpha, beta
+        self._transposed = (_transposed(a), _transposed(b))   # the layout the gradients are made in
         # PyTorch fills the output with the bias, then gemm adds the product into it
-        prod = _mm(a, b)
+        prod = addmm_product(a, b)
         return (prod if alpha == 1 else alpha * prod) + (bias if beta == 1 else beta * bias)
 
     def backward(self, grad, a, b):
         need_bias, need_a, need_b = self.needs_input_grad
-        return ((grad if self.beta == 1 else grad * self.beta) if need_bias else None,
-                _mm(grad, b.T) * self.alpha if need_a else None,
-                _mm(a.T, grad) * self.alpha if need_b else None)
+        return (self._bias_grad(grad) if need_bias else None,
+                _product_like(self._transposed[0], grad, b.T) * self.alpha if need_a else None,
+                _product_like(self._transposed[1], a.T, grad) * self.alpha if need_b else None)
+
+
+    def _bias_grad(self, grad):
+        # F.linear's 1-D bias: its gradient is the column sums, in the order of
+        # PyTorch's sum kernel (cascade_sum), not numpy's
+        g = grad if self.beta == 1 else grad * self.beta
+        return cascade_sum(g, axis=0) if len(self.input_metadata[0][0]) == 1 else g
+
+
+def _transposed(m):
+    """A matrix laid out column by column (F.linear's weight.t())."""
+    return m.flags.f_contiguous and not m.flags.c_contiguous
+
+
+def _product_like(transposed, x, y):
+    """x @ y, the gradient of a matrix, computed in that matrix's layout as
+    PyTorch's mm_mat1_backward/mm_mat2_backward do: for a transposed one it
+    is (y.T @ x.T).T, whose sums run in another order."""
+    return _mm(y.T, x.T).T if transposed else _mm(x, y)
 
 
 class UnsafeViewBackward0(ViewBackward0):
@@ -97,12 +118,14 @@ class LogSoftmaxBackward0(OpNode):
         if a.ndim == 0:
             return np.zeros_like(a)
         shifted = a - a.max(axis=d, keepdims=True)
-        return shifted - np.log(np.exp(shifted).sum(axis=d, keepdims=True))
+        # PyTorch's kernel: SLEEF's exp, then a log rounded once (float32 bits as PyTorch's)
+        return shifted - via_float64(np.log, sleef_exp(shifted).sum(axis=d, keepdims=True))
 
     def backward(self, grad, result):
         if result.ndim == 0:
             return np.zeros_like(grad)
-        return grad - np.exp(result) * grad.sum(axis=self.dim, keepdims=True)
+        # PyTorch's kernel: SLEEF's exp (sleef_exp), its last bit is not always numpy's
+        return grad - sleef_exp(result) * grad.sum(axis=self.dim, keepdims=True)
 
 
 class NllLossBackward0(OpNode):
