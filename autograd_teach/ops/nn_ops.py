@@ -7,6 +7,7 @@ from .. import dtypes
 from ..node import OpNode, quiet
 from .float32 import cascade_sum, sleef_exp, via_float64
 from .matmul_order import addmm_product, mm as _mm
+from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 from .shape import ViewBackward0, check_dim
 
 
@@ -131,7 +132,10 @@ class LogSoftmaxBackward0(OpNode):
 class NllLossBackward0(OpNode):
     """out = -self[range(N), target] (times weight[target]), reduced: 'mean' divides by total_weight
 
-    self: zeros_like(self).scatter(1, target, -weight[target] * grad / total_weight)"""
+    self: nll_loss_backward(grad, target, weight, reduction, ignore_index, total_weight, self_sym_sizes)
+
+    PyTorch's nll_loss_backward: -weight[target] * grad (over total_weight for
+    'mean') at each row's target, zeros elsewhere and at ignore_index."""
     attrs = ("ignore_index", "reduction", "target", "weight", "total_weight")
     saved_arrays = ("target", "total_weight")
 
@@ -184,12 +188,33 @@ class NllLossBackward0(OpNode):
                                           self.target.reshape(-1))] = per
         return out.reshape(self.input_metadata[0][0])
 
+    @property
+    def _saved_self_sym_sizes(self):
+        """The input's shape, for the rule (PyTorch's rule reads it off the saved self)."""
+        return self.input_metadata[0][0]
+
+
+def nll_loss_backward(grad, target, weight, reduction, ignore_index, total_weight, self_sym_sizes):
+    """The gradient of nll_loss as Tensor ops (differentiable again): a constant
+    (-weight[target] at each row's target) times grad."""
+    t = target._data.reshape(-1)
+    classes = self_sym_sizes[-1]
+    keep = t != ignore_index
+    w = np.ones(classes) if weight is None else np.asarray(weight)
+    per = np.zeros((len(t), classes), dtype=grad._data.dtype)
+    per[np.arange(len(t)), np.where(keep, t, 0)] = -np.where(keep, w[np.where(keep, t, 0)], 0)
+    scale = grad._wrap(per.reshape(self_sym_sizes))
+    if reduction == "none":
+        return scale * (grad.unsqueeze(-1) if len(self_sym_sizes) == 2 else grad)
+    return scale * (grad / total_weight if reduction == "mean" else grad)
+
 
 class BinaryCrossEntropyBackward0(OpNode):
     """out = -(target * self.log().clamp_min(-100) + (1 - target) * (1 - self).log().clamp_min(-100)), reduced
 
-    self: grad * (self - target) / ((1 - self) * self).clamp_min(1e-12)
-    target: grad * ((1 - self).log().clamp_min(-100) - self.log().clamp_min(-100))"""
+    self: grad * (self - target) / ((1 - self) * self).clamp(min=1e-12) / (self.numel() if reduction == "mean" else 1)
+    target: grad * ((1 - self).log().clamp(min=-100) - self.log().clamp(min=-100))
+            / (self.numel() if reduction == "mean" else 1)"""
     inputs = ("self", "target")
     saved = ("self", "target")
     attrs = ("reduction",)
