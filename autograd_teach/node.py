@@ -340,7 +340,7 @@ class OpNode(Node):
             raise NotImplementedError(f"autograd_teach: the derivative of {self.name()} for {missing[0]} has no "
                                       "rule in its docstring, so it cannot run with create_graph=True")
         grads = rules.evaluate(self, grad, self.live_values(), create_graph=True)
-        return self.to_inputs([grads.get(name) for name in self.inputs])
+        return self.to_inputs(rules.per_input(self.inputs, grads))
 
     def live_values(self):
         """What the rules read, as a double backward needs them: each saved

@@ -137,7 +137,21 @@ def _differentiated(node):
     """The rules of the inputs that get a gradient: those with a next_functions edge."""
     found = rules(node)            # {} for a node that is not an op: AccumulateGrad, custom Functions
     inputs, edges = getattr(type(node), "inputs", ()), node.next_functions
-    return {name: text for name, text in found.items() if edges[inputs.index(name)][0] is not None}
+    return {name: text for name, text in found.items()
+            if any(n == name and e[0] is not None for n, e in zip(inputs, edges))}
+
+
+def per_input(inputs, grads):
+    """One gradient per input, from {name: value}: a name that repeats (cat's
+    `tensors`) has a list as its value, one entry per occurrence."""
+    seen, out = {}, []
+    for name in inputs:
+        g = grads.get(name)
+        if g is not None and inputs.count(name) > 1:
+            seen[name] = seen.get(name, -1) + 1
+            g = g[seen[name]]
+        out.append(g)
+    return out
 
 
 def saved_values(node, which=None):

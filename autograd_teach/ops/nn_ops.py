@@ -277,7 +277,7 @@ class DivBackward1(OpNode):
 class LeakyReluBackward0(OpNode):
     """out = where(self > 0, self, self * negative_slope)
 
-    self: grad * where(self > 0, 1, negative_slope)"""
+    self: leaky_relu_backward(grad, self, negative_slope)"""
     saved = ("self",)
     attrs = ("negative_slope",)
 
@@ -292,5 +292,10 @@ class LeakyReluBackward0(OpNode):
 class LeakyReluBackward1(LeakyReluBackward0):
     """out = leaky_relu_(self, negative_slope): in place, so the input is gone; the result is saved
 
-    self: grad * where(result > 0, 1, negative_slope)"""
+    self: leaky_relu_backward(grad, result, negative_slope)"""
     saved = ("result",)
+
+
+def leaky_relu_backward(grad, self, negative_slope):
+    """grad where self > 0, else grad * negative_slope (in grad's dtype)."""
+    return where(self > 0, grad, grad * negative_slope)

@@ -48,7 +48,11 @@ class FloorDivideScalar(FloorDivide):
 class RemainderScalarSelf(NoDerivative):
     """out = self - (self / other).floor() * other  (self a number: 2 % x)
 
-    other: not_implemented("remainder")"""
+    self: not_implemented("remainder")
+    other: not_implemented("remainder")
+
+    self is the number, made a 0-d tensor that never requires grad.
+    """
     _op = "remainder"
 
     @quiet
