@@ -19,7 +19,7 @@ import pytest
 import autograd_teach as torch
 from autograd_teach.autograd import GradcheckError, gradgradcheck
 from autograd_teach.autograd.functional import hessian, jacobian
-from test_derivative_formulas import CASES, Recorder, op_classes, t
+from test_derivative_formulas import CASES, NOT_DIFFERENTIABLE, Recorder, op_classes, t
 import test_gradcheck
 
 from autograd_teach import engine, ops
@@ -39,6 +39,10 @@ OVERRIDES = {
     "MinBackward1": [("all", lambda r: [no_ties(2, 3, rng=r)], lambda x: x.min())],
     "AbsBackward0": [("away from 0", lambda r: [no_ties(2, 3, rng=r)], lambda x: x.abs())],
     "ToCopyBackward0": [],
+    "MaximumBackward0": [("no ties", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, y: x.maximum(y))],
+    "MinimumBackward0": [("no ties", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, y: x.minimum(y))],
+    # no derivative at all (test_derivative_formulas.py checks that backward raises PyTorch's error)
+    **{name: [] for name in NOT_DIFFERENTIABLE},
 }
 FLOAT32_CASES = {("MulBackward0", "float32 * float64")}
 
@@ -106,7 +110,48 @@ def test_the_float32_cases_exist():
 
 def test_every_op_is_gradgradchecked():
     checked = {p.values[0] for p in gg_cases()}
-    assert checked == set(op_classes()) - {"ToCopyBackward0"}
+    assert checked == set(op_classes()) - {"ToCopyBackward0"} - set(NOT_DIFFERENTIABLE)
+
+
+def d2l_mlp(seed=0):
+    """d2l's MLP (Linear, ReLU, Linear) with a cross-entropy loss, in float64."""
+    torch.manual_seed(seed)
+    net = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 3)).double()
+    x = torch.randn(5, 4, dtype=torch.float64)
+    y = torch.tensor([0, 2, 1, 1, 0])
+    return net, x, y
+
+
+def test_a_d2l_mlps_loss_differentiated_twice():
+    """The gradient of the loss w.r.t. the weights, then the gradient of its
+    squared norm (a gradient penalty): every node of both passes is recorded,
+    and the second derivative matches finite differences."""
+    net, x, y = d2l_mlp()
+    params = list(net.parameters())
+    loss = torch.nn.functional.cross_entropy(net(x), y)
+    grads = torch.autograd.grad(loss, params, create_graph=True)
+    assert all(g.requires_grad and g.grad_fn is not None for g in grads)
+    penalty = sum((g * g).sum() for g in grads)
+    second = torch.autograd.grad(penalty, params)
+    assert all(s.shape == p.shape for s, p in zip(second, params))
+    assert any(float(s.abs().sum()) > 0 for s in second)
+
+    def loss_of(*ps):
+        out = x
+        out = torch.nn.functional.linear(out, ps[0], ps[1]).relu()
+        return torch.nn.functional.cross_entropy(torch.nn.functional.linear(out, ps[2], ps[3]), y)
+    leaves = [p.detach().clone().requires_grad_() for p in params]
+    assert gradgradcheck(loss_of, leaves)
+
+
+def test_the_nn_ops_twice():
+    """log_softmax, softmax, nll_loss, leaky_relu, cat, var: a Hessian against finite differences."""
+    x = torch.tensor(np.random.default_rng(1).standard_normal((3, 4)), requires_grad=True)
+
+    def f(x):
+        a = torch.cat([x.softmax(1), torch.nn.functional.leaky_relu(x, 0.2)], dim=0)
+        return torch.nn.functional.nll_loss(a.log_softmax(1), torch.tensor([0, 1, 3, 2, 0, 1])) + x.var()
+    assert gradgradcheck(f, [x])
 
 
 def test_a_cast_inside_a_double_backward():
