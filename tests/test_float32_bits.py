@@ -194,3 +194,17 @@ def test_fused_multiply_add_rounds_once():
     r = np.array([1 - 2 ** -23], np.float32)
     assert F.one_minus_square(r)[0] == np.float32(2 ** -22 - 2 ** -46)
     assert (1 - r * r)[0] == np.float32(2 ** -22)
+
+
+def test_sleef_exp_is_within_one_ulp_and_handles_the_ends():
+    # PyTorch's log_softmax kernel uses SLEEF's expf (nn_mlp_sgd_adam's golden depends on its bits)
+    x = np.linspace(-80, 80, 100001, dtype=np.float32)
+    ours = F.sleef_exp(x)
+    exact = np.exp(x.astype(np.float64))
+    ulp = np.spacing(exact.astype(np.float32)).astype(np.float64)
+    assert ours.dtype == np.float32 and np.all(np.abs(ours - exact) <= ulp)
+    assert not np.array_equal(ours, exact.astype(np.float32))   # not the correctly rounded exp
+    ends = F.sleef_exp(np.array([-200.0, 0.0, 100.0, np.inf, -np.inf, np.nan], np.float32))
+    assert ends[:5].tolist() == [0.0, 1.0, np.inf, np.inf, 0.0] and np.isnan(ends[5])
+    x64 = np.array([0.5, -1.0])
+    assert np.array_equal(F.sleef_exp(x64), np.exp(x64))

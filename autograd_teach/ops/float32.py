@@ -244,6 +244,7 @@ _EXPF_POLY = (0.000198527617612853646278381, 0.00139304355252534151077271, 0.008
               0.0416664853692054748535156, 0.166666671633720397949219, 0.5)
 
 
+@np.errstate(over="ignore", invalid="ignore")   # inf and nan pass through, as in PyTorch
 def sleef_exp(d):
     """exp as SLEEF's expf_u10 computes it (Vectorized<float>::exp, used by
     PyTorch's log_softmax backward): exp(d) = 2**q * exp(s), q = rint(d / ln 2),
@@ -261,6 +262,5 @@ def sleef_exp(d):
     for c in _EXPF_POLY[1:]:
         u = _fma(u, s, f32(c))
     u = f32(1) + _fma(s * s, u, s)
-    with np.errstate(over="ignore"):
-        out = np.ldexp(u, np.clip(q, -200, 200).astype(np.int32)).astype(np.float32)
+    out = np.ldexp(u, np.clip(np.nan_to_num(q), -200, 200).astype(np.int32)).astype(np.float32)
     return np.where(d < f32(-104), f32(0), np.where(d > f32(88.72283935546875), f32(np.inf), out))
