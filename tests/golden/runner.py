@@ -75,8 +75,10 @@ def _torch_aliased(torch_module):
             sys.modules[f"torch.{sub}"] = mod
         yield
     finally:
+        # Drop the aliases; keep what real torch imported lazily during the run
+        # (jacobian loads torch._functorch...): importing it twice registers its ops twice.
         for k in [k for k in sys.modules if k == "torch" or k.startswith("torch.")]:
-            if k not in saved:
+            if k not in saved and getattr(sys.modules[k], "__name__", None) != k:
                 del sys.modules[k]
         sys.modules.update(saved)
 
