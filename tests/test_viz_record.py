@@ -90,3 +90,21 @@ def test_topological_order_walk_is_not_stored_as_a_backward(autorecording):
     out, _ = square_mean()
     engine.topological_order([out.grad_fn])
     assert find_recording(out.grad_fn) is None
+
+
+def test_the_background_recorder_watches_a_create_graph_backward():
+    # .grad has history then (requires_grad): the recorder copies its values, not raising
+    import autograd_teach as torch
+    from autograd_teach import viz
+    from autograd_teach.viz import record
+    was = record.recording_in_background()
+    record.autorecord(True)
+    try:
+        p = torch.tensor([1.0, 2.0], requires_grad=True)
+        q = p ** 2
+        q.retain_grad()
+        (q ** 2).sum().backward(create_graph=True)
+        assert q.grad.requires_grad and q.grad.tolist() == [2.0, 8.0]
+        assert p.grad.tolist() == [4.0, 32.0]
+    finally:
+        record.autorecord(was)

@@ -102,7 +102,9 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         smooth = smooth.sum() / (~ignore_mask).sum()
     elif reduction == "sum":
         smooth = smooth.sum()
-    return O.MulBackward1.apply(nll, 1 - label_smoothing) + O.MulBackward1.apply(smooth, label_smoothing / n_classes)
+    # PyTorch's C++ (compiled by GCC) makes the right-hand product first: its node is the older one
+    smooth = O.MulBackward1.apply(smooth, label_smoothing / n_classes)
+    return O.MulBackward1.apply(nll, 1 - label_smoothing) + smooth
 
 
 def _cross_entropy_probs(lsm, target, weight, reduction, label_smoothing, class_dim):

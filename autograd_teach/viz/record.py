@@ -84,7 +84,7 @@ class Recorder:
         leaf_grad = None
         var = getattr(node, "variable", None)
         if var is not None and getattr(var, "grad", None) is not None:
-            leaf_grad = _copy(var.grad.numpy())
+            leaf_grad = _copy(var.grad.detach().numpy())   # with create_graph, .grad has history
         steps = self._current.steps
         steps.append(Step(len(steps), node, _copy(grad_outputs[0]) if grad_outputs else None,
                           tuple(_copy(g) for g in grad_inputs), leaf_grad))
