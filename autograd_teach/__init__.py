@@ -48,7 +48,7 @@ def _function_form(name):
 
 
 for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal", "exp", "log", "sqrt",
-              "abs", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "square", "dot", "mm",
+              "abs", "sgn", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "square", "dot", "mm",
               "mv", "matmul", "sum", "mean", "max", "min", "argmax", "argmin", "norm", "reshape", "t",
               "transpose", "permute", "unsqueeze", "squeeze", "flatten", "clone", "detach", "allclose",
               "equal", "eq", "ne", "lt", "le", "gt", "ge", "all", "any"):

@@ -10,9 +10,15 @@ torch/csrc/autograd/engine.cpp.
    edge leads to, and count that dependency off.
 
 Everything else is the node's business (node.py, tensor.py) or the task's:
-a `GraphTask` holds what one backward call asked for (retain_graph, the
-inputs of autograd.grad) and a log that puts every .grad back if the call
-fails half-way. Observers (viz) subscribe with `add_observer`.
+a `GraphTask` holds what one backward call asked for (retain_graph,
+create_graph, the inputs of autograd.grad) and a log that puts every .grad
+back if the call fails half-way. Observers (viz) subscribe with `add_observer`.
+
+With create_graph=True the loop is the same; only what flows through it
+changes: the gradients are Tensors instead of numpy arrays, and grad mode is
+on while the nodes run, so each node's backward is recorded as a graph of its
+own (Node.run makes that choice). As in PyTorch, grad mode during a backward
+is create_graph.
 """
 import heapq
 import itertools
@@ -20,21 +26,25 @@ import threading
 
 import numpy as np
 
+from . import grad_mode
+
 _observers = []          # what add_observer subscribed; empty unless someone asked
 _observers_lock = threading.Lock()
 
 
 def accumulate_into(buffer, grad):
-    """The sum of two gradients for one node. np.asarray: numpy adds two 0-d
-    arrays into a numpy scalar, which a node writing into its gradient
-    (CopySlices) would write into a copy of."""
-    return np.asarray(buffer + grad)
+    """The sum of two gradients for one node. numpy adds two 0-d arrays into a
+    numpy scalar, which a node writing into its gradient (CopySlices) would
+    write into a copy of: make it an array again. (Tensors under create_graph
+    add as Tensors.)"""
+    total = buffer + grad
+    return np.asarray(total) if isinstance(total, np.generic) else total
 
 
-def execute(roots, retain_graph=False, accumulate=True, capture=None):
-    """Run backward from roots, a list of (node, gradient array). For what
-    accumulate and capture mean, see GraphTask."""
-    task = GraphTask(roots, retain_graph, accumulate, capture)
+def execute(roots, retain_graph=False, accumulate=True, capture=None, create_graph=False):
+    """Run backward from roots, a list of (node, gradient): numpy arrays, or
+    Tensors when create_graph. For what the other arguments mean, see GraphTask."""
+    task = GraphTask(roots, retain_graph, accumulate, capture, create_graph)
     needed = task.needed    # None: every node runs
     deps = dependencies(task.roots)
     buffers, ready, arrival = {}, [], itertools.count()
@@ -54,8 +64,8 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None):
             if needed is not None and node not in needed:
                 continue                             # not on a path to what autograd.grad wants
             grads = node.run(grad, task)             # one gradient per next_functions edge
-            for watcher in task.watchers:
-                watcher.step(node, (grad,), grads)
+            for watcher in task.watchers:            # observers see numpy arrays, always
+                watcher.step(node, *(as_arrays(grad, grads) if create_graph else ((grad,), grads)))
             for (nxt, _), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue
@@ -68,6 +78,11 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None):
                     # a leaf's .grad is filled as soon as its gradient is complete. Ties: the
                     # order they became ready in.
                     heapq.heappush(ready, (-nxt.sequence_nr, next(arrival), nxt))
+
+
+def as_arrays(grad, grads):
+    """A create_graph step's gradients (Tensors) as the numpy arrays observers get."""
+    return (grad._data,), tuple(None if g is None else g._data for g in grads)
 
 
 def dependencies(roots):
@@ -93,14 +108,19 @@ class GraphTask:
     capture    -- dict {node: None}: the gradient arriving at each of these
                   nodes is stored there (autograd.grad, backward(inputs=...)),
                   and only the nodes on a path to them run, as in PyTorch
+    create_graph -- the nodes run on Tensors, recording their own backward
+                  (Node.run)
 
     `with task:` brackets the run: the observers' watchers begin and end
     around it, and if it fails, every .grad write in the undo log is undone.
+    Inside, grad mode is create_graph, as in PyTorch: on, each node's
+    backward is recorded; off, nothing a hook does is.
     """
 
-    def __init__(self, roots, retain_graph, accumulate, capture):
+    def __init__(self, roots, retain_graph, accumulate, capture, create_graph=False):
         self.roots = [node for node, _ in roots]
         self.retain_graph, self.accumulate, self.capture = retain_graph, accumulate, capture
+        self.create_graph = create_graph
         # The nodes on a path to a captured one (PyTorch's exec_info); None: all run.
         self.needed = None if capture is None else nodes_leading_to(self.roots, capture)
         self.undo = []      # how to put back each .grad this call writes: (function, *its arguments)
@@ -111,9 +131,12 @@ class GraphTask:
 
     def __enter__(self):
         self.watchers = begin_watchers(self.roots) if _observers else ()
+        self.grad_mode_before = grad_mode.is_grad_enabled()
+        grad_mode.set_grad_enabled(bool(self.create_graph))
         return self
 
     def __exit__(self, exc_type, exc, tb):
+        grad_mode.set_grad_enabled(self.grad_mode_before)
         if exc_type is not None:    # a failed backward leaves no half-updated .grad behind
             for restore, *args in reversed(self.undo):
                 restore(*args)

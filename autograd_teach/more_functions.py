@@ -1,4 +1,4 @@
-"""torch.cat, torch.stack, torch.where, torch.normal, ...: the function forms
+"""torch.cat, torch.stack, torch.normal, ...: the function forms
 the chapters after the autograd tutorials use. Each hands on to an op class in
 ops/ or to the Tensor method of the same name."""
 import numpy as np
@@ -8,7 +8,7 @@ from . import ops as O
 from . import random
 from .creation import _finish, _size
 from .tensor import Tensor
-from .tensor_methods import _operand
+from .ops.selection import where  # noqa: F401  (one torch.where: the one the derivative rules call)
 
 
 def cat(tensors, dim=0):
@@ -23,24 +23,6 @@ concat = concatenate = cat
 
 def stack(tensors, dim=0):
     return O.StackBackward0.apply(tensors, dim)
-
-
-def where(condition, input=None, other=None):
-    """where(cond, x, y) picks from x where cond is True, else from y."""
-    if input is None and other is None:
-        return tuple(Tensor._wrap(i.astype(np.int64)) for i in np.nonzero(condition._data))
-    if condition.dtype is not dtypes.bool_:
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-                           f"{condition.dtype.legacy_name}")
-    x, y = _operand(input, condition), _operand(other, condition)
-    if not isinstance(x, Tensor) and not isinstance(y, Tensor):   # two numbers: the default dtype
-        dt = dtypes.result_type(x, y)
-        dt = dtypes.default_float if dt.is_floating_point else dt
-        x = Tensor._wrap(np.array(x, dtype=dt.np))
-    if not isinstance(x, Tensor):
-        x = Tensor._wrap(np.array(x, dtype=dtypes.result_type(y, x).np))
-    shape = np.broadcast_shapes(condition.shape, x.shape, y.shape if isinstance(y, Tensor) else ())
-    return O.WhereBackward0.apply(x, y, np.broadcast_to(condition._data, shape))
 
 
 def softmax(input, dim, dtype=None):

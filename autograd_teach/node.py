@@ -9,7 +9,9 @@ it fills). This file has:
                  hooks, and `run`, which the engine calls
     OpNode       the base of the op nodes in ops/: `apply` runs the forward
                  and records the node; `call_backward` runs the op's backward
-                 and un-broadcasts each gradient to its input's shape
+                 and un-broadcasts each gradient to its input's shape;
+                 `call_backward_on_tensors` does the same with Tensor ops
+                 (create_graph=True), so the backward is itself a graph
     SavedTensor  what a node saved for backward, with the version it had
 
 An op in ops/ only says `forward` and `backward`, and declares by name which
@@ -22,7 +24,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import dtypes, grad_mode
+from . import dtypes, grad_mode, rules
 
 # PyTorch's sequence_nr: each node gets the next number; the engine runs the
 # ready node with the highest one first (see engine.py).
@@ -101,12 +103,20 @@ class Node:
         if self.retains_grad_hooks:
             for keep in self.retains_grad_hooks:
                 keep(self, grad, task.undo)
-        grads = self.call_backward(grad)
+        if task.create_graph:
+            # create_graph=True: grad is a Tensor and grad mode is on, so the
+            # backward's own ops are recorded and can be differentiated again.
+            grads = self.call_backward_on_tensors(grad)
+        else:
+            grads = self.call_backward(grad)         # numpy arrays: the fast path
         if not task.retain_graph:
             self.release_variables()
         return grads
 
     def call_backward(self, grad):
+        raise NotImplementedError
+
+    def call_backward_on_tensors(self, grad):
         raise NotImplementedError
 
     def release_variables(self):
@@ -165,10 +175,14 @@ class SavedTensor:
         """What PyTorch's grad_fn._saved_<name> returns: the saved input itself
         (while it lives), or for a saved output a tensor with that node as grad_fn."""
         self.unpack()
-        t = self.ref() if self.ref is not None else None
+        if self.ref is None:          # the node's own output: its grad_fn is the node
+            return node.wrap(self.data, self.box, node)
+        t = self.ref()
         if t is not None:
             return t
-        return node.wrap(self.data, self.box, node if self.ref is None else None)
+        # An input that is gone: its values with the history it had, so that a
+        # graph built from it (create_graph=True) still leads back to the leaves.
+        return node.wrap(self.data, self.box, self.made_by)
 
 
 def op_name(node_name):
@@ -315,6 +329,49 @@ class OpNode(Node):
             if g.shape != meta[0]:
                 g = unbroadcast(g, meta[0])
             out.append(g if g.dtype is meta[1] else g.astype(meta[1]))
+        return tuple(out)
+
+    def call_backward_on_tensors(self, grad):
+        """create_graph=True: the docstring's rule evaluated on Tensors (grad,
+        and the saved values as the live tensors, which lead back to the
+        leaves), with grad mode on, so that every op of the backward is
+        recorded. Then, as Tensor ops too, each gradient is summed back to its
+        input's shape and cast to its dtype (PyTorch: validate_outputs).
+        In PyTorch, likewise, the backward formulas of derivatives.yaml are
+        made of differentiable ops."""
+        if self.saved_values is None and (self.saved or self.saved_arrays):
+            raise RuntimeError(FREED)
+        missing = [name for name, (fn, _) in zip(self.inputs, self.next_functions)
+                   if fn is not None and name not in rules.rules(self)]
+        if missing:
+            raise NotImplementedError(f"autograd_teach: the derivative of {self.name()} for {missing[0]} has no "
+                                      "rule in its docstring, so it cannot run with create_graph=True")
+        grads = rules.evaluate(self, grad, self.live_values(), create_graph=True)
+        return self.to_inputs(rules.per_input(self.inputs, grads))
+
+    def live_values(self):
+        """What the rules read, as a double backward needs them: each saved
+        tensor as the tensor that leads back to the leaves (the input itself;
+        for `result`, a tensor whose grad_fn is this node), a number that
+        stood in a tensor's place as that number, and the attributes."""
+        out = {}
+        for name, s in (self.saved_values or {}).items():
+            out[name] = s.as_tensor(self) if type(s) is SavedTensor else s
+        for name in self.attrs:
+            out[name] = self.saved_attr(name)
+        return out
+
+    def to_inputs(self, grads):
+        """create_graph=True: each gradient summed back to its input's shape and
+        cast to its dtype, as Tensor ops (PyTorch's validate_outputs)."""
+        out = []
+        for g, meta, (fn, _) in zip(grads, self.input_metadata, self.next_functions):
+            if fn is None or g is None:
+                out.append(None)
+                continue
+            if g.shape != meta[0]:
+                g = g.sum_to_size(meta[0])
+            out.append(g if g._data.dtype is meta[1] else g.to(dtypes.from_numpy(meta[1])))
         return tuple(out)
 
     def release_variables(self):

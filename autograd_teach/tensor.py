@@ -436,6 +436,8 @@ class AccumulateGrad(Node):
 
 
 def accumulate_grad(leaf, grad, undo):
+    if isinstance(grad, Tensor):        # create_graph=True: a Tensor, added out of place
+        return accumulate_grad_tensor(leaf, grad, undo)
     old = leaf._grad
     if old is None:
         undo.append((_restore_grad, leaf, None, None))
@@ -444,6 +446,19 @@ def accumulate_grad(leaf, grad, undo):
         undo.append((_restore_grad, leaf, old, old._data.copy()))
         old._data += grad
         old._bump_version()
+
+
+def accumulate_grad_tensor(leaf, grad, undo):
+    """With create_graph=True (grad mode on), PyTorch keeps the gradient's
+    history in .grad: the first one is copied into a new tensor (grad_fn
+    CopyBackwards), later ones are added out of place (AddBackward0), so .grad
+    can be differentiated again."""
+    old = leaf._grad
+    undo.append((_restore_grad, leaf, old, None))
+    if old is None:
+        leaf._grad = O.CopyBackwards.apply(Tensor._wrap(np.empty_like(leaf._data)), grad)
+    else:
+        leaf._grad = old + grad
 
 
 def _restore_grad(t, old_grad, old_data):
@@ -468,49 +483,61 @@ class RetainGrad:
             return
         old = t._grad
         undo.append((_restore_grad, t, old, None))
+        if isinstance(grad, Tensor):           # create_graph=True: keep the history, as PyTorch does
+            t._grad = grad.clone() if old is None else old + grad
+            return
         t._grad = Tensor._wrap(np.array(grad if old is None else old._data + grad, dtype=t._data.dtype))
 
 
 class TensorHook:
-    """A register_hook() hook as the engine calls it: on arrays."""
+    """A register_hook() hook as the engine calls it: on arrays, or on Tensors
+    when the backward builds a graph (create_graph=True)."""
     __slots__ = ("hook",)
 
     def __init__(self, hook):
         self.hook = hook
 
     def __call__(self, grad):
-        out = self.hook(Tensor._wrap(grad))
+        on_tensors = isinstance(grad, Tensor)
+        out = self.hook(grad if on_tensors else Tensor._wrap(grad))
         if out is None:
             return None
         # PyTorch's check_single_result: a Tensor, of the same type, then of the same size
         name = getattr(self.hook, '__name__', self.hook)
         if not isinstance(out, Tensor):
             raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
-        if out._data.dtype != grad.dtype:
-            was, got = (dtypes._BY_NUMPY[d].legacy_name + "Tensor" for d in (grad.dtype, out._data.dtype))
+        grad_dtype = grad._data.dtype if on_tensors else grad.dtype
+        if out._data.dtype != grad_dtype:
+            was, got = (dtypes._BY_NUMPY[d].legacy_name + "Tensor" for d in (grad_dtype, out._data.dtype))
             raise RuntimeError(f"hook '{name}' has changed the type of value (was torch.{was} got torch.{got})")
         if out.shape != grad.shape:
             raise RuntimeError(f"hook '{name}' has changed the size of value")
-        return out._data
+        return out if on_tensors else out._data
 
 
 # -- backward: check the roots, then hand over to the engine -----------------------
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """torch.autograd.backward: accumulate d(tensors)/d(leaf) into every leaf's
-    .grad (or only into inputs)."""
-    no_create_graph(create_graph)
-    roots = gradient_roots(as_tuple(tensors), grad_tensors)
+    .grad (or only into inputs). create_graph=True records the backward too,
+    so .grad can be differentiated again; retain_graph defaults to it."""
+    retain_graph = create_graph if retain_graph is None else retain_graph
+    roots = gradient_roots(as_tuple(tensors), grad_tensors, create_graph)
+    if create_graph:
+        # Attributed to this line, so Python's default filter shows it once, as PyTorch does (TORCH_WARN_ONCE)
+        warnings.warn(CREATE_GRAPH_CYCLE_WARNING, UserWarning, stacklevel=1)
     if inputs is None:
-        engine.execute(roots, retain_graph=bool(retain_graph))
+        engine.execute(roots, retain_graph=bool(retain_graph), create_graph=create_graph)
         return
     inputs = as_tuple(inputs)
     capture = {t._grad_edge()[0]: None for t in inputs}
-    engine.execute(roots, retain_graph=bool(retain_graph), accumulate=False, capture=capture)
+    engine.execute(roots, retain_graph=bool(retain_graph), accumulate=False, capture=capture,
+                   create_graph=create_graph)
     for t in inputs:
         g = capture[t._grad_edge()[0]]
         if g is not None:
-            accumulate_grad(t, g, [])
+            with grad_mode.set_grad_enabled(bool(create_graph)):
+                accumulate_grad(t, g, [])
 
 
 def as_tuple(x):
@@ -520,15 +547,28 @@ def as_tuple(x):
     return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
-def gradient_roots(outputs, grad_outputs):
-    """(node, gradient array) per output, with PyTorch's checks and messages."""
+def gradient_roots(outputs, grad_outputs, create_graph=False):
+    """(node, gradient) per output, with PyTorch's checks and messages: numpy
+    arrays, or with create_graph Tensors (a given grad_output itself, so that
+    a graph through it, as in a Hessian-vector product, is kept)."""
     grads = (as_tuple(grad_outputs) or (None,) * len(outputs))[:len(outputs)]   # PyTorch zips them
     for g in grads:
         if g is not None and not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
     if len(grads) < len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
-    return [(t._grad_edge()[0], _root_gradient(i, t, g)) for i, (t, g) in enumerate(zip(outputs, grads))]
+    roots = [(t._grad_edge()[0], _root_gradient(i, t, g)) for i, (t, g) in enumerate(zip(outputs, grads))]
+    if create_graph:
+        roots = [(node, g if g is not None else Tensor._wrap(array))
+                 for (node, array), g in zip(roots, (_root_tensor(t, g) for t, g in zip(outputs, grads)))]
+    return roots
+
+
+def _root_tensor(t, g):
+    """The given gradient as a Tensor of t's dtype (None: none was given)."""
+    if g is None:
+        return None
+    return g if g.dtype is t.dtype else g.to(t.dtype)
 
 
 def _root_gradient(i, t, g):
@@ -544,10 +584,12 @@ def _root_gradient(i, t, g):
     return g._data.astype(t._data.dtype, copy=False)
 
 
-def no_create_graph(create_graph):
-    if create_graph:
-        raise NotImplementedError("autograd_teach computes gradients with numpy and cannot build a graph of "
-                                  "the backward pass: create_graph=True (higher-order gradients) is not supported")
+CREATE_GRAPH_CYCLE_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
+    "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to "
+    "avoid this. If you have to use this function, make sure to reset the .grad fields of your parameters "
+    "to None after use to break the cycle and avoid the leak. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)")
 
 
 # -- small helpers ------------------------------------------------------------------

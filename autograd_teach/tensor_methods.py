@@ -114,6 +114,9 @@ class TensorMethods:
 
     __abs__ = abs
 
+    def sgn(self):
+        return O.SgnBackward0.apply(self)
+
     def sin(self):
         return O.SinBackward0.apply(self)
 
@@ -269,14 +272,40 @@ class TensorMethods:
     def expand_as(self, other):
         return self.expand(other.shape)
 
+    def sum_to_size(self, *size):
+        """Sum the broadcast dims away, down to size (the reverse of expand);
+        what the engine does to the gradient of a broadcast input."""
+        size = _shape_arg(size)
+        shape = self._data.shape
+        lead = len(shape) - len(size)
+        if lead < 0 or any(s != 1 and s != n for s, n in zip(size, shape[lead:])):
+            raise RuntimeError(f"size {{{_dims(size)}}} is not expandable to size {{{_dims(shape)}}}.")
+        dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1)
+        t = self.sum(dims, keepdim=True) if dims else self
+        return t.view(size) if lead else t
+
     def __getitem__(self, index):
         return getitem(self, index)
 
     def __setitem__(self, index, value):
         setitem(self, index, _operand(value, self))
 
+    def gather(self, dim, index):
+        """out[i][j] = self[index[i][j]][j] for dim 0, and so on: read along dim
+        at index. Recorded as advanced indexing (IndexBackward0; PyTorch has
+        a GatherBackward0 node of its own), which has the same gradient."""
+        idx = index._data if isinstance(index, TensorMethods) else np.asarray(index)
+        full = list(np.indices(idx.shape, sparse=True))
+        full[O.shape.check_dim(dim, self.dim())] = idx
+        return self[tuple(full)]
+
+    def scatter(self, dim, index, src):
+        """A copy of self with src written along dim at index (the reverse of gather)."""
+        idx = index._data if isinstance(index, TensorMethods) else np.asarray(index)
+        return O.ScatterBackward0.apply(self, _operand(src, self), O.shape.check_dim(dim, self.dim()), idx)
+
     def copy_(self, src):
-        return self._inplace(lambda dst, s: O.CopySlices.apply(dst, s, (), Ellipsis), _operand(src, self))
+        return self._inplace(O.CopyBackwards.apply, _operand(src, self))
 
     # -- comparisons (no gradient) ------------------------------------------------
     def _compare(self, op, other):
@@ -309,6 +338,14 @@ class TensorMethods:
         return self._compare(np.greater_equal, other)
 
     eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+
+    def __and__(self, other):     # masks: (x == 0) & (y >= 0)
+        return self._compare(np.bitwise_and, other)
+
+    def __or__(self, other):
+        return self._compare(np.bitwise_or, other)
+
+    __rand__, __ror__ = __and__, __or__
 
     def equal(self, other):
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
@@ -448,14 +485,15 @@ def _argreduce(fn, t, dim, keepdim):
 def _operand(x, like):
     """Tensors and Python numbers pass through; numpy scalars become Python
     numbers (np.float64 is a float subclass, but numpy would compute with it in
-    float64); lists and arrays become tensors (plain ones, made by like._wrap)."""
+    float64); numpy arrays become tensors (plain ones, made by like._wrap).
+    Lists do not: PyTorch raises a TypeError."""
     if isinstance(x, np.bool_):   # PyTorch's argument parser reads a numpy bool as a float
         return float(x)
     if isinstance(x, np.number):
         return x.item()
     if isinstance(x, TensorMethods) or isinstance(x, (int, float, bool)):
         return x
-    if isinstance(x, (list, tuple, np.ndarray)):
+    if isinstance(x, np.ndarray):
         return like._wrap(infer_array(x))
     raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
 
@@ -522,6 +560,10 @@ def _check_bool_sub(a, b):
     if any(bools):
         raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
                            "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def _dims(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"
 
 
 # --- added for torch.nn / next chapters (issue 8) ---

@@ -19,30 +19,19 @@ import pytest
 
 import autograd_teach as torch
 import autograd_teach.nn.functional as F
-from autograd_teach import engine, ops
+from autograd_teach import engine, ops, rules
 from autograd_teach.ops import formulas
 
-# Ops whose rule is written (as PyTorch would) but uses PyTorch API that
-# autograd_teach does not have yet: {op: the missing name}. Evaluating the rule
-# must fail on exactly that name; once it exists, the test below says to move
-# the op out of this list, so the list can only shrink.
-NOT_EVALUABLE = {
-    "PowBackward1": "where",                 # torch.where: masks 0 * inf where exponent == 0 / self == 0
-    "PowBackward2": "where",
-    "MaxBackward0": "scatter",               # Tensor.scatter: the gradient goes to the picked index
-    "MinBackward0": "scatter",
-    "SelectBackward0": "select_scatter",     # Tensor.select_scatter: grad back into its row
-    "SliceBackward0": "slice_scatter",       # Tensor.slice_scatter: grad back into its slice
-    "IndexBackward0": "index_put",           # Tensor.index_put(accumulate=True): repeated indices add
-    # a view re-derived after an in-place op through it: PyTorch's rule is a C++ helper
-    "AsStridedBackward0": "as_strided_backward",
-    # PyTorch's own rule is a C++ helper with a case per ord (norm_backward in FunctionsManual.cpp)
-    "LinalgVectorNormBackward0": "linalg_vector_norm_backward",
-}
+# Every rule is evaluable: the API the rules use exists (torch.where, gather,
+# scatter, ...) or is a function of the op's module, as PyTorch's FunctionsManual.
 # Ops with no rule at all: not in derivatives.yaml.
 NO_RULE = {
     "CopySlices": "PyTorch builds it in C++ (x[i] = v, in-place ops on views); it replays a chain of view ops",
 }
+# Ops PyTorch gives no derivative (their rule is not_implemented(...)): backward
+# through them raises, and so does their rule, with PyTorch's message.
+NOT_DIFFERENTIABLE = {"FloorDivide": "floor_divide", "FloorDivideScalar": "floor_divide",
+                      "RemainderScalarSelf": "remainder"}
 
 
 def op_classes():
@@ -123,6 +112,9 @@ CASES = {
     "MseLossBackward0": [(red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
                           (lambda red: lambda x, y: F.mse_loss(x, y, reduction=red))(red))
                          for red in ("mean", "sum", "none")],
+    "MseLossBackwardBackward0": [(red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+                                  (lambda red: lambda x, y: _mse_backward(x, y, red))(red))
+                                 for red in ("mean", "sum", "none")],
     "BinaryCrossEntropyWithLogitsBackward0": [
         (red, lambda r: [t(2, 3, rng=r), t(2, 3, low=0, high=1, rng=r)],
          (lambda red: lambda x, y: F.binary_cross_entropy_with_logits(x, y, reduction=red))(red))
@@ -132,10 +124,17 @@ CASES = {
     "SqrtBackward0": [("sqrt", lambda r: [t(2, 3, low=0.5, high=2, rng=r)], lambda x: x.sqrt())],
     "AbsBackward0": [("abs, with a zero", lambda r: [torch.tensor([-1.5, 0.0, 2.0], dtype=torch.float64,
                                                                   requires_grad=True)], lambda x: x.abs())],
+    "SgnBackward0": [("sgn", lambda r: [t(2, 3, rng=r)], lambda x: x.sgn())],
     "SinBackward0": [("sin", lambda r: [t(2, 3, rng=r)], lambda x: x.sin())],
     "CosBackward0": [("cos", lambda r: [t(2, 3, rng=r)], lambda x: x.cos())],
     "TanhBackward0": [("tanh", lambda r: [t(2, 3, rng=r)], lambda x: x.tanh())],
     "SigmoidBackward0": [("sigmoid", lambda r: [t(2, 3, rng=r)], lambda x: x.sigmoid())],
+    "TanhBackwardBackward0": [("double backward of tanh", lambda r: [t(3, 4, rng=r)],
+                               lambda g: _backward_of(lambda x: x.tanh(), g, (3, 4)))],
+    "SigmoidBackwardBackward0": [("double backward of sigmoid", lambda r: [t(3, 4, rng=r)],
+                                  lambda g: _backward_of(lambda x: x.sigmoid(), g, (3, 4)))],
+    "ThresholdBackwardBackward0": [("double backward of relu", lambda r: [t(3, 4, rng=r)],
+                                    lambda g: _backward_of(lambda x: x.relu(), g, (3, 4)))],
     "ReluBackward0": [("relu", lambda r: [t(2, 3, rng=r)], lambda x: x.relu())],
     "ClampBackward1": [("both", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp(-0.5, 0.5)),
                        ("min", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp(min=0.1)),
@@ -179,8 +178,92 @@ CASES = {
     "IndexBackward0": [("repeated", lambda r: [t(3, 4, rng=r)], lambda x: x[[0, 2, 0]])],
     "CloneBackward0": [("clone", lambda r: [t(2, 3, rng=r)], lambda x: x.clone())],
     "ToCopyBackward0": [("float", lambda r: [t(2, 3, rng=r)], lambda x: x.float())],
+    "WhereBackward0": [("tensors", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, y: torch.where(x > y, x, y)),
+                       ("broadcast", lambda r: [t(2, 3, rng=r), t(3, rng=r)], lambda x, y: torch.where(x > 0, x, y)),
+                       ("number", lambda r: [t(2, 3, rng=r)], lambda x: torch.where(x > 0, x, 0.0)),
+                       ("number first", lambda r: [t(2, 3, rng=r)], lambda x: torch.where(x > 0, 1.5, x))],
+    "SelectBackwardBackward0": [("double backward of x[1]", lambda r: [t(4, rng=r)], lambda g: _backward_of(lambda x: x[1], g, (3, 4)))],
+    "SliceBackwardBackward0": [("double backward of x[:, 1::2]", lambda r: [t(3, 2, rng=r)],
+                                lambda g: _backward_of(lambda x: x[:, 1::2], g, (3, 4)))],
+    "IndexPutImplBackward0": [("double backward of x[[0, 2, 0]]", lambda r: [t(3, 4, rng=r)],
+                               lambda g: _backward_of(lambda x: x[[0, 2, 0]], g, (3, 4)))],
+    "ScatterBackward0": [("double backward of x.max(1)", lambda r: [t(3, rng=r)],
+                          lambda g: _backward_of(lambda x: x.max(1).values, g, (3, 4))),
+                         ("scatter", lambda r: [t(3, 4, rng=r), t(3, 1, rng=r)],
+                          lambda x, s: x.scatter(1, torch.tensor([[2], [0], [1]]), s))],
+    "CopyBackwards": [("copy_", lambda r: [t(2, 3, rng=r)], lambda x: torch.zeros(2, 3, dtype=torch.float64).copy_(x)),
+                      ("broadcast", lambda r: [t(3, rng=r)], lambda x: torch.zeros(2, 3, dtype=torch.float64).copy_(x)),
+                      ("into a non-leaf", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, v: (x * 1).copy_(v))],
     "CopySlices": [("setitem", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, v: _setitem(x, v))],
+    # -- the ops under torch.nn and the next chapters ---------------------------------------------
+    "AddmmBackward0": [("linear", lambda r: [t(4, 3, rng=r), t(2, 3, rng=r), t(2, rng=r)],
+                        lambda x, w, b: F.linear(x, w, b)),
+                       ("alpha beta", lambda r: [t(2, 4, rng=r), t(2, 3, rng=r), t(3, 4, rng=r)],
+                        lambda c, a, b: torch.addmm(c, a, b, beta=0.5, alpha=2.0))],
+    "UnsafeViewBackward0": [("linear without bias, 3-D", lambda r: [t(2, 3, 4, rng=r), t(5, 4, rng=r)],
+                             lambda x, w: F.linear(x, w))],
+    "SoftmaxBackward0": [("dim 1", lambda r: [t(3, 4, rng=r)], lambda x: x.softmax(1)),
+                         ("dim 0", lambda r: [t(3, 4, rng=r)], lambda x: torch.softmax(x, dim=0))],
+    "LogSoftmaxBackward0": [("dim 1", lambda r: [t(3, 4, rng=r)], lambda x: x.log_softmax(1))],
+    "NllLossBackward0": [(red, lambda r: [t(4, 3, rng=r)],
+                          (lambda red: lambda x: F.nll_loss(x, torch.tensor([0, 2, 1, 2]), reduction=red))(red))
+                         for red in ("mean", "sum", "none")],
+    "BinaryCrossEntropyBackward0": [
+        (red, lambda r: [t(2, 3, low=0.1, high=0.9, rng=r), t(2, 3, low=0, high=1, rng=r)],
+         (lambda red: lambda p, y: F.binary_cross_entropy(p, y, reduction=red))(red))
+        for red in ("mean", "sum", "none")],
+    "MulBackward1": [("cross_entropy with label smoothing", lambda r: [t(4, 3, rng=r)],
+                      lambda x: F.cross_entropy(x, torch.tensor([0, 2, 1, 2]), label_smoothing=0.1))],
+    "DivBackward1": [("cross_entropy with class probabilities", lambda r: [t(4, 3, rng=r), t(4, 3, low=0, high=1, rng=r)],
+                      lambda x, p: F.cross_entropy(x, p))],
+    "LeakyReluBackward0": [("leaky_relu", lambda r: [t(3, 4, rng=r)], lambda x: F.leaky_relu(x, 0.1))],
+    "LeakyReluBackward1": [("leaky_relu_", lambda r: [t(3, 4, rng=r)],
+                            modified(lambda y: F.leaky_relu(y, 0.1, inplace=True)))],
+    "CatBackward0": [("dim 0", lambda r: [t(2, 3, rng=r), t(1, 3, rng=r)], lambda x, y: torch.cat([x, y])),
+                     ("dim 1, three", lambda r: [t(2, 3, rng=r), t(2, 1, rng=r), t(2, 2, rng=r)],
+                      lambda x, y, z: torch.cat([x, y, z], dim=1))],
+    "StackBackward0": [("dim 0", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, y: torch.stack([x, y])),
+                       ("dim -1", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, y: torch.stack([x, y], -1))],
+    "MaskedFillBackward0": [("masked_fill", lambda r: [t(3, 4, rng=r)], lambda x: x.masked_fill(x > 0.5, 2.0))],
+    "RemainderBackward0": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x % 0.7)],
+    "RemainderBackward1": [("tensors", lambda r: [t(3, 4, rng=r), t(4, low=0.5, high=2, rng=r)],
+                            lambda x, y: x.remainder(y))],
+    "MaximumBackward0": [("maximum", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, y: torch.maximum(x, y)),
+                         ("ties", lambda r: with_ties() + with_ties(), lambda x, y: x.maximum(y))],
+    "MinimumBackward0": [("minimum", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, y: torch.minimum(x, y)),
+                         ("ties", lambda r: with_ties() + with_ties(), lambda x, y: x.minimum(y))],
+    "ProdBackward0": [("all", lambda r: [t(2, 3, rng=r)], lambda x: x.prod())],
+    "ProdBackward1": [("dim", lambda r: [t(2, 3, 4, rng=r)], lambda x: x.prod(1)),
+                      ("keepdim", lambda r: [t(2, 3, rng=r)], lambda x: x.prod(-1, keepdim=True))],
+    "VarBackward0": [("all", lambda r: [t(2, 3, rng=r)], lambda x: x.var()),
+                     ("dim, correction 0", lambda r: [t(3, 4, rng=r)], lambda x: x.var(1, correction=0))],
+    "StdBackward0": [("all", lambda r: [t(2, 3, rng=r)], lambda x: x.std()),
+                     ("dim keepdim", lambda r: [t(3, 4, rng=r)], lambda x: x.std(0, keepdim=True))],
+    "CumsumBackward0": [("dim 1", lambda r: [t(3, 4, rng=r)], lambda x: x.cumsum(1)),
+                        ("dim 0", lambda r: [t(3, 4, rng=r)], lambda x: torch.cumsum(x, dim=0))],
+    "NormalBackward1": [("mean a tensor", lambda r: [t(3, 4, rng=r)], lambda m: torch.normal(m, 0.5))],
+    "NormalBackward2": [("std a tensor", lambda r: [t(3, 4, low=0.5, high=2, rng=r)], lambda s: torch.normal(1.0, s))],
+    "NormalBackward3": [("both tensors", lambda r: [t(3, 4, rng=r), t(3, 4, low=0.5, high=2, rng=r)],
+                         lambda m, s: torch.normal(m, s))],
+    "FloorDivide": [("tensors", lambda r: [t(3, 4, rng=r), t(4, low=0.5, high=2, rng=r)], lambda x, y: x // y)],
+    "FloorDivideScalar": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x // 0.5)],
+    "RemainderScalarSelf": [("number % x", lambda r: [t(3, 4, low=0.5, high=2, rng=r)], lambda x: 2 % x)],
 }
+
+
+def _backward_of(f, g, shape):
+    """The gradient of f at a fixed point, for the upstream gradient g, with
+    create_graph=True: the output of the op that computes f's backward."""
+    x = torch.tensor(np.arange(np.prod(shape), dtype=np.float64).reshape(shape) % 5, requires_grad=True)
+    (gx,) = torch.autograd.grad(f(x), x, g, create_graph=True)
+    return gx
+
+
+def _mse_backward(x, y, reduction):
+    """The gradients of mse_loss w.r.t. x and y with create_graph=True: outputs of MseLossBackwardBackward0."""
+    out = F.mse_loss(x, y, reduction=reduction)
+    gx, gy = torch.autograd.grad(out, (x, y), torch.ones_like(out).requires_grad_(), create_graph=True)
+    return gx + gy * 0.5
 
 
 def _setitem(x, v):
@@ -243,13 +326,14 @@ def check_rules(node, grad, engine_grads, values=None):
     got = formulas.evaluate(node, grad, values)
     inputs = type(node).inputs
     assert set(formulas.rules(node)) == set(inputs), f"{type(node).__name__} lacks a rule for an input"
+    per_input = rules.per_input(inputs, got)     # cat's `tensors`: one list entry per tensor
     for k, name in enumerate(inputs):
         expected = engine_grads[k]
         if node.next_functions[k][0] is None:
-            assert name not in got, f"{name} gets no gradient, but its rule was evaluated"
+            assert name not in got or inputs.count(name) > 1, f"{name} gets no gradient, but its rule was evaluated"
             continue
-        assert isinstance(got[name], torch.Tensor), f"{type(node).__name__}: rule for {name} is not a Tensor"
-        value = sum_to(got[name], expected.shape).astype(expected.dtype)   # the engine casts to the input's dtype
+        assert isinstance(per_input[k], torch.Tensor), f"{type(node).__name__}: rule for {name} is not a Tensor"
+        value = sum_to(per_input[k], expected.shape).astype(expected.dtype)   # the engine casts to the input's dtype
         assert value.shape == expected.shape, (f"{type(node).__name__}: rule for {name} has shape "
                                                f"{value.shape}, the engine's gradient {expected.shape}")
         tol = 1e-10 if expected.dtype == np.float64 else 1e-5
@@ -257,7 +341,7 @@ def check_rules(node, grad, engine_grads, values=None):
                                    err_msg=f"{type(node).__name__}: rule for {name}: {formulas.rules(node)[name]}")
 
 
-CHECKED = [n for n in CASES if n not in NOT_EVALUABLE and n not in NO_RULE]
+CHECKED = [n for n in CASES if n not in NO_RULE and n not in NOT_DIFFERENTIABLE]
 
 
 @pytest.mark.parametrize("name,i", all_cases(CHECKED))
@@ -282,7 +366,20 @@ def test_every_op_has_a_rule_for_each_input():
 
 def test_every_op_has_a_case():
     assert set(op_classes()) == set(CASES)
-    assert set(NOT_EVALUABLE) | set(NO_RULE) <= set(CASES)
+    assert set(NO_RULE) <= set(CASES) and set(NOT_DIFFERENTIABLE) <= set(CASES)
+
+
+@pytest.mark.parametrize("name", sorted(NOT_DIFFERENTIABLE))
+def test_ops_without_a_derivative_raise_pytorchs_error_in_backward_and_in_their_rule(name):
+    _, make, f = CASES[name][0]
+    out = f(*make(np.random.default_rng(0)))
+    assert type(out.grad_fn).__mro__[0] is getattr(ops, name) and out.grad_fn.name() == "NotImplemented"
+    message = f"derivative for aten::{NOT_DIFFERENTIABLE[name]} is not implemented"
+    for create_graph in (False, True):
+        with pytest.raises(RuntimeError, match=message):
+            out.sum().backward(retain_graph=True, create_graph=create_graph)
+    with pytest.raises(RuntimeError, match=message):
+        formulas.evaluate(out.grad_fn, np.ones(out.shape))
 
 
 def test_no_node_class_outside_ops():
@@ -300,18 +397,6 @@ def test_no_node_class_outside_ops():
             elsewhere += [n for n, c in vars(module).items() if inspect.isclass(c)
                           and re.fullmatch(r"\w+Backward\d+", n) and c.__module__ == module.__name__]
     assert not elsewhere
-
-
-@pytest.mark.parametrize("name", sorted(NOT_EVALUABLE))
-def test_rules_waiting_for_api_fail_on_exactly_that_name(name):
-    """When the missing API arrives, this fails: move the op into the checked ones."""
-    missing = NOT_EVALUABLE[name]
-    node, grad, _ = run(name, 0)[0]
-    assert any(re.search(rf"\b{missing}\b", text) for text in formulas.rules(node).values())
-    with pytest.raises((AttributeError, NameError)) as info:
-        formulas.evaluate(node, grad)
-    assert re.search(rf"\b{missing}\b", str(info.value)), (
-        f"{name}'s rule failed on something else than {missing}: {info.value}")
 
 
 # -- the check can fail ---------------------------------------------------------------
@@ -410,7 +495,8 @@ def test_only_inputs_with_a_gradient_are_evaluated():
 def test_the_rule_reads_what_the_node_saves():
     assert formulas.names(ops.MulBackward0, "self") == {"other"}
     assert formulas.names(ops.MulBackward0) == {"self", "other"}
-    assert formulas.names(ops.SumBackward1) == {"self_sym_sizes", "dim"}   # comprehension names are not read
+    assert formulas.names(ops.MeanBackward1) == {"self_sym_sizes", "dim", "keepdim"}   # comprehension names are not read
+    assert formulas.names(ops.TanhBackward0) == {"result"}   # helpers (tanh_backward) are not read from the node
     assert formulas.forward_formula(ops.AddBackward0) == "out = self + alpha * other"
     assert formulas.rules(ops.AddBackward0) == {"self": "grad", "other": "grad * alpha"}
     assert "PyTorch" in formulas.notes(ops.TanhBackward0)

@@ -1,5 +1,5 @@
 """ops/matmul_order.mm adds the K products left to right, each rounded, in
-float32 (PyTorch's order for small K), whatever the layout of its inputs."""
+float32 (PyTorch's order for small outputs), whatever the layout of its inputs."""
 import numpy as np
 import pytest
 
@@ -27,10 +27,22 @@ def test_small_k_is_summed_left_to_right_in_any_layout(k):
             assert np.array_equal(mm(a, b), sequential(a, b)), (m, k, n, transpose_a)
 
 
-def test_large_k_and_float64_use_numpy():
+def test_large_outputs_large_k_and_float64_use_numpy():
     rng = np.random.default_rng(0)
-    a, b = rng.standard_normal((3, 40)).astype(np.float32), rng.standard_normal((40, 2)).astype(np.float32)
-    assert np.array_equal(mm(a, b), a @ b)
+    a, b = rng.standard_normal((3, 600)).astype(np.float32), rng.standard_normal((600, 2)).astype(np.float32)
+    assert np.array_equal(mm(a, b), a @ b)                   # K > 512: numpy's product
+    a, b = rng.standard_normal((4, 40)).astype(np.float32), rng.standard_normal((40, 12)).astype(np.float32)
+    assert np.array_equal(mm(a, b), a @ b)                   # 4 x 12 and more: PyTorch's BLAS, as numpy's
+    assert not np.array_equal(sequential(a, b), a @ b)       # (where the order shows)
     a64, b64 = a[:, :4].astype(np.float64), b[:4].astype(np.float64)
     assert np.array_equal(mm(a64, b64), a64 @ b64)
     assert mm(np.zeros((2, 0), np.float32), np.zeros((0, 3), np.float32)).shape == (2, 3)
+
+
+@pytest.mark.parametrize("k", (17, 64, 512))
+def test_small_outputs_are_summed_left_to_right_up_to_k_512(k):
+    rng = np.random.default_rng(k)
+    for m, n in ((3, 16), (16, 4), (64, 2), (1, 1)):
+        a = rng.standard_normal((m, k)).astype(np.float32)
+        b = rng.standard_normal((k, n)).astype(np.float32)
+        assert np.array_equal(mm(a, b), sequential(a, b)), (m, k, n)

@@ -386,3 +386,16 @@ def test_clamp_bounds_take_part_in_type_promotion():
     assert torch.tensor([1, 2]).clamp(0, 1).tolist() == [1, 1]
     assert torch.tensor([1, 2]).clamp(0, 1).dtype is torch.int64
     assert torch.tensor([1.0, -2.0]).clamp(min=0).tolist() == [1.0, 0.0]
+
+
+def test_a_numpy_array_operand_becomes_a_tensor_and_a_list_is_refused():
+    # PyTorch: x * np.array([1., 2.]) is tensor([1., 2.], dtype=torch.float64); x + [1, 2] a TypeError
+    x = torch.ones(2)
+    y = x * np.array([1.0, 2.0])
+    assert y.dtype is torch.float64 and y.tolist() == [1.0, 2.0]
+    assert (x + np.array([1, 2])).tolist() == [2.0, 3.0]
+    for bad in ([1, 2], (1, 2)):
+        with pytest.raises(TypeError):
+            x + bad
+        with pytest.raises(TypeError):
+            x.mul(bad)

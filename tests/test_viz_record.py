@@ -195,3 +195,15 @@ def test_a_new_graph_over_a_leaf_with_a_grad_is_not_called_unrecorded():
     s = (x * 3).sum()                        # a new graph: its backward has not run
     d = viz.draw(s)
     assert d.why is None and "No gradients yet" in d.source
+
+
+def test_the_background_recorder_watches_a_create_graph_backward(autorecording):
+    # .grad has history then (requires_grad): the recorder copies its values, not raising
+    p = torch.tensor([1.0, 2.0], requires_grad=True)
+    q = p ** 2
+    q.retain_grad()
+    out = (q ** 2).sum()
+    out.backward(create_graph=True)
+    assert q.grad.requires_grad and q.grad.tolist() == [2.0, 8.0]
+    assert p.grad.tolist() == [4.0, 32.0]
+    assert R.find_recording(out.grad_fn) is not None

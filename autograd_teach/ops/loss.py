@@ -30,10 +30,12 @@ class _Loss(OpNode):
 class MseLossBackward0(_Loss):
     """out = ((self - target) ** 2).mean()   (.sum() for reduction='sum', no reduction for 'none')
 
-    self: 2 * (self - target) * grad / ((self - target).numel() if reduction == "mean" else 1)
-    target: 2 * (target - self) * grad / ((self - target).numel() if reduction == "mean" else 1)
+    self: mse_loss_backward(grad, self, target, reduction)
+    target: mse_loss_backward(grad, target, self, reduction)
 
-    PyTorch: mse_loss_backward(grad, self, target, reduction).
+    mse_loss_backward(grad, self, target, reduction) is 2 * (self - target) * grad,
+    divided by the number of elements for reduction='mean': an op of its own
+    (MseLossBackwardBackward0 below), as in PyTorch.
     """
 
     def loss(self, a, t):
@@ -66,3 +68,43 @@ class BinaryCrossEntropyWithLogitsBackward0(_Loss):
     def derivatives(self, x, t, grad, count):
         sigmoid = 1 / (1 + via_float64(np.exp, -x))
         return (sigmoid - t) * grad / count, -x * grad / count
+
+
+class MseLossBackwardBackward0(OpNode):
+    """out = mse_loss_backward(grad_output, self, target, reduction) = 2 * (self - target) * grad_output / n
+
+    grad_output: mse_loss_backward(grad, self, target, reduction)
+    self: mse_loss_double_backward(grad * grad_output, self, reduction)
+    target: -mse_loss_double_backward(grad * grad_output, target, reduction)
+
+    n is the number of elements for reduction='mean', else 1. MseLossBackward0's
+    backward as an op (recorded with create_graph=True).
+    """
+    inputs = ("grad_output", "self", "target")
+    saved = ("grad_output", "self", "target")
+    attrs = ("reduction",)
+    to_float = True
+
+    def forward(self, g, a, t, reduction):
+        self.reduction = reduction
+        return g.dtype.type(self._norm(a)) * (a - t) * g   # as MseLossBackward0: one rounding of 2/n
+
+    def _norm(self, a):
+        return 2 / a.size if self.reduction == "mean" else 2
+
+    def backward(self, grad, g, a, t):
+        norm = self._norm(a)
+        return norm * (a - t) * grad, norm * grad * g, -norm * grad * g
+
+
+# -- the functions the rules call, as PyTorch's -------------------------------------
+
+def mse_loss_backward(grad_output, self, target, reduction):
+    """2 * (self - target) * grad_output, over the number of elements for 'mean': one op."""
+    return MseLossBackwardBackward0.apply(grad_output, self, target, reduction)
+
+
+def mse_loss_double_backward(grad, input, reduction):
+    """The derivative of mse_loss_backward w.r.t. self (times grad)."""
+    grad_input = 2 * grad
+    return grad_input / input.numel() if reduction == "mean" else grad_input

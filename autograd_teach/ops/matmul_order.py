@@ -1,21 +1,28 @@
 """Matrix products summed in PyTorch's order, for small inner dimensions.
 
-For a float32 product with a short inner dimension K, PyTorch's CPU kernel
-adds the K products one after another, left to right, each rounded (no fused
-multiply-add); numpy's BLAS blocks and fuses them, so the last bit differs
-now and then, and a training loop carries that difference along until it
-shows in print (d2l 3.2's estimation error did). For K <= 16 we add in
-PyTorch's order; beyond that PyTorch switches to blocked kernels of its own,
-and numpy's product is used as is. Measured against torch 2.13 on x86-64."""
+For a float32 product with a small output, PyTorch's CPU kernel adds the K
+products of each element one after another, left to right, each rounded (no
+fused multiply-add); numpy's BLAS blocks and fuses them, so the last bit
+differs now and then, and a training loop carries that difference along
+until it shows in print (d2l 3.2's estimation error did). So we add in
+PyTorch's order, for K up to 512 (measured that far). For an output of at
+least 4 rows and 12 columns (an MLP's hidden layers) PyTorch hands the
+product to its BLAS, which fuses the multiply-adds as numpy's product does,
+bit for bit (measured for K up to 128; above that, and for K > 512, numpy's
+product is used as is, not always PyTorch's bits). Measured against torch
+2.13 on x86-64."""
 import numpy as np
 
-SMALL_K = 16
+SMALL_K = 512
+BLAS_ROWS, BLAS_COLS = 4, 12    # from this output size on, PyTorch's small-K loop gives way to BLAS (measured)
 
 
 def mm(a, b):
     """a @ b for 2-D a and 2-D (or 1-D) b."""
     k = a.shape[-1]
     if a.dtype != np.float32 or k > SMALL_K or k <= 1:    # one product per element: nothing to order
+        return a @ b
+    if a.shape[0] >= BLAS_ROWS and b.ndim == 2 and b.shape[1] >= BLAS_COLS:
         return a @ b
     if k <= 3:
         # einsum's loop adds in this order for any layout when K <= 3 (checked);
@@ -29,3 +36,27 @@ def mm(a, b):
     for i in range(1, k):
         acc = acc + a[:, i:i + 1] * b[i:i + 1, :]
     return acc[:, 0] if vec else acc
+
+
+LANES = 8    # float32 lanes of the vector dot product below
+
+
+def addmm_product(a, b):
+    """mat1 @ mat2 inside addmm (what F.linear records), for float32.
+
+    For an output of at most 3 columns and K of 8 or 16, PyTorch's addmm
+    computes each element as a vector dot product: 8 lanes, each adding its
+    products (products k, k + 8, ...), then the lanes added pairwise (4 + 4,
+    2 + 2, 1 + 1). Measured against torch 2.13 on x86-64 (a classifier's last
+    layer); any other shape is mm's order."""
+    k = a.shape[-1]
+    if a.dtype != np.float32 or b.ndim != 2 or b.shape[1] > 3 or k not in (8, 16):
+        return mm(a, b)
+    products = a[:, :, None] * b[None, :, :]          # (m, k, n), each rounded
+    lanes = products[:, :LANES]
+    for start in range(LANES, k, LANES):
+        lanes = lanes + products[:, start:start + LANES]
+    while lanes.shape[1] > 1:
+        half = lanes.shape[1] // 2
+        lanes = lanes[:, :half] + lanes[:, half:]
+    return lanes[:, 0]

@@ -5,7 +5,9 @@ import numpy as np
 
 from .. import dtypes
 from ..node import OpNode, quiet
-from .matmul_order import mm as _mm
+from .float32 import cascade_sum, sleef_exp, via_float64
+from .matmul_order import addmm_product, mm as _mm
+from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 from .shape import check_dim
 
 
@@ -42,15 +44,35 @@ class AddmmBackward0(OpNode):
 
     def forward(self, bias, a, b, beta=1, alpha=1):
         self.alpha, self.beta = alpha, beta
+        self._transposed = (_transposed(a), _transposed(b))   # the layout the gradients are made in
         # PyTorch fills the output with the bias, then gemm adds the product into it
-        prod = _mm(a, b)
+        prod = addmm_product(a, b)
         return (prod if alpha == 1 else alpha * prod) + (bias if beta == 1 else beta * bias)
 
     def backward(self, grad, a, b):
         need_bias, need_a, need_b = self.needs_input_grad
-        return ((grad if self.beta == 1 else grad * self.beta) if need_bias else None,
-                _mm(grad, b.T) * self.alpha if need_a else None,
-                _mm(a.T, grad) * self.alpha if need_b else None)
+        return (self._bias_grad(grad) if need_bias else None,
+                _product_like(self._transposed[0], grad, b.T) * self.alpha if need_a else None,
+                _product_like(self._transposed[1], a.T, grad) * self.alpha if need_b else None)
+
+
+    def _bias_grad(self, grad):
+        # F.linear's 1-D bias: its gradient is the column sums, in the order of
+        # PyTorch's sum kernel (cascade_sum), not numpy's
+        g = grad if self.beta == 1 else grad * self.beta
+        return cascade_sum(g, axis=0) if len(self.input_metadata[0][0]) == 1 else g
+
+
+def _transposed(m):
+    """A matrix laid out column by column (F.linear's weight.t())."""
+    return m.flags.f_contiguous and not m.flags.c_contiguous
+
+
+def _product_like(transposed, x, y):
+    """x @ y, the gradient of a matrix, computed in that matrix's layout as
+    PyTorch's mm_mat1_backward/mm_mat2_backward do: for a transposed one it
+    is (y.T @ x.T).T, whose sums run in another order."""
+    return _mm(y.T, x.T).T if transposed else _mm(x, y)
 
 
 def _softmax_dim(dim, ndim):
@@ -91,18 +113,23 @@ class LogSoftmaxBackward0(OpNode):
         if a.ndim == 0:
             return np.zeros_like(a)
         shifted = a - a.max(axis=d, keepdims=True)
-        return shifted - np.log(np.exp(shifted).sum(axis=d, keepdims=True))
+        # PyTorch's kernel: SLEEF's exp, then a log rounded once (float32 bits as PyTorch's)
+        return shifted - via_float64(np.log, sleef_exp(shifted).sum(axis=d, keepdims=True))
 
     def backward(self, grad, result):
         if result.ndim == 0:
             return np.zeros_like(grad)
-        return grad - np.exp(result) * grad.sum(axis=self.dim, keepdims=True)
+        # PyTorch's kernel: SLEEF's exp (sleef_exp), its last bit is not always numpy's
+        return grad - sleef_exp(result) * grad.sum(axis=self.dim, keepdims=True)
 
 
 class NllLossBackward0(OpNode):
     """out = -self[range(N), target] (times weight[target]), reduced: 'mean' divides by total_weight
 
-    self: zeros_like(self).scatter(1, target, -weight[target] * grad / total_weight)"""
+    self: nll_loss_backward(grad, target, weight, reduction, ignore_index, total_weight, self_sym_sizes)
+
+    PyTorch's nll_loss_backward: -weight[target] * grad (over total_weight for
+    'mean') at each row's target, zeros elsewhere and at ignore_index."""
     attrs = ("ignore_index", "reduction", "target", "weight", "total_weight")
     saved_arrays = ("target", "total_weight")
 
@@ -155,12 +182,33 @@ class NllLossBackward0(OpNode):
                                           self.target.reshape(-1))] = per
         return out.reshape(self.input_metadata[0][0])
 
+    @property
+    def _saved_self_sym_sizes(self):
+        """The input's shape, for the rule (PyTorch's rule reads it off the saved self)."""
+        return self.input_metadata[0][0]
+
+
+def nll_loss_backward(grad, target, weight, reduction, ignore_index, total_weight, self_sym_sizes):
+    """The gradient of nll_loss as Tensor ops (differentiable again): a constant
+    (-weight[target] at each row's target) times grad."""
+    t = target._data.reshape(-1)
+    classes = self_sym_sizes[-1]
+    keep = t != ignore_index
+    w = np.ones(classes) if weight is None else np.asarray(weight)
+    per = np.zeros((len(t), classes), dtype=grad._data.dtype)
+    per[np.arange(len(t)), np.where(keep, t, 0)] = -np.where(keep, w[np.where(keep, t, 0)], 0)
+    scale = grad._wrap(per.reshape(self_sym_sizes))
+    if reduction == "none":
+        return scale * (grad.unsqueeze(-1) if len(self_sym_sizes) == 2 else grad)
+    return scale * (grad / total_weight if reduction == "mean" else grad)
+
 
 class BinaryCrossEntropyBackward0(OpNode):
     """out = -(target * self.log().clamp_min(-100) + (1 - target) * (1 - self).log().clamp_min(-100)), reduced
 
-    self: grad * (self - target) / ((1 - self) * self).clamp_min(1e-12)
-    target: grad * ((1 - self).log().clamp_min(-100) - self.log().clamp_min(-100))"""
+    self: grad * (self - target) / ((1 - self) * self).clamp(min=1e-12) / (self.numel() if reduction == "mean" else 1)
+    target: grad * ((1 - self).log().clamp(min=-100) - self.log().clamp(min=-100))
+            / (self.numel() if reduction == "mean" else 1)"""
     inputs = ("self", "target")
     saved = ("self", "target")
     attrs = ("reduction",)
@@ -223,7 +271,7 @@ class DivBackward1(OpNode):
 class LeakyReluBackward0(OpNode):
     """out = where(self > 0, self, self * negative_slope)
 
-    self: grad * where(self > 0, 1, negative_slope)"""
+    self: leaky_relu_backward(grad, self, negative_slope)"""
     saved = ("self",)
     attrs = ("negative_slope",)
 
@@ -238,5 +286,10 @@ class LeakyReluBackward0(OpNode):
 class LeakyReluBackward1(LeakyReluBackward0):
     """out = leaky_relu_(self, negative_slope): in place, so the input is gone; the result is saved
 
-    self: grad * where(result > 0, 1, negative_slope)"""
+    self: leaky_relu_backward(grad, result, negative_slope)"""
     saved = ("result",)
+
+
+def leaky_relu_backward(grad, self, negative_slope):
+    """grad where self > 0, else grad * negative_slope (in grad's dtype)."""
+    return where(self > 0, grad, grad * negative_slope)

@@ -6,6 +6,12 @@ import numpy as np
 from ..node import OpNode, quiet
 
 
+def not_implemented(name):
+    """What the rules call (PyTorch's derivatives.yaml: not_implemented("floor_divide")):
+    raise as PyTorch's backward does."""
+    raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+
 class NoDerivative(OpNode):
     """Ops PyTorch gives no derivative formula: their node prints as
     <NotImplemented> and backward through it raises."""
@@ -13,7 +19,7 @@ class NoDerivative(OpNode):
     elementwise = True
 
     def backward(self, grad):
-        raise RuntimeError(f"derivative for aten::{self._op} is not implemented")
+        not_implemented(self._op)
 
 
 class FloorDivide(NoDerivative):
@@ -42,7 +48,11 @@ class FloorDivideScalar(FloorDivide):
 class RemainderScalarSelf(NoDerivative):
     """out = self - (self / other).floor() * other  (self a number: 2 % x)
 
-    other: not_implemented("remainder")"""
+    self: not_implemented("remainder")
+    other: not_implemented("remainder")
+
+    self is the number, made a 0-d tensor that never requires grad.
+    """
     _op = "remainder"
 
     @quiet

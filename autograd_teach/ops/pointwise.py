@@ -4,6 +4,7 @@ import numpy as np
 from .. import random
 from ..node import OpNode, quiet
 from .float32 import log, one_minus_square, via_float64
+from .selection import zeros_like  # noqa: F401  (the rules call it)
 
 
 class ExpBackward0(OpNode):
@@ -58,10 +59,9 @@ class SqrtBackward0(OpNode):
 class AbsBackward0(OpNode):
     """out = self.abs()
 
-    self: grad * (self > 0) - grad * (self < 0)
+    self: grad * self.sgn()
 
-    That is grad times the sign of self (0 at 0); PyTorch writes it
-    grad * self.sgn(), and autograd_teach has no sgn.
+    grad times the sign of self (0 at 0).
     """
     saved = ("self",)
 
@@ -70,6 +70,21 @@ class AbsBackward0(OpNode):
 
     def backward(self, grad, a):
         return grad * np.sign(a)
+
+
+class SgnBackward0(OpNode):
+    """out = self.sgn()   (-1, 0 or 1)
+
+    self: zeros_like(grad)
+
+    Flat wherever it is defined (PyTorch: sgn_backward(self, grad, result),
+    zero for real tensors).
+    """
+    def forward(self, a):
+        return np.sign(a)
+
+    def backward(self, grad):
+        return np.zeros_like(grad)
 
 
 class SinBackward0(OpNode):
@@ -105,9 +120,10 @@ class CosBackward0(OpNode):
 class TanhBackward0(OpNode):
     """out = self.tanh()
 
-    self: grad * (1 - result * result)
+    self: tanh_backward(grad, result)
 
-    PyTorch: tanh_backward(grad, result).
+    tanh_backward(grad, result) is grad * (1 - result * result), an op of its
+    own (TanhBackwardBackward0 below), as in PyTorch.
     """
     saved = ("result",)
     to_float = True
@@ -119,12 +135,35 @@ class TanhBackward0(OpNode):
         return grad * one_minus_square(result)
 
 
+class TanhBackwardBackward0(OpNode):
+    """out = tanh_backward(grad_output, output) = grad_output * (1 - output * output)
+
+    grad_output: tanh_backward(grad, output)
+    output: grad * (-2 * output * grad_output)
+
+    TanhBackward0's backward as an op: recorded when that backward is
+    (create_graph=True), so that it can be differentiated again.
+    """
+    inputs = ("grad_output", "output")
+    elementwise = True
+    saved = ("grad_output", "output")
+    needed_for = {"grad_output": "output"}
+
+    def forward(self, g, out):
+        return g * one_minus_square(out)   # as TanhBackward0.backward computes it
+
+    def backward(self, grad, g, out):
+        need_g, need_out = self.needs_input_grad
+        return (grad * one_minus_square(out) if need_g else None), (grad * (-2 * out * g) if need_out else None)
+
+
 class SigmoidBackward0(OpNode):
     """out = self.sigmoid()
 
-    self: grad * result * (1 - result)
+    self: sigmoid_backward(grad, result)
 
-    PyTorch: sigmoid_backward(grad, result).
+    sigmoid_backward(grad, result) is grad * result * (1 - result), an op of
+    its own (SigmoidBackwardBackward0 below), as in PyTorch.
     """
     saved = ("result",)
     to_float = True
@@ -138,12 +177,34 @@ class SigmoidBackward0(OpNode):
         return grad * (1 - result) * result
 
 
+class SigmoidBackwardBackward0(OpNode):
+    """out = sigmoid_backward(grad_output, output) = grad_output * output * (1 - output)
+
+    grad_output: sigmoid_backward(grad, output)
+    output: grad * grad_output * (-2 * output + 1)
+
+    SigmoidBackward0's backward as an op (recorded with create_graph=True).
+    """
+    inputs = ("grad_output", "output")
+    elementwise = True
+    saved = ("grad_output", "output")
+    needed_for = {"grad_output": "output"}
+
+    def forward(self, g, out):
+        return g * (1 - out) * out   # as SigmoidBackward0.backward computes it
+
+    def backward(self, grad, g, out):
+        need_g, need_out = self.needs_input_grad
+        return (grad * out * (1 - out) if need_g else None), (grad * g * (-2 * out + 1) if need_out else None)
+
+
 class ReluBackward0(OpNode):
     """out = self.relu()
 
-    self: grad * (result > 0)
+    self: threshold_backward(grad, result, 0)
 
-    PyTorch: threshold_backward(grad, result, 0).
+    grad where result > 0, else 0: an op of its own (ThresholdBackwardBackward0
+    below), as in PyTorch.
     """
     saved = ("result",)
 
@@ -152,6 +213,27 @@ class ReluBackward0(OpNode):
 
     def backward(self, grad, result):
         return np.where(result <= 0, 0, grad)   # PyTorch's threshold_backward: a 0, never a -0
+
+
+class ThresholdBackwardBackward0(OpNode):
+    """out = threshold_backward(grad_output, self, threshold)   (grad_output where self > threshold, else 0)
+
+    grad_output: threshold_backward(grad, self, threshold)
+    self: zeros_like(grad)
+
+    ReluBackward0's backward as an op (recorded with create_graph=True); flat in self.
+    """
+    inputs = ("grad_output", "self")
+    elementwise = True
+    saved = ("self",)
+    attrs = ("threshold",)
+
+    def forward(self, g, a, threshold):
+        self.threshold = threshold
+        return np.where(a <= threshold, 0, g)   # as ReluBackward0.backward: a 0, never a -0
+
+    def backward(self, grad, a):
+        return grad * (a > self.threshold), np.zeros_like(grad)
 
 
 class ClampBackward1(OpNode):
@@ -184,7 +266,7 @@ class ClampBackward1(OpNode):
 class ZeroBackward0(OpNode):
     """out = self.zero_()   (inside a graph: the old values no longer matter)
 
-    self: torch.zeros_like(grad)
+    self: zeros_like(grad)
     """
 
     def forward(self, a):
@@ -197,7 +279,7 @@ class ZeroBackward0(OpNode):
 class FillBackward2(ZeroBackward0):
     """out = self.fill_(value)
 
-    self: torch.zeros_like(grad)
+    self: zeros_like(grad)
     """
     attrs = ("value",)
 
@@ -209,7 +291,7 @@ class FillBackward2(ZeroBackward0):
 class UniformBackward0(ZeroBackward0):
     """out = self.uniform_(from, to)   (new values: no gradient to the old ones)
 
-    self: torch.zeros_like(grad)
+    self: zeros_like(grad)
     """
 
     def forward(self, a, low=0.0, high=1.0):
@@ -219,8 +301,25 @@ class UniformBackward0(ZeroBackward0):
 class NormalBackward0(ZeroBackward0):
     """out = self.normal_(mean, std)   (new values: no gradient to the old ones)
 
-    self: torch.zeros_like(grad)
+    self: zeros_like(grad)
     """
 
     def forward(self, a, mean=0.0, std=1.0):
         return random.normal(a.shape, mean, std, a.dtype)
+
+
+# -- the functions the rules call: PyTorch's, each recorded as one op ----------------
+
+def tanh_backward(grad_output, output):
+    """grad_output * (1 - output * output), recorded as one op."""
+    return TanhBackwardBackward0.apply(grad_output, output)
+
+
+def sigmoid_backward(grad_output, output):
+    """grad_output * output * (1 - output), recorded as one op."""
+    return SigmoidBackwardBackward0.apply(grad_output, output)
+
+
+def threshold_backward(grad_output, self, threshold):
+    """grad_output where self > threshold, else 0, recorded as one op."""
+    return ThresholdBackwardBackward0.apply(grad_output, self, threshold)

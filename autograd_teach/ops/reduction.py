@@ -5,6 +5,7 @@ import numpy as np
 from .. import dtypes
 from ..node import OpNode, quiet
 from .float32 import cascade_mean, cascade_sum, norm2
+from .selection import ScatterBackward0, where
 from .shape import check_dim
 
 
@@ -44,10 +45,10 @@ class SumBackward0(OpNode):
 class SumBackward1(OpNode):
     """out = self.sum(dim, keepdim)
 
-    self: grad.reshape([1 if d in dim else n for d, n in enumerate(self_sym_sizes)]).expand(self_sym_sizes)
+    self: sum_backward(grad, self_sym_sizes, dim, keepdim)
 
-    The summed dims are put back with size 1, then expanded
-    (PyTorch: sum_backward(grad, self.sym_sizes(), dim, keepdim)).
+    The summed dims are put back with size 1 (unsqueeze, unless keepdim),
+    then expanded.
     """
     attrs = ("self_sym_sizes", "dim", "keepdim")
 
@@ -84,7 +85,7 @@ class MeanBackward0(OpNode):
 class MeanBackward1(OpNode):
     """out = self.mean(dim, keepdim)
 
-    self: grad.reshape([1 if d in dim else n for d, n in enumerate(self_sym_sizes)]).expand(self_sym_sizes)
+    self: sum_backward(grad, self_sym_sizes, dim, keepdim)
           / math.prod(n for d, n in enumerate(self_sym_sizes) if d in dim)
 
     As sum over dim, divided by the number of elements averaged
@@ -139,8 +140,7 @@ class MinBackward1(MaxBackward1):
 class MaxBackward0(OpNode):
     """out = self.max(dim, keepdim)   (values and indices; the indices are saved)
 
-    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).scatter(
-          dim, indices if keepdim else indices.unsqueeze(dim), grad if keepdim else grad.unsqueeze(dim))
+    self: value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)
 
     The gradient goes to the element that was picked
     (PyTorch: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)).
@@ -174,8 +174,7 @@ class MaxBackward0(OpNode):
 class MinBackward0(MaxBackward0):
     """out = self.min(dim, keepdim)   (values and indices; the indices are saved)
 
-    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).scatter(
-          dim, indices if keepdim else indices.unsqueeze(dim), grad if keepdim else grad.unsqueeze(dim))
+    self: value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)
 
     The gradient goes to the element that was picked
     (PyTorch: value_selecting_reduction_backward(grad, dim, indices, self.sym_sizes(), keepdim)).
@@ -229,3 +228,44 @@ class LinalgVectorNormBackward0(OpNode):
             scale = np.where(result == 0, 0, np.sign(a) * np.abs(a) ** (p - 1) / result ** (p - 1))
         return grad * scale
 
+
+
+# -- the functions the rules call, as PyTorch's (FunctionsManual.cpp) -----------------
+
+def _unsqueeze_dims(t, dims):
+    for d in sorted(dims):
+        t = t.unsqueeze(d)
+    return t
+
+
+def sum_backward(grad, sizes, dims, keepdim):
+    """A sum over dims undone: the summed dims put back (unsqueeze), then expanded."""
+    if not keepdim and len(sizes):
+        grad = _unsqueeze_dims(grad, dims)
+    return grad.expand(tuple(sizes))
+
+
+def value_selecting_reduction_backward(grad, dim, indices, sizes, keepdim):
+    """max(dim)/min(dim): grad to the element that was picked, zeros elsewhere."""
+    if not len(sizes):
+        return grad
+    if not keepdim:
+        grad, indices = grad.unsqueeze(dim), indices.unsqueeze(dim)
+    return ScatterBackward0.apply(grad._wrap(np.zeros(tuple(sizes), dtype=grad._data.dtype)), grad, dim, indices._data)
+
+
+def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim):
+    """The gradient of a vector norm, one case per ord (PyTorch: norm_backward)."""
+    if ord == 0:
+        return None                    # a count of nonzeros is flat: no gradient at all
+    if dim is not None and not keepdim and self.dim():
+        grad, result = _unsqueeze_dims(grad, dim), _unsqueeze_dims(result, dim)
+    sign = self._wrap(np.sign(self._data))    # sign(self) is flat: a constant of the graph
+    if ord == 2:
+        return self * where(result == 0, 0.0, grad / result)
+    if ord == 1:
+        return self.sgn() * grad
+    if ord == float("inf"):
+        mask = np.abs(self._data) == result._data
+        return grad * self._wrap(np.sign(self._data) * mask / mask.sum(axis=dim, keepdims=True))
+    return where(result == 0, 0.0, grad * sign * self.abs().pow(ord - 1) / result.pow(ord - 1))

@@ -3,24 +3,7 @@ division. Where a value was chosen, its gradient passes; elsewhere it is 0."""
 import numpy as np
 
 from ..node import OpNode, quiet
-
-
-class WhereBackward0(OpNode):
-    """out = where(condition, self, other)
-
-    self: where(condition, grad, 0)
-    other: where(condition, 0, grad)"""
-    inputs = ("self", "other")
-    attrs = ("condition",)
-    saved_arrays = ("condition",)
-
-    def forward(self, a, b, condition):
-        self.condition = condition
-        return np.where(condition, a, b)
-
-    def backward(self, grad):
-        zero = np.zeros((), dtype=grad.dtype)
-        return np.where(self.condition, grad, zero), np.where(self.condition, zero, grad)
+from .selection import where  # noqa: F401  (the rules call it)
 
 
 class MaskedFillBackward0(OpNode):
@@ -66,7 +49,7 @@ class RemainderBackward1(OpNode):
     """out = self - (self / other).floor() * other  (both tensors)
 
     self: grad
-    other: -grad * (self / other).floor()"""
+    other: -grad * floor(self / other)"""
     inputs = ("self", "other")
     saved = ("self", "other")
     elementwise = True
@@ -85,8 +68,8 @@ class RemainderBackward1(OpNode):
 class MaximumBackward0(OpNode):
     """out = maximum(self, other)
 
-    self: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
-    other: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)"""
+    self: where(self == other, grad / 2, grad).masked_fill(self < other, 0)
+    other: where(self == other, grad / 2, grad).masked_fill(self > other, 0)"""
     inputs = ("self", "other")
     saved = ("self", "other")
     elementwise = True
@@ -107,7 +90,12 @@ class MaximumBackward0(OpNode):
 class MinimumBackward0(MaximumBackward0):
     """out = minimum(self, other)
 
-    self: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
-    other: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)"""
+    self: where(self == other, grad / 2, grad).masked_fill(self > other, 0)
+    other: where(self == other, grad / 2, grad).masked_fill(self < other, 0)"""
     _pick = staticmethod(np.minimum)
     _wins = staticmethod(np.less)
+
+
+def floor(t):
+    """(self / other).floor() for the rule: a constant, since floor's derivative is 0 wherever it has one."""
+    return t._wrap(np.floor(t._data))

@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import dtypes
 from ..node import OpNode
+from .selection import index_backward, new_zeros, select_backward, slice_backward, zeros_like  # noqa: F401 (rules)
 
 
 def check_dim(dim, ndim):
@@ -126,9 +127,9 @@ class UnsqueezeBackward0(OpNode):
 class SqueezeBackward0(OpNode):
     """out = self.squeeze()   (drop every size-1 dim)
 
-    self: grad.reshape(self_sym_sizes)
+    self: unsqueeze_to(grad, None, self_sym_sizes)
 
-    PyTorch: unsqueeze_to(grad, self.sym_sizes()).
+    Each size-1 dim put back (PyTorch: unsqueeze_to(grad, self.sym_sizes())).
     """
     attrs = ("self_sym_sizes",)
     is_view = True
@@ -144,9 +145,9 @@ class SqueezeBackward0(OpNode):
 class SqueezeBackward1(SqueezeBackward0):
     """out = self.squeeze(dim)   (drop dim if it has size 1)
 
-    self: grad.reshape(self_sym_sizes)
+    self: unsqueeze_to(grad, dim, self_sym_sizes)
 
-    PyTorch: unsqueeze_to(grad, dim, self.sym_sizes()).
+    dim put back if it had size 1 (PyTorch: unsqueeze_to(grad, dim, self.sym_sizes())).
     """
     attrs = ("self_sym_sizes", "dim")
 
@@ -158,9 +159,9 @@ class SqueezeBackward1(SqueezeBackward0):
 class SqueezeBackward4(SqueezeBackward1):
     """out = self.squeeze(dims)   (several dims at once; PyTorch uses it inside matmul)
 
-    self: grad.reshape(self_sym_sizes)
+    self: unsqueeze_to(grad, dim, self_sym_sizes)
 
-    PyTorch: unsqueeze_to(grad, dim, self.sym_sizes()).
+    The dims that had size 1 put back (PyTorch: unsqueeze_to(grad, dim, self.sym_sizes())).
     """
 
     def forward(self, a, dims):
@@ -199,7 +200,7 @@ class ExpandBackward0(OpNode):
 class SelectBackward0(OpNode):
     """out = self.select(dim, index)   (x[i] along one dim)
 
-    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).select_scatter(grad, dim, index)
+    self: select_backward(grad, self_sym_sizes, dim, index)
 
     grad goes back into the row it came from; zeros elsewhere
     (PyTorch: select_backward(grad, self.sym_sizes(), dim, index)).
@@ -226,7 +227,7 @@ class SelectBackward0(OpNode):
 class SliceBackward0(OpNode):
     """out = self[start:end:step] along dim
 
-    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).slice_scatter(grad, dim, start, end, step)
+    self: slice_backward(grad, self_sym_sizes, dim, start, end, step)
 
     grad goes back into the slice it came from; zeros elsewhere
     (PyTorch: slice_backward(grad, self.sym_sizes(), dim, start, end, step)).
@@ -287,7 +288,7 @@ def _dims_of(parts, ellipsis_width):
 class IndexBackward0(OpNode):
     """out = self[indices]   (advanced indexing: lists, integer or boolean tensors; a copy, not a view)
 
-    self: torch.zeros(self_sym_sizes, dtype=grad.dtype).index_put(indices, grad, accumulate=True)
+    self: index_backward(new_zeros(grad, self_sym_sizes), indices, grad)
 
     Repeated indices add up (PyTorch: index_backward(grad.new_zeros(self.sym_sizes()), indices, grad)).
     """
@@ -345,6 +346,27 @@ class ToCopyBackward0(OpNode):
         return grad
 
 
+class CopyBackwards(OpNode):
+    """out = self.copy_(src)   (self's old values are overwritten by src, broadcast to self's shape)
+
+    self: zeros_like(grad)
+    src: grad
+
+    Built in C++ in PyTorch, with this name. It is also the grad_fn of a leaf's
+    .grad after backward(create_graph=True): PyTorch copies the first gradient
+    into a new tensor. The base class sums src's gradient back to its shape and
+    casts it to its dtype.
+    """
+    inputs = ("self", "src")
+    keeps_dtype = True
+
+    def forward(self, a, src):
+        return np.array(np.broadcast_to(src, a.shape), dtype=a.dtype)
+
+    def backward(self, grad):
+        return np.zeros_like(grad), grad
+
+
 def replay_view(array, view):
     """Apply a chain of view ops, (op class, params) pairs, to an array shaped
     like their base: the same view of that array."""
@@ -378,3 +400,34 @@ class CopySlices(OpNode):
         g_self = grad.copy(order="K")
         replay_view(g_self, self.view)[self.index] = 0
         return g_self, replay_view(grad, self.view)[self.index]
+
+    def call_backward_on_tensors(self, grad):
+        """create_graph=True: the same two steps as backward, as Tensor ops
+        (no rule to evaluate: this node is not in derivatives.yaml)."""
+        need_self, need_src = self.needs_input_grad
+        g_self = g_src = None
+        if need_src:
+            g_src = _region(grad, self.view)[self.index]
+        if need_self:
+            g_self = grad.clone()
+            _region(g_self, self.view)[self.index] = 0     # itself a CopySlices node
+        return self.to_inputs([g_self, g_src])
+
+
+def _region(t, view):
+    """The chain of view ops applied to a Tensor: the same view of it, recorded."""
+    for cls, params in view:
+        t = cls.apply(t, *params)
+    return t
+
+
+# -- the functions the rules call, as PyTorch's ------------------------------------------
+
+def unsqueeze_to(grad, dim, sizes):
+    """A squeeze undone: a size-1 dim put back at each place it was dropped
+    (dim None: every size-1 dim of sizes)."""
+    dims = range(len(sizes)) if dim is None else ((dim,) if isinstance(dim, int) else dim)
+    for d in sorted(dims):
+        if d < len(sizes) and sizes[d] == 1:     # a 0-d self had no dim to drop
+            grad = grad.unsqueeze(d)
+    return grad

@@ -3,6 +3,7 @@ import numpy as np
 
 from .. import dtypes
 from ..node import OpNode, quiet
+from .join import StackBackward0
 from .reduction import _expand_back, normalize_dims
 
 
@@ -19,7 +20,11 @@ def _prod_grad(a, axis):
 class ProdBackward0(OpNode):
     """out = self.prod()
 
-    self: grad * (product of all other elements)"""
+    self: grad * prod_others(self)
+
+    prod_others: the product of the other elements at each position, as
+    Tensor ops (result / self where no element is zero).
+    """
     saved = ("self", "result")
 
     def forward(self, a):
@@ -35,7 +40,10 @@ class ProdBackward0(OpNode):
 class ProdBackward1(OpNode):
     """out = self.prod(dim, keepdim)
 
-    self: grad.unsqueeze(dim) * (product of the other elements along dim)"""
+    self: unsqueeze_to(grad, dim, keepdim) * prod_others(self, dim)
+
+    prod_others: the product of the other elements along dim at each position.
+    """
     saved = ("self", "result")
     attrs = ("dim", "keepdim")
 
@@ -55,7 +63,11 @@ class ProdBackward1(OpNode):
 class VarBackward0(OpNode):
     """out = ((self - self.mean(dim, True)) ** 2).sum(dim) / (N - correction)
 
-    self: grad * 2 * (self - self.mean(dim, True)) / (N - correction)"""
+    self: var_backward(grad, self, dim, correction, keepdim)
+
+    var_backward: grad * 2 * (self - self.mean(dim, True)) / (N - correction),
+    N the number of elements reduced, grad unsqueezed back over dim.
+    """
     saved = ("self",)
     attrs = ("correction", "dim", "keepdim")
     to_float = True
@@ -84,7 +96,10 @@ class VarBackward0(OpNode):
 class StdBackward0(VarBackward0):
     """out = self.var(dim, correction, keepdim).sqrt()
 
-    self: grad * (self - self.mean(dim, True)) / ((N - correction) * result)"""
+    self: var_backward(grad / (2 * result), self, dim, correction, keepdim)
+
+    The derivative of sqrt(var) is var's over 2 * std (PyTorch's std_backward).
+    """
     saved = ("self", "result")
 
     @quiet
@@ -104,7 +119,10 @@ class StdBackward0(VarBackward0):
 class CumsumBackward0(OpNode):
     """out = self.cumsum(dim)
 
-    self: grad.flip(dim).cumsum(dim).flip(dim)"""
+    self: grad.sum(dim, True) - grad.cumsum(dim) + grad
+
+    The sums of grad from each position to the end (PyTorch: grad.flip(dim).cumsum(dim).flip(dim)).
+    """
     attrs = ("dim",)
 
     def forward(self, a, dim):
@@ -118,3 +136,33 @@ class CumsumBackward0(OpNode):
         if grad.ndim == 0:
             return grad
         return np.flip(np.cumsum(np.flip(grad, self.dim), axis=self.dim), self.dim)
+
+
+# -- the functions the rules call (PyTorch: FunctionsManual's var_backward, prod_backward) --
+
+def unsqueeze_to(grad, dim, keepdim):
+    """grad with the reduced dims put back (size 1), so that it broadcasts over them."""
+    if grad.dim() == 0 or keepdim or dim is None:
+        return grad
+    for d in sorted(dim if isinstance(dim, (tuple, list)) else (dim,)):
+        grad = grad.unsqueeze(d)
+    return grad
+
+
+def var_backward(grad, self, dim, correction, keepdim):
+    n = self.numel() if dim is None else int(np.prod([self.shape[d] for d in dim]))
+    mean = self.mean() if dim is None else self.mean(tuple(dim), True)
+    return unsqueeze_to(grad, dim, keepdim) * 2 * (self - mean) / max(n - correction, 0)
+
+
+def prod_others(self, dim=None):
+    """At each position, the product of the other elements (of all, or along dim)."""
+    if self.dim() == 0:
+        return self * 0 + 1
+    if not (self._data == 0).any():
+        return (self.prod() if dim is None else self.prod(dim, True)) / self
+    flat = self.reshape(-1) if dim is None else self.transpose(dim, -1)
+    eye = np.eye(flat.shape[-1], dtype=bool)
+    others = [flat.masked_fill(flat._wrap(eye[i]), 1).prod(-1) for i in range(flat.shape[-1])]
+    from_rows = StackBackward0.apply(others, -1)
+    return from_rows.reshape(self.shape) if dim is None else from_rows.transpose(-1, dim)

@@ -29,7 +29,7 @@ import warnings
 
 # Submodules a program may import as ``torch.X``; they are pointed at the
 # module under test for the duration of a run.
-SUBMODULES = ("nn", "nn.functional", "nn.init", "autograd", "optim", "utils", "utils.data")
+SUBMODULES = ("nn", "nn.functional", "nn.init", "autograd", "autograd.functional", "optim", "utils", "utils.data")
 
 ADDRESS = re.compile(r"at 0x[0-9a-fA-F]+")
 ADDRESS_MASK = "at 0x\u2026"
@@ -75,14 +75,10 @@ def _torch_aliased(torch_module):
             sys.modules[f"torch.{sub}"] = mod
         yield
     finally:
-        # Real PyTorch imports more of itself lazily while a program runs
-        # (``manual_seed`` imports ``torch._dynamo``); those entries stay, since
-        # importing a real torch module a second time registers its operator
-        # libraries again, which PyTorch refuses.  Entries made while another
-        # module stood in for torch are aliases of that module: they go.
-        real = saved.get("torch")
+        # Drop the aliases; keep what real torch imported lazily during the run
+        # (jacobian loads torch._functorch...): importing it twice registers its ops twice.
         for k in [k for k in sys.modules if k == "torch" or k.startswith("torch.")]:
-            if k not in saved and not (real is not None and torch_module is real):
+            if k not in saved and getattr(sys.modules[k], "__name__", None) != k:
                 del sys.modules[k]
         sys.modules.update(saved)
 

@@ -1,0 +1,33 @@
+# torch.autograd.functional: jacobian and hessian, one row per output element.
+import torch
+from torch.autograd.functional import hessian, jacobian
+
+x = torch.tensor([1.0, 2.0])
+y = torch.tensor([3.0, 4.0, 5.0])
+print(jacobian(lambda a: a.exp(), x))
+print(jacobian(lambda a, b: a.sum() * b, (x, y)))
+print(jacobian(lambda a: (a * 2, a.sum()), x))
+print(jacobian(lambda a, b: (a * 2, b.sum()), (x, y)))
+print(jacobian(lambda a: a.sum(), x))
+print(jacobian(lambda a: a * 2, torch.tensor(3.0)))
+print(jacobian(lambda a: a ** 2, x, create_graph=True))
+print(jacobian(lambda a: torch.ones(2), x))
+m = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+print(jacobian(lambda a: m @ a, x))
+print(jacobian(lambda a: a.reshape(2, 1) * a, x).shape)
+
+print(hessian(lambda a: (a ** 3).sum(), x))
+print(hessian(lambda a, b: (a * b[:2]).sum() + (b ** 2).sum(), (x, y)))
+print(hessian(lambda a: (a ** 2).sum(), torch.tensor(3.0)))
+print(hessian(lambda a: a.sum(), x))
+print(hessian(lambda a: (a.sin() * a[0]).sum(), torch.tensor([0.5, 1.0, 1.5])))
+print(hessian(lambda a: a.norm(), torch.tensor([3.0, 4.0])))
+print(hessian(lambda a: a.max(), torch.tensor([1.0, 5.0, 2.0])))
+print(hessian(lambda a: (a[1:] * a[:-1]).sum(), torch.tensor([1.0, 2.0, 3.0])))
+print(hessian(lambda a: torch.where(a > 0, a ** 2, a ** 3).sum(), torch.tensor([-1.0, 2.0])))
+print(hessian(lambda a: torch.nn.functional.mse_loss(a, torch.zeros(2)), x))
+print(hessian(lambda a: (a ** torch.tensor([2.0, 3.0])).sum(), x))
+print(hessian(lambda a: (2 ** a).sum(), x))
+print(hessian(lambda a: a.sigmoid().sum(), x))
+print(hessian(lambda a: a.tanh().sum(), x))
+print(hessian(lambda a: (a.relu() * a).sum(), torch.tensor([-1.0, 2.0])))
