@@ -294,6 +294,8 @@ PROMISES = {
            "自己写一个节点的反向传播，并用 `gradcheck` 证明它是对的"),
     "09": ("train the same models with `nn`, `optim` and a `DataLoader`, and see the same graph",
            "用 `nn`、`optim` 和 `DataLoader` 训练同样的模型，看到同一张计算图"),
+    "10": ("differentiate a gradient: `create_graph=True`, x³'' drawn, a Hessian-vector product",
+           "对梯度再求导：`create_graph=True`，画出 x³ 的二阶导数，海森-向量积"),
 }
 
 INDEX_TAIL = """## How to use them · 使用方法

@@ -44,6 +44,7 @@ LESSONS = [
     "07_training_loop",
     "08_custom_function",
     "09_nn_and_optim",
+    "10_higher_order",
 ]
 LANGS = ("en", "zh")
 
