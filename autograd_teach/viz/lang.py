@@ -151,7 +151,7 @@ TEXT = {
     "insp.chain": ("chain rule", "链式法则"),
     "insp.rule": ("rule", "法则"),
     "insp.torch_rule": ("a PyTorch node: its rule is in PyTorch's derivatives.yaml, not in a docstring here",
-                        "PyTorch 的节点：它的法则在 PyTorch 的 derivatives.yaml 里，这里没有文档字符串"),
+                        "真实 torch 的节点：它的求导法则写在 torch 的源码（导数定义表）里，不在这里的文档字符串中"),
     "insp.numbers": ("numbers", "代入数值"),
     "insp.accumulate": ("old .grad + incoming = new .grad", "原来的 .grad + 传入的梯度 = 新的 .grad"),
     "insp.no_old": ("(none before: .grad starts as the incoming gradient)", "（之前没有：.grad 就是传入的梯度）"),
