@@ -152,6 +152,8 @@ TEXT = {
     "insp.rule": ("rule", "法则"),
     "insp.torch_rule": ("a PyTorch node: its rule is in PyTorch's derivatives.yaml, not in a docstring here",
                         "真实 torch 的节点：它的求导法则写在 torch 的源码（导数定义表）里，不在这里的文档字符串中"),
+    "insp.not_implemented": ("no derivative: backward through this node raises \"{error}\", as PyTorch's does",
+                             "没有导数：经过这个节点的反向传播会报错 \"{error}\"，与 torch 相同"),
     "insp.numbers": ("numbers", "代入数值"),
     "insp.accumulate": ("old .grad + incoming = new .grad", "原来的 .grad + 传入的梯度 = 新的 .grad"),
     "insp.no_old": ("(none before: .grad starts as the incoming gradient)", "（之前没有：.grad 就是传入的梯度）"),
