@@ -2,7 +2,9 @@
 in both languages (saved values that are not tensors: reduction='mean', None,
 sizes, dims; saved tensors kept and freed).  The graphs are the cases of the
 derivative-formula and gradcheck tests, which together reach every op class."""
+import re
 import warnings
+from html import escape
 
 import numpy as np
 import pytest
@@ -37,13 +39,29 @@ def _loss(out):
     return total
 
 
-def _widget(make, f, retain):
+def _raises(case_id):
+    """A case of an op without a derivative (FloorDivide-tensors): its backward raises."""
+    return case_id.split("-")[0] in formulas_cases.NOT_DIFFERENTIABLE
+
+
+def _widget(make, f, retain, raises=False):
+    """The widget of one backward, recorded; one through an op without a derivative
+    raises PyTorch's error midway, and what ran before it is still shown."""
     inputs = make()
     with warnings.catch_warnings(), viz.record() as rec:
         warnings.simplefilter("ignore")
         loss = _loss(f(*inputs))
-        loss.backward(retain_graph=retain)
+        if raises:
+            with pytest.raises(RuntimeError, match=r"^derivative for aten::\w+ is not implemented$"):
+                loss.backward(retain_graph=retain)
+        else:
+            loss.backward(retain_graph=retain)
     return viz.GraphWidget(loss, names={}, recording=rec, show_constants=True, max_nodes=None)
+
+
+def _says_not_implemented(page, lang):
+    said = {"en": "no derivative: backward through this node raises", "zh": "没有导数：经过这个节点的反向传播会报错"}[lang]
+    return said in page and re.search(r"&quot;derivative for aten::\w+ is not implemented&quot;", page)
 
 
 def _classes(graph):
@@ -53,28 +71,37 @@ def _classes(graph):
 @pytest.mark.parametrize("retain", [False, True], ids=["freed", "retained"])
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_the_inspector_shows_every_node_at_every_step(case, retain):
-    _, make, f = case
-    w = _widget(make, f, retain)
+    case_id, make, f = case
+    w = _widget(make, f, retain, _raises(case_id))
     for n in w.graph.nodes:
         for k in sorted({0, len(w.steps) // 2, len(w.steps)}):
             for lang in ("en", "zh"):
                 page = inspector_html(w.graph, w.steps, k, n.id, lang)
                 assert page.startswith('<div class="at-inspector"') and f'data-node="{n.id}"' in page
+                assert bool(_says_not_implemented(page, lang)) == (n.name == "NotImplemented"), (n.name, page)
 
 
 @pytest.mark.parametrize("case", NOT_IMPLEMENTED, ids=[c[0] for c in NOT_IMPLEMENTED])
 def test_the_inspector_shows_a_node_whose_backward_is_not_implemented(case):
     out = case[1](torch.tensor([1.5, 2.5], requires_grad=True))
     w = viz.GraphWidget(out, names={}, show_constants=True)
+    said = 0
     for n in w.graph.nodes:
         for lang in ("en", "zh"):
-            assert f'data-node="{n.id}"' in inspector_html(w.graph, w.steps, 0, n.id, lang)
+            page = inspector_html(w.graph, w.steps, 0, n.id, lang)
+            assert f'data-node="{n.id}"' in page
+            said += bool(_says_not_implemented(page, lang))
+            if n.name == "NotImplemented":     # PyTorch's own message, from the op's rule
+                with pytest.raises(RuntimeError) as error:
+                    out.sum().backward()
+                assert escape(f'"{error.value}"') in page
+    assert said == 2                           # the one NotImplemented node, in en and zh
 
 
 def test_the_cases_reach_every_op_class():
     seen = set()
-    for _, make, f in CASES:
-        seen |= _classes(_widget(make, f, False).graph)
+    for case_id, make, f in CASES:
+        seen |= _classes(_widget(make, f, False, _raises(case_id)).graph)
     for _, f in NOT_IMPLEMENTED:
         seen |= _classes(viz.GraphWidget(f(torch.tensor([1.5, 2.5], requires_grad=True)), names={}).graph)
     names = {t.__name__ for t in seen}     # the NoDerivative classes all print as NotImplemented

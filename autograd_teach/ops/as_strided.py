@@ -13,16 +13,18 @@ lands in the view's region of a zero tensor shaped like the base.
 import numpy as np
 
 from ..node import OpNode
+from .selection import index_backward, new_zeros
 from .shape import replay_view
 
 
 class AsStridedBackward0(OpNode):
     """out = self.as_strided(size, stride, storage_offset)   (here: the view's chain of view ops replayed)
 
-    self: as_strided_backward(grad, self, view)
+    self: as_strided_backward(grad, self_sym_sizes, view)
 
-    PyTorch's rule is a C++ helper (as_strided_backward in FunctionsManual.cpp):
-    the gradient lands in the view's region of a zero tensor shaped like self.
+    PyTorch's rule is a C++ helper (as_strided_backward in FunctionsManual.cpp,
+    given self's geometry): the gradient lands in the view's region of a zero
+    tensor shaped like self; the helper below does it with Tensor ops.
     """
     attrs = ("view",)
     is_view = True
@@ -35,3 +37,21 @@ class AsStridedBackward0(OpNode):
         out = np.zeros(self.base_shape, dtype=grad.dtype)
         replay_view(out, self.view)[...] = grad   # a view written in place never overlaps itself
         return out
+
+    @property
+    def _saved_self_sym_sizes(self):
+        """The base's shape, for the rule (PyTorch's rule reads it off self's geometry)."""
+        return self.input_metadata[0][0]
+
+
+def as_strided_backward(grad, self_sym_sizes, view):
+    """grad put back where the view reads the base, as Tensor ops (differentiable again).
+
+    Each element of the view is numbered by the flat position it reads in the
+    base (the view chain replayed on 0, 1, 2, ...); grad is added at those
+    positions of a flat zero tensor, so a position read twice (an expanded
+    view) gets both gradients, and the result takes the base's shape."""
+    numel = int(np.prod(self_sym_sizes, dtype=np.int64))
+    positions = replay_view(np.arange(numel).reshape(self_sym_sizes), view).reshape(-1)
+    flat = index_backward(new_zeros(grad, (numel,)), (positions,), grad.reshape(-1))
+    return flat.reshape(tuple(self_sym_sizes))

@@ -48,6 +48,9 @@ def rows(graph, steps, k, node_id, lang=None):
                     escape(t("insp.saved_at", lang, saved=n.saved_version, now=n.current_version) + mark)))
     fn = n.fn if n.kind != G.REPEAT else n.members[-1]
     ran = _when(graph, steps, node_id)
+    error = _not_implemented(fn)
+    if error:                         # x // 2: backward through it raises, as PyTorch's does
+        out.append((escape(t("insp.chain", lang)), escape(t("insp.not_implemented", lang, error=error))))
     if fn is not None and steps:
         if ran is None:
             out.append((t("insp.gradient", lang), escape(t("insp.not_run", lang))))
@@ -111,6 +114,23 @@ def _rules(fn):
         return formulas.rules(fn)
     except ValueError:
         return {}
+
+
+_NOT_IMPLEMENTED = re.compile(r"""^not_implemented\(["'](\w+)["']\)$""")
+
+
+def _not_implemented(fn):
+    """PyTorch's error for a node without a derivative (every rule is
+    derivatives.yaml's not_implemented("floor_divide")): what its backward
+    raises, got by calling that same function; else None."""
+    found = {m.group(1) if m else None for m in map(_NOT_IMPLEMENTED.match, _rules(fn).values())}
+    if len(found) != 1 or None in found:
+        return None
+    from ..ops.no_derivative import not_implemented
+    try:
+        not_implemented(found.pop())
+    except RuntimeError as e:
+        return str(e)
 
 
 _NAME = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(?!\w)(?!\s*=[^=])")
