@@ -180,7 +180,7 @@ def _hook(roots):
             for node in nodes:
                 entry = _hooked.get(node)
                 if entry is None:
-                    _hooked[node] = entry = [0, node.register_prehook(_prehook),
+                    _hooked[node] = entry = [0, node.register_prehook(functools.partial(_prehook, node)),
                                              node.register_hook(functools.partial(_posthook, node))]
                 entry[0] += 1
                 done.append(node)
@@ -220,10 +220,15 @@ def _current():
     return runs[-1] if runs else None
 
 
-def _prehook(grad_outputs):
+def _prehook(node, grad_outputs):
     run = _current()
     if run is not None:
         run.start()
+        if node.name() == "torch::autograd::AccumulateGrad":
+            # Copy the incoming gradient now: AccumulateGrad may adopt this very
+            # tensor as the leaf's .grad, which another thread's backward can add
+            # into before our post-hook reads it.
+            run.incoming[node] = tuple(to_numpy(g) for g in grad_outputs)
 
 
 def _posthook(node, grad_inputs, grad_outputs):
@@ -240,6 +245,7 @@ class _Run:
         self.begins = begins
         self.roots = roots
         self.watchers = None         # None until the first node runs
+        self.incoming = {}           # AccumulateGrad node -> its gradient, copied before it ran
 
     def start(self):
         if self.watchers is None:
@@ -252,7 +258,7 @@ class _Run:
     def step(self, node, grad_outputs, grad_inputs):
         self.start()
         if self.watchers:
-            outs = tuple(to_numpy(g) for g in grad_outputs)
+            outs = self.incoming.pop(node, None) or tuple(to_numpy(g) for g in grad_outputs)
             ins = tuple(to_numpy(g) for g in grad_inputs)
             for w in self.watchers:
                 w.step(node, outs, ins)
