@@ -187,3 +187,15 @@ def test_the_runner_gives_back_real_torch_and_never_reimports_it(tmp_path):
     assert all(after[k] is v for k, v in before.items())
     assert sys.modules["torch.utils.benchmark"] is benchmark
     assert sys.modules["torch"] is torch and sys.modules["torch.nn"] is torch.nn
+
+
+def test_backward_in_threads_is_recorded_in_the_same_order_every_time():
+    # misuse_threads runs four backwards at once; run i of one engine is compared
+    # with run i of the other, so thread k's run must be run k under both, always.
+    # MulBackward0 (w * w, w full of k) sends grad * other = k along slot 0.
+    path = GOLDEN / "programs" / "misuse_threads.py"
+    for _ in range(5):
+        for module, subscribe in ((torch, torch_record.add_observer), (autograd_teach, engine.add_observer)):
+            runs = record(path, module, subscribe)
+            sent = [run["grads"][1][1][0].tolist() for run in runs]
+            assert sent == [[float(k)] * 3 for k in range(4)], module.__name__

@@ -67,10 +67,20 @@ with torch.inference_mode():
 print(out[1:])
 
 
-# Backward in two threads at once, each on its own graph.
+# Backward in four threads at once, each on its own graph. Thread k starts its
+# backward once thread k-1's is under way (a hook on its first gradient), so the
+# runs overlap but begin in the same order every time: a recording of them
+# (tests/test_viz_torch_golden.py) compares run i with run i.
+started = [threading.Event() for _ in range(4)]
+
+
 def work(k, results):
     w = torch.full((3,), float(k), requires_grad=True)
-    loss = (w * w).sum()
+    square = w * w
+    square.register_hook(lambda g: started[k].set())
+    loss = square.sum()
+    if k:
+        started[k - 1].wait(10)
     loss.backward()
     results[k] = w.grad.tolist()
 
