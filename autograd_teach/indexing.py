@@ -67,8 +67,46 @@ def setitem(t, index, value):
             and not isinstance(index, bool):
         with grad_mode.no_grad():
             getitem(t, index)   # basic indices: PyTorch refuses as x[i] does ("...out of bounds for dimension 0")
+    if _whole(t, parts):
+        copy_to(t, value)
+        return
     idx = np_index(index if isinstance(index, tuple) else (index,))
     t._inplace(lambda src, v: O.CopySlices.apply(src, v, (), idx), value, view=True)
+
+
+def _whole(t, parts):
+    """Does the index pick t itself, not a view of it: only ``...`` and slices
+    that cover their whole dimension, step 1?  PyTorch's slicing then returns
+    t, and setitem writes into t directly (no CopySlices)."""
+    if not all(i is Ellipsis or isinstance(i, slice) for i in parts) or sum(i is Ellipsis for i in parts) > 1:
+        return False
+    slices = [i for i in parts if i is not Ellipsis]
+    if len(slices) > t.dim():
+        return False            # too many indices: the usual path raises PyTorch's error
+    cut = parts.index(Ellipsis) if Ellipsis in parts else len(parts)
+    dims = list(range(cut)) + list(range(t.dim() - (len(parts) - cut - 1), t.dim()))
+    return all(s.step in (None, 1) and s.indices(t.shape[d])[:2] == (0, t.shape[d])
+               for s, d in zip(slices, dims))
+
+
+def copy_to(dst, value):
+    """dst[...] = value, as PyTorch's copy_to: the same shape is copied
+    (copy_), a 0-d value fills (fill_), anything else is viewed without its
+    leading 1s, expanded to dst's shape and copied. A number is a 0-d tensor
+    of dst's dtype first."""
+    if not _is_tensor(value):
+        value = dst._wrap(np.array(value, dtype=dst._data.dtype))
+    if value.shape == dst.shape:
+        return dst.copy_(value)
+    if value.dim() == 0:
+        return dst.fill_(value)
+    sizes = list(value.shape)
+    while sizes and sizes[0] == 1:
+        sizes.pop(0)
+    src = value.view(sizes)
+    if src.shape != dst.shape:
+        src = src.expand(dst.shape)
+    return dst.copy_(src)
 
 
 def _is_advanced(i):

@@ -182,7 +182,12 @@ class InplaceOrView:
         return self._inplace(O.ZeroBackward0.apply)
 
     def fill_(self, value):
-        return self._inplace(O.FillBackward2.apply, float(value) if hasattr(value, "_data") else value)
+        if hasattr(value, "_data"):      # a tensor value is fill_.Tensor: its gradient is grad.sum()
+            if value.dim() != 0:
+                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                                   f"{value.dim()} dimensions.")
+            return self._inplace(O.FillBackward3.apply, value)
+        return self._inplace(O.FillBackward2.apply, value)
 
     def uniform_(self, a=0.0, b=1.0):
         return self._inplace(O.UniformBackward0.apply, a, b)

@@ -141,6 +141,8 @@ CASES = {
                        ("max", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp(max=0.1))],
     "ZeroBackward0": [("zero_", lambda r: [t(2, 3, rng=r)], modified(lambda y: y.zero_()))],
     "FillBackward2": [("fill_", lambda r: [t(2, 3, rng=r)], modified(lambda y: y.fill_(2.0)))],
+    "FillBackward3": [("fill_ with a 0-d tensor", lambda r: [t(2, 3, rng=r), t(rng=r)],
+                       lambda x, v: (x * 1).fill_(v * 1))],
     "UniformBackward0": [("uniform_", lambda r: [t(2, 3, rng=r)], modified(lambda y: y.uniform_()))],
     "NormalBackward0": [("normal_", lambda r: [t(2, 3, rng=r)], modified(lambda y: y.normal_()))],
     "SumBackward0": [("all", lambda r: [t(2, 3, rng=r)], lambda x: x.sum())],

@@ -144,3 +144,41 @@ def test_flatten_of_a_vector_is_itself():
     x = torch.ones(3, requires_grad=True)
     assert x.flatten() is x
     assert torch.ones(2, 2).flatten().shape == (4,)
+
+
+def _names(fn):
+    return [None if f is None else f.name() for f, _ in fn.next_functions]
+
+
+def test_setitem_on_the_whole_tensor_writes_into_it_as_copy_to():
+    # PyTorch: x[...] / x[()] / x[:] pick x itself, so setitem is copy_to(x, value):
+    # a 0-d value fills (FillBackward3), another shape is viewed and expanded, then copied.
+    x = torch.ones(2, 3, requires_grad=True)
+    s = torch.tensor(2.0, requires_grad=True)
+    row = torch.ones(1, 3, requires_grad=True)
+    for index in (Ellipsis, (), slice(None), (slice(0, 5), Ellipsis)):
+        y = x * 1
+        y[index] = 5
+        assert y.grad_fn.name() == "FillBackward3" and _names(y.grad_fn) == ["MulBackward0", None]
+        y = x * 1
+        y[index] = s * 1
+        assert y.grad_fn.name() == "FillBackward3" and _names(y.grad_fn) == ["MulBackward0", "MulBackward0"]
+        y = x * 1
+        y[index] = row * 1
+        assert _names(y.grad_fn) == ["MulBackward0", "ExpandBackward0"]
+    y = x * 1
+    y[:1] = 5                      # a part of x: a view, so CopySlices
+    assert y.grad_fn.name() == "torch::autograd::CopySlices"
+    z = torch.tensor(2.0, requires_grad=True) * 1
+    z[...] = torch.ones(1, requires_grad=True) * 1      # 0-d: viewed without its leading 1
+    assert _names(z.grad_fn) == ["MulBackward0", "ViewBackward0"]
+
+
+def test_fill_with_a_tensor_sends_its_gradient_to_the_value():
+    s = torch.tensor(2.0, requires_grad=True)
+    y = (torch.ones(3, requires_grad=True) * 1).fill_(s * 1)
+    assert y.grad_fn.name() == "FillBackward3"
+    (y * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert s.grad.item() == 6.0
+    with pytest.raises(RuntimeError, match="fill_ only supports 0-dimension value tensor but got tensor with 1 dim"):
+        torch.ones(2).fill_(torch.ones(1))

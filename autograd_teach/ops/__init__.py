@@ -42,7 +42,7 @@ from .loss import BinaryCrossEntropyWithLogitsBackward0, MseLossBackward0, MseLo
 from .pointwise import (AbsBackward0, ClampBackward1, CosBackward0, ExpBackward0, LogBackward0,  # noqa: F401
                         ReluBackward0, SgnBackward0, SigmoidBackward0, SigmoidBackwardBackward0, SinBackward0,
                         SqrtBackward0, TanhBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0,
-                        ZeroBackward0, FillBackward2, UniformBackward0, NormalBackward0)
+                        ZeroBackward0, FillBackward2, FillBackward3, UniformBackward0, NormalBackward0)
 from .reduction import (LinalgVectorNormBackward0, MaxBackward0, MaxBackward1, MeanBackward0,  # noqa: F401
                         MeanBackward1, MinBackward0, MinBackward1, SumBackward0, SumBackward1)
 from .selection import (IndexPutImplBackward0, ScatterBackward0, SelectBackwardBackward0,  # noqa: F401

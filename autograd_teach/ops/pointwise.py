@@ -288,6 +288,22 @@ class FillBackward2(ZeroBackward0):
         return np.full_like(a, value)
 
 
+class FillBackward3(OpNode):
+    """out = self.fill_(value)   (value a 0-d tensor: every element is value)
+
+    self: zeros_like(grad)
+    value: grad.sum()
+    """
+    inputs = ("self", "value")
+    keeps_dtype = True
+
+    def forward(self, a, value):
+        return np.full_like(a, value)
+
+    def backward(self, grad):
+        return np.zeros_like(grad), grad.sum()
+
+
 class UniformBackward0(ZeroBackward0):
     """out = self.uniform_(from, to)   (new values: no gradient to the old ones)
 
