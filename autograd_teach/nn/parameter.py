@@ -22,3 +22,20 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
     __str__ = __repr__
+
+
+def zero_grad_of(params, set_to_none=True):
+    """What Module.zero_grad and Optimizer.zero_grad both do to each parameter:
+    drop its .grad (PyTorch's default), or zero it in place, cut from any
+    graph it has (a .grad made with create_graph=True has a grad_fn)."""
+    for p in params:
+        if p.grad is None:
+            continue
+        if set_to_none:
+            p.grad = None
+        else:
+            if p.grad.grad_fn is not None:
+                p.grad.detach_()
+            else:
+                p.grad.requires_grad_(False)
+            p.grad.zero_()

@@ -8,6 +8,7 @@ order, including its fused multiply-adds, so 100 steps give the same bits."""
 import numpy as np
 
 from .. import random
+from ..nn.parameter import zero_grad_of
 from ..tensor import Tensor
 
 _required = object()
@@ -58,17 +59,7 @@ class Optimizer:
         self.param_groups.append(group)
 
     def zero_grad(self, set_to_none=True):
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    if set_to_none:
-                        p.grad = None
-                    else:
-                        if p.grad.grad_fn is not None:
-                            p.grad.detach_()
-                        else:
-                            p.grad.requires_grad_(False)
-                        p.grad.zero_()
+        zero_grad_of((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure=None):
         loss = None

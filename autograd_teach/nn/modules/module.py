@@ -7,7 +7,7 @@ from collections import OrderedDict, namedtuple
 
 from ... import grad_mode
 from ...tensor import Tensor
-from ..parameter import Parameter
+from ..parameter import Parameter, zero_grad_of
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -199,16 +199,7 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
-        for p in self.parameters():
-            if p.grad is not None:
-                if set_to_none:
-                    p.grad = None
-                else:
-                    if p.grad.grad_fn is not None:
-                        p.grad.detach_()
-                    else:
-                        p.grad.requires_grad_(False)
-                    p.grad.zero_()
+        zero_grad_of(self.parameters(), set_to_none)
 
     # -- saving and loading --------------------------------------------------------
     def state_dict(self, *, destination=None, prefix="", keep_vars=False):
