@@ -1,0 +1,38 @@
+"""The core's fast paths (benchmarks/, docs/benchmarks.md) give the bits of
+the general code they stand in for, on adversarial inputs: -0.0, nan, inf,
+denormals, empty, 0-d, non-contiguous and broadcast arrays."""
+import numpy as np
+import pytest
+
+from autograd_teach.ops import matmul_order
+
+TINY = np.finfo(np.float32).smallest_subnormal
+SPECIALS = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, TINY, -TINY, 1.0, -1.0, 3e38, -3e38, 1e-30],
+                    np.float32)
+
+
+def same_bits(x, y):
+    x, y = np.asarray(x), np.asarray(y)
+    return x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
+
+
+def adversarial_matrices(k, seed=0):
+    """(a, b) pairs with a K of k: special values, random values, transposed layouts."""
+    rng = np.random.default_rng(seed)
+    for m, n in ((2, 2), (3, 1), (1, 3), (5, 4), (0, 2), (2, 0)):
+        a = rng.choice(SPECIALS, size=(m, k)).astype(np.float32)
+        b = rng.choice(SPECIALS, size=(k, n)).astype(np.float32)
+        yield a, b
+        yield np.ascontiguousarray(a.T).T, np.ascontiguousarray(b.T).T    # column-major
+        if n:
+            yield a, b[:, 0]                                                  # matrix @ vector
+            yield a[::-1], b[::-1, ::-1][:, 0]                                # negative strides
+        r = rng.standard_normal((m, k)).astype(np.float32)
+        yield r, rng.standard_normal((k, n)).astype(np.float32)
+
+
+@pytest.mark.parametrize("k", (2, 3))
+def test_small_k_matmul_calls_einsum_without_its_wrapper(k):
+    for a, b in adversarial_matrices(k, seed=k):
+        spec = "ik,k->i" if b.ndim == 1 else "ik,kj->ij"
+        assert same_bits(matmul_order.mm(a, b), np.einsum(spec, a, b, order="C")), (a, b)
