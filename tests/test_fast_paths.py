@@ -36,3 +36,24 @@ def test_small_k_matmul_calls_einsum_without_its_wrapper(k):
     for a, b in adversarial_matrices(k, seed=k):
         spec = "ik,k->i" if b.ndim == 1 else "ik,kj->ij"
         assert same_bits(matmul_order.mm(a, b), np.einsum(spec, a, b, order="C")), (a, b)
+
+
+def adversarial_arrays(dtype, seed=0):
+    """Arrays of dtype, special values included: 0-d, empty, strided, reversed, broadcast."""
+    rng = np.random.default_rng(seed)
+    values = SPECIALS.astype(dtype) if np.dtype(dtype).kind == "f" else np.array([0, 1, -1, 7, -128], np.int64).astype(dtype)
+    base = rng.choice(values, size=(6, 5))
+    yield from (base, base[::2, ::-1], base.T, np.asarray(base[0, 0]), base[:0], np.broadcast_to(base[0], (3, 5)))
+    yield np.asarray(values)
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64, np.float16, np.int64, np.int32, np.uint8, np.bool_))
+def test_relu_with_a_zero_array_is_relu_with_the_number_zero(dtype):
+    from autograd_teach.ops.pointwise import ReluBackward0
+    node = ReluBackward0.__new__(ReluBackward0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for a in adversarial_arrays(dtype, seed=1):
+            assert same_bits(node.forward(a), np.where(a < 0, 0, a).astype(a.dtype, copy=False)), a
+            for grad in adversarial_arrays(np.float32 if a.dtype.kind != "f" else a.dtype, seed=2):
+                if grad.shape == a.shape:
+                    assert same_bits(node.backward(grad, a), np.where(a <= 0, 0, grad)), (a, grad)
