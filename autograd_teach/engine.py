@@ -131,12 +131,11 @@ class GraphTask:
 
     def __enter__(self):
         self.watchers = begin_watchers(self.roots) if _observers else ()
-        self.grad_mode_before = grad_mode.is_grad_enabled()
-        grad_mode.set_grad_enabled(bool(self.create_graph))
+        self.grad_mode_before = grad_mode.swap_grad_enabled(self.create_graph)
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        grad_mode.set_grad_enabled(self.grad_mode_before)
+        grad_mode.swap_grad_enabled(self.grad_mode_before)
         if exc_type is not None:    # a failed backward leaves no half-updated .grad behind
             for restore, *args in reversed(self.undo):
                 restore(*args)
