@@ -50,7 +50,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
     buffers, ready, arrival = {}, [], itertools.count()
     for node, grad in roots:
         buffers[node] = grad if node not in buffers else accumulate_into(buffers[node], grad)
-    for node in dict.fromkeys(task.roots):
+    for node in buffers:    # the roots, each once, in order
         if deps.get(node, 0) == 0 and task.reaches(node):
             heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
     with task:    # observers see the run begin and end; if it fails, every .grad it wrote is put back

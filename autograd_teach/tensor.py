@@ -441,7 +441,7 @@ def accumulate_grad(leaf, grad, undo):
     old = leaf._grad
     if old is None:
         undo.append((_restore_grad, leaf, None, None))
-        leaf._grad = Tensor._wrap(np.array(grad, dtype=leaf._data.dtype))
+        leaf._grad = Tensor._wrap(grad.astype(leaf._data.dtype))   # a copy (np.array's, without its argument parsing)
     else:
         undo.append((_restore_grad, leaf, old, old._data.copy()))
         old._data += grad

@@ -487,6 +487,8 @@ def _operand(x, like):
     numbers (np.float64 is a float subclass, but numpy would compute with it in
     float64); numpy arrays become tensors (plain ones, made by like._wrap).
     Lists do not: PyTorch raises a TypeError."""
+    if isinstance(x, TensorMethods):   # the common case first
+        return x
     if isinstance(x, np.bool_):   # PyTorch's argument parser reads a numpy bool as a float
         return float(x)
     if isinstance(x, np.number):

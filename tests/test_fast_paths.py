@@ -57,3 +57,23 @@ def test_relu_with_a_zero_array_is_relu_with_the_number_zero(dtype):
             for grad in adversarial_arrays(np.float32 if a.dtype.kind != "f" else a.dtype, seed=2):
                 if grad.shape == a.shape:
                     assert same_bits(node.backward(grad, a), np.where(a <= 0, 0, grad)), (a, grad)
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64, np.float16))
+def test_a_first_gradient_is_copied_as_np_array_copies_it(dtype):
+    import autograd_teach as torch
+    from autograd_teach.tensor import accumulate_grad
+    for grad in adversarial_arrays(np.float32, seed=3):
+        leaf = torch.zeros(grad.shape, dtype=torch.tensor(np.zeros(0, dtype)).dtype, requires_grad=True)
+        accumulate_grad(leaf, grad, [])
+        got, want = leaf.grad.detach().numpy(), np.array(grad, dtype=dtype)
+        assert same_bits(got, want) and got.strides == want.strides, grad
+        assert not np.shares_memory(got, grad)
+
+
+def test_float32_via_float64_with_dtype_objects_is_the_same_as_with_types():
+    from autograd_teach.ops.float32 import via_float64
+    with np.errstate(all="ignore"):
+        for fn in (np.exp, np.tanh, np.sin, np.expm1):
+            for a in adversarial_arrays(np.float32, seed=4):
+                assert same_bits(via_float64(fn, a), fn(a.astype(np.float64)).astype(np.float32)), (fn, a)
