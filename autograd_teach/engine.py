@@ -51,7 +51,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
     for node, grad in roots:
         buffers[node] = grad if node not in buffers else accumulate_into(buffers[node], grad)
     for node in buffers:    # the roots, each once, in order
-        if deps.get(node, 0) == 0 and task.reaches(node):
+        if deps.get(node, 0) == 0 and (needed is None or task.reaches(node)):
             heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
     with task:    # observers see the run begin and end; if it fails, every .grad it wrote is put back
         while ready:

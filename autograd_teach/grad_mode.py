@@ -23,6 +23,9 @@ class _ThreadState(threading.local):
 
 
 _state = _ThreadState()
+# The calling thread's flags, read-only for the rest of the core: what every op
+# reads, where a call of is_grad_enabled() would cost as much again.
+flags = _state
 
 
 def is_grad_enabled():

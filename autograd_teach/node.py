@@ -269,7 +269,7 @@ class OpNode(Node):
             data = np.asarray(data)
         if data.dtype is not dt.np and not cls.is_view:
             data = data.astype(node.out_dtype(dt).np, copy=False)
-        recording = recording and grad_mode.is_grad_enabled()   # any input requires grad, grad mode on
+        recording = recording and grad_mode.flags.enabled   # any input requires grad, grad mode on
         out = first._wrap(data, None, node if recording else None)
         # 2. A view shares its input's storage and version counter (views.py).
         if cls.is_view:

@@ -91,7 +91,7 @@ class Tensor(InplaceOrView, TensorMethods):
         t._data = data
         t._version_box = [0] if version_box is None else version_box
         t.grad_fn, t._requires_grad = grad_fn, grad_fn is not None
-        if grad_mode.is_inference_mode_enabled():
+        if grad_mode.flags.inference:
             t._inference = True
         return t
 
