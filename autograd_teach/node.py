@@ -314,8 +314,8 @@ class OpNode(Node):
         each gradient to its input's shape and dtype."""
         if self.saved_values is None and (self.saved or self.saved_arrays):
             raise RuntimeError(FREED)
-        saved = () if self.saved_values is None else [
-            s.unpack() if type(s) is SavedTensor else s for s in self.saved_values.values()]
+        saved = [s.unpack() if type(s) is SavedTensor else s
+                 for s in self.saved_values.values()] if self.saved_values else ()   # add, sum...: nothing saved
         grads = self.backward(grad, *saved)
         if type(grads) is not tuple:
             grads = (grads,)
