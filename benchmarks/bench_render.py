@@ -86,14 +86,18 @@ def called_twice(torch, n):
 
 SHARED = [("reuse loop", reuse_loop, 100, 400), ("reuse loop", reuse_loop, 200, 400),
           ("reuse loop", reuse_loop, 650, 400), ("reuse loop", reuse_loop, 650, None),
-          ("reuse loop", reuse_loop, 5000, 400), ("RNN, shared w and b", shared_rnn, 500, None),
-          ("one leaf, fan-in", fan_in, 1000, None), ("model called twice", called_twice, 500, None)]
+          ("reuse loop", reuse_loop, 5000, 400), ("reuse loop", reuse_loop, 5000, None),
+          ("RNN, shared w and b", shared_rnn, 500, 400), ("RNN, shared w and b", shared_rnn, 500, None),
+          ("one leaf, fan-in", fan_in, 1000, 400), ("one leaf, fan-in", fan_in, 1000, None),
+          ("model called twice", called_twice, 500, 400), ("model called twice", called_twice, 500, None)]
 
 
 def shared_table(torch, viz, engines):
-    print("| shape | n | max_nodes | drawn nodes | long-edge copies | draw().svg() |"
+    """The shared shapes in autograd_teach: wall time of draw().svg() and the CPU it used
+    (this process and the layout's), which is what a busy machine multiplies."""
+    print("| shape | n | max_nodes | drawn nodes | long-edge copies | draw().svg() | CPU |"
           + (" system dot, same DOT |" if engines else ""))
-    print("|---|---|---|---|---|---|" + ("---|" if engines else ""))
+    print("|---|---|---|---|---|---|---|" + ("---|" if engines else ""))
     from autograd_teach.viz import graph as G
     from autograd_teach.viz import layout
     for what, make, n, max_nodes in SHARED:
@@ -102,8 +106,10 @@ def shared_table(torch, viz, engines):
             out.backward()
         d = viz.draw(out, names=names, recording=rec, max_nodes=max_nodes)
         copies = sum(x.kind == G.REF for x in d.graph.nodes)
-        seconds = median_time(lambda: viz.draw(out, names=names, recording=rec, max_nodes=max_nodes).svg())
-        row = [what, str(n), str(max_nodes), str(len(d.graph.nodes)), str(copies), f"{seconds:.2f} s"]
+        drawn = str(len(d.graph.nodes)) + (" (collapsed)" if any(key == "caption.collapsed" for key, _ in d.graph.hidden) else "")
+        seconds, cpu = median_time(lambda: viz.draw(out, names=names, recording=rec, max_nodes=max_nodes).svg(),
+                                   cpu=True)
+        row = [what, str(n), str(max_nodes), drawn, str(copies), f"{seconds:.2f} s", f"{cpu:.2f} s"]
         if engines:
             row.append(f"{median_time(lambda: layout.run(d.source, 'svg', 'system'), 1):.2f} s")
         print("| " + " | ".join(row) + " |", flush=True)
@@ -157,13 +163,21 @@ def recording_cost(torch, viz, ops=200, repeats=200):
           f"({on / off:.2f}x) |")
 
 
-def median_time(fn, repeat=3):
-    times = []
+def median_time(fn, repeat=3, cpu=False):
+    """Median wall time of ``fn()``; with ``cpu``, also the median CPU time it used,
+    its child processes (the layout engine) included."""
+    import resource
+
+    def cpu_now():
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.process_time() + children.ru_utime + children.ru_stime
+    times, cpus = [], []
     for _ in range(repeat):
-        t = time.perf_counter()
+        c, t = cpu_now(), time.perf_counter()
         fn()
         times.append(time.perf_counter() - t)
-    return statistics.median(times)
+        cpus.append(cpu_now() - c)
+    return (statistics.median(times), statistics.median(cpus)) if cpu else statistics.median(times)
 
 
 def main():
