@@ -129,7 +129,13 @@ def torchviz_table(torch, timeout=120):
             continue
         done.add((what, n))
         out, names = make(torch, n)
-        drawn = sum(1 for line in make_dot(out, params=names).body if "->" not in line)
+        note = ""
+        try:
+            drawn = sum(1 for line in make_dot(out, params=names).body if "->" not in line)
+        except RecursionError:        # make_dot walks the graph recursively: try again with room
+            note = "RecursionError; with sys.setrecursionlimit(100000): "
+            sys.setrecursionlimit(100_000)
+            drawn = sum(1 for line in make_dot(out, params=names).body if "->" not in line)
 
         def render():
             source = make_dot(out, params=names).source
@@ -141,7 +147,7 @@ def torchviz_table(torch, timeout=120):
             cell = f"{seconds:.2f} s"
         except subprocess.TimeoutExpired:
             cell = f"> {timeout} s"
-        print(f"| {what} | {n} | {drawn} | {cell} |", flush=True)
+        print(f"| {what} | {n} | {drawn} | {note}{cell} |", flush=True)
 
 
 def recording_cost(torch, viz, ops=200, repeats=200):
