@@ -129,7 +129,7 @@ def torchviz_table(torch, timeout=120):
             continue
         done.add((what, n))
         out, names = make(torch, n)
-        note = ""
+        note, limit = "", sys.getrecursionlimit()
         try:
             drawn = sum(1 for line in make_dot(out, params=names).body if "->" not in line)
         except RecursionError:        # make_dot walks the graph recursively: try again with room
@@ -147,6 +147,7 @@ def torchviz_table(torch, timeout=120):
             cell = f"{seconds:.2f} s"
         except subprocess.TimeoutExpired:
             cell = f"> {timeout} s"
+        sys.setrecursionlimit(limit)
         print(f"| {what} | {n} | {drawn} | {note}{cell} |", flush=True)
 
 
