@@ -6,6 +6,7 @@ Generator seeded with it, then randperm from that generator. So after
 `torch.manual_seed(s)` the shuffled batches come in PyTorch's order."""
 import itertools
 
+from ... import generator as generators
 from ... import random
 
 
@@ -45,7 +46,7 @@ class RandomSampler(Sampler):
     def __iter__(self):
         n = len(self.data_source)
         if self.generator is None:
-            generator = random.Generator().manual_seed(random.random_int64())
+            generator = generators.Generator().manual_seed(random.random_int64())
         else:
             generator = self.generator
         for _ in range(self.num_samples // n):
