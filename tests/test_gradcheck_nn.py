@@ -120,6 +120,10 @@ CASES += [
     ("dropout_inplace", seeded(lambda a: F.dropout(a * 1, 0.5, inplace=True)), lambda: (rnd(6),)),
     ("dropout_module_then_linear", seeded(lambda a, w: F.linear(torch.nn.Dropout(0.4)(a), w)),
      lambda: (rnd(3, 4), rnd(2, 4, seed=1))),
+    ("gelu", F.gelu, lambda: (rnd(3, 4),)),
+    ("gelu_tanh", lambda a: F.gelu(a, approximate="tanh"), lambda: (rnd(3, 4),)),
+    ("gelu_wide_range", F.gelu, lambda: (rnd(20, low=-6, high=6),)),
+    ("gelu_module_in_mlp", lambda a, w: torch.nn.GELU()(F.linear(a, w)).sum(), lambda: (rnd(3, 4), rnd(2, 4, seed=1))),
     ("dropout_shared_in_loop", seeded(lambda a: sum(F.dropout(a, 0.5) * k for k in range(3))),
      lambda: (rnd(5),)),
 ]
@@ -176,3 +180,12 @@ def test_dropout_gradient_is_the_mask_and_a_new_mask_each_call_fails_gradcheck()
     assert x.grad.tolist() == out.tolist()                # d out / d x is the mask
     with pytest.raises(GradcheckError):                   # unseeded: each evaluation draws a new mask
         gradcheck(lambda a: F.dropout(a, 0.5), (rnd(8),))
+
+
+def test_gelu_second_and_third_derivatives_match_finite_differences():
+    from autograd_teach.autograd import gradgradcheck
+    for approximate in ("none", "tanh"):
+        assert gradgradcheck(lambda a: F.gelu(a, approximate=approximate), (rnd(6),))
+        # third order: the rule of GeluBackwardBackward0 (gelu_double_backward) is built from ops
+        assert gradgradcheck(lambda a: torch.autograd.grad(F.gelu(a, approximate=approximate).sum(), a,
+                                                           create_graph=True)[0], (rnd(5),))

@@ -191,3 +191,13 @@ def _dropout(input, p, train, inplace):
         work = np.dtype(np.float32) if dt == np.float16 else dt
         mask = from_numpy((keep.astype(work) / work.type(1 - p)).astype(dt))
     return input.mul_(mask) if inplace else input.mul(mask)
+
+
+def gelu(input, approximate="none"):
+    """x * Phi(x) (Phi: the standard normal CDF), or with approximate='tanh'
+    0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"GeluKernelImpl" not implemented for \'{input.dtype.legacy_name}\'')
+    return O.GeluBackward0.apply(input, approximate)
