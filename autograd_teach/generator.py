@@ -60,8 +60,18 @@ class Generator:
     def clone_state(self):
         return Generator().set_state(self.get_state())
 
+    def __reduce__(self):
+        """copy, deepcopy and pickle give a new generator in the same state."""
+        return _from_state, (self.stream.pack(),)
+
     def __repr__(self):
         return f"<torch._C.Generator object at {hex(id(self))}>"
+
+
+def _from_state(data):
+    g = Generator()
+    g.stream.unpack(np.asarray(data, np.uint8))
+    return g
 
 
 default_generator = Generator(_stream=random.default_stream)

@@ -174,3 +174,15 @@ def test_bernoulli_consumes_one_random64_per_element():
     u = R._uniform01_f64(ref.stream.engine, 15).reshape(3, 5)
     assert np.array_equal(mask, (u < 0.3).astype(np.float64))
     assert torch.equal(g.get_state(), ref.get_state())
+
+
+def test_copies_and_pickles_of_a_generator_continue_its_stream():
+    import copy
+    import pickle
+    g = torch.Generator().manual_seed(3)
+    torch.randn(5, generator=g)
+    for other in (copy.copy(g), copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        assert other is not g and other.initial_seed() == 3
+        assert torch.equal(other.get_state(), g.get_state())
+    h = copy.deepcopy(g)
+    assert torch.rand(4, generator=h).tolist() == torch.rand(4, generator=g).tolist()
