@@ -186,3 +186,17 @@ def test_copies_and_pickles_of_a_generator_continue_its_stream():
         assert torch.equal(other.get_state(), g.get_state())
     h = copy.deepcopy(g)
     assert torch.rand(4, generator=h).tolist() == torch.rand(4, generator=g).tolist()
+
+
+def test_init_functions_and_inplace_draws_use_the_given_generator():
+    g, ref = torch.Generator().manual_seed(1), torch.Generator().manual_seed(1)
+    torch.manual_seed(0)
+    w = torch.empty(3, 4)
+    torch.nn.init.xavier_uniform_(w, generator=g)
+    bound = 3.0 ** 0.5 * (2.0 / 7.0) ** 0.5     # init's formula: sqrt(3) * gain * sqrt(2 / (fan_in + fan_out))
+    assert w.tolist() == torch.empty(3, 4).uniform_(-bound, bound, generator=ref).tolist()
+    torch.nn.init.normal_(w, 0.0, 0.01, generator=g)
+    assert w.tolist() == torch.empty(3, 4).normal_(0.0, 0.01, generator=ref).tolist()
+    after = torch.rand(2).tolist()               # the default stream was not used
+    torch.manual_seed(0)
+    assert torch.rand(2).tolist() == after
