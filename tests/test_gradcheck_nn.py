@@ -123,7 +123,8 @@ CASES += [
     ("gelu", F.gelu, lambda: (rnd(3, 4),)),
     ("gelu_tanh", lambda a: F.gelu(a, approximate="tanh"), lambda: (rnd(3, 4),)),
     ("gelu_wide_range", F.gelu, lambda: (rnd(20, low=-6, high=6),)),
-    ("gelu_module_in_mlp", lambda a, w: torch.nn.GELU()(F.linear(a, w)).sum(), lambda: (rnd(3, 4), rnd(2, 4, seed=1))),
+    ("gelu_module_in_mlp", lambda a, w: torch.nn.GELU()(F.linear(a, w)).sum(),
+     lambda: (rnd(3, 4), rnd(2, 4, seed=1))),
     ("dropout_shared_in_loop", seeded(lambda a: sum(F.dropout(a, 0.5) * k for k in range(3))),
      lambda: (rnd(5),)),
 ]

@@ -70,9 +70,10 @@ class DataLoader:
     once (so a shuffle draws its seed at iter(), not at the first next()),
     then one more per batch it returns; with persistent_workers the iterator
     is made once and reused, so later epochs draw no new base seed.
-    Not mirrored: random numbers drawn inside a dataset's __getitem__ come
-    here from the default generator, in PyTorch from each worker's own
-    generator (seeded base_seed + worker id)."""
+    Not mirrored, as there are no workers: random numbers drawn inside a
+    dataset's __getitem__ come here from the default generator (in PyTorch
+    from each worker's own, seeded base_seed + worker id), worker_init_fn is
+    not called, and get_worker_info() is always None."""
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
                  collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
@@ -153,6 +154,11 @@ def _warn_too_many_workers(num_workers):
     warnings.warn(f"This DataLoader will create {num_workers} worker processes in total. {hint} Please be aware "
                   "that excessive worker creation might get DataLoader running slow or even freeze, lower the "
                   "worker number to avoid potential slowness/freeze if necessary.", UserWarning, stacklevel=3)
+
+
+def get_worker_info():
+    """None: this code runs in the main process (there are no workers here)."""
+    return None
 
 
 class _DataLoaderIter:
