@@ -43,10 +43,12 @@ Limits (what is NOT guaranteed to match):
   unseeded program starts from 67280421310721, the seed of a fresh
   ``torch.Generator()`` (c10's default_rng_seed_val), so it is at least
   repeatable; ``initial_seed()`` says so;
-* bernoulli_ (so dropout masks) follows PyTorch's default kernel, which
-  PyTorch runs on CPUs that are not Intel's (checked on an AMD EPYC); on
-  Intel CPUs PyTorch's MKL builds (DistributionKernels.cpp) draw the mask with MKL's own generator
-  seeded by one word of ours, so masks differ there;
+* bernoulli (so dropout masks) follows PyTorch's default kernel, which
+  PyTorch runs on CPUs that are not Intel's (checked against torch 2.13 on
+  an AMD EPYC).  On Intel CPUs PyTorch's MKL builds take another path
+  (native/cpu/DistributionKernels.cpp): one word of the generator seeds
+  MKL's own generator, which draws the mask, so the masks differ there (and
+  so do the numbers drawn after a dropout, as only one word was used);
 * randperm's algorithm for n >= 2**32 / 20 (a different shuffle) is not
   implemented, nor are other distributions (exponential, multinomial, ...),
   nor the float randint of ranges beyond 2**24.
