@@ -14,7 +14,8 @@ from .dtypes import (float16, float32, float64, int8, int16, int32, int64, uint8
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
                         no_grad, set_grad_enabled)
 from .printing import get_printoptions, set_printoptions  # noqa: F401
-from .random import Generator, initial_seed, manual_seed, seed  # noqa: F401
+from .generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed,  # noqa: F401
+                        set_rng_state)
 from .size import Size  # noqa: F401
 from .tensor import Tensor, device  # noqa: F401
 

@@ -189,11 +189,11 @@ class InplaceOrView:
             return self._inplace(O.FillBackward3.apply, value)
         return self._inplace(O.FillBackward2.apply, value)
 
-    def uniform_(self, a=0.0, b=1.0):
-        return self._inplace(O.UniformBackward0.apply, a, b)
+    def uniform_(self, a=0.0, b=1.0, *, generator=None):
+        return self._inplace(O.UniformBackward0.apply, a, b, generator)
 
-    def normal_(self, mean=0.0, std=1.0):
-        return self._inplace(O.NormalBackward0.apply, mean, std)
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        return self._inplace(O.NormalBackward0.apply, mean, std, generator)
 
     # --- added for torch.nn / next chapters (issue 8) ---
     def masked_fill_(self, mask, value):

@@ -219,6 +219,13 @@ CASES = {
     "DivBackward1": [("cross_entropy with class probabilities", lambda r: [t(4, 3, rng=r), t(4, 3, low=0, high=1, rng=r)],
                       lambda x, p: F.cross_entropy(x, p))],
     "LeakyReluBackward0": [("leaky_relu", lambda r: [t(3, 4, rng=r)], lambda x: F.leaky_relu(x, 0.1))],
+    "GeluBackward0": [("gelu", lambda r: [t(3, 4, rng=r)], lambda x: F.gelu(x)),
+                      ("gelu_tanh", lambda r: [t(3, 4, rng=r)], lambda x: F.gelu(x, approximate="tanh"))],
+    "GeluBackwardBackward0": [
+        ("double backward of gelu", lambda r: [t(3, 4, rng=r), t(3, 4, rng=r)],
+         lambda g, x: torch.autograd.grad(F.gelu(x), x, g, create_graph=True)[0]),
+        ("double backward of gelu_tanh", lambda r: [t(3, 4, rng=r), t(3, 4, rng=r)],
+         lambda g, x: torch.autograd.grad(F.gelu(x, approximate="tanh"), x, g, create_graph=True)[0])],
     "LeakyReluBackward1": [("leaky_relu_", lambda r: [t(3, 4, rng=r)],
                             modified(lambda y: F.leaky_relu(y, 0.1, inplace=True)))],
     "CatBackward0": [("dim 0", lambda r: [t(2, 3, rng=r), t(1, 3, rng=r)], lambda x, y: torch.cat([x, y])),

@@ -60,3 +60,4 @@ from .select_ops import (MaskedFillBackward0, MaximumBackward0, MinimumBackward0
                          RemainderBackward1)
 from .stats import CumsumBackward0, ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
 from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402
+from .gelu import GeluBackward0, GeluBackwardBackward0  # noqa: F401,E402

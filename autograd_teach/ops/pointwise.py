@@ -323,8 +323,8 @@ class UniformBackward0(ZeroBackward0):
     self: zeros_like(grad)
     """
 
-    def forward(self, a, low=0.0, high=1.0):
-        return random.uniform(a.shape, low, high, a.dtype)
+    def forward(self, a, low=0.0, high=1.0, generator=None):
+        return random.uniform(a.shape, low, high, a.dtype, generator)
 
 
 class NormalBackward0(ZeroBackward0):
@@ -333,8 +333,8 @@ class NormalBackward0(ZeroBackward0):
     self: zeros_like(grad)
     """
 
-    def forward(self, a, mean=0.0, std=1.0):
-        return random.normal(a.shape, mean, std, a.dtype)
+    def forward(self, a, mean=0.0, std=1.0, generator=None):
+        return random.normal(a.shape, mean, std, a.dtype, generator)
 
 
 # -- the functions the rules call: PyTorch's, each recorded as one op ----------------
