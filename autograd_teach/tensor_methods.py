@@ -132,6 +132,66 @@ class TensorMethods:
     def relu(self):
         return O.ReluBackward0.apply(self)
 
+    # log1p ... frac: ops/unary.py
+    def log1p(self):
+        return O.Log1PBackward0.apply(self)
+
+    def expm1(self):
+        return O.Expm1Backward0.apply(self)
+
+    def rsqrt(self):
+        return O.RsqrtBackward0.apply(self)
+
+    def sign(self):
+        return O.SignBackward0.apply(self)
+
+    def tan(self):
+        return O.TanBackward0.apply(self)
+
+    def log2(self):
+        return O.Log2Backward0.apply(self)
+
+    def log10(self):
+        return O.Log10Backward0.apply(self)
+
+    def exp2(self):
+        return O.Exp2Backward0.apply(self)
+
+    def asin(self):
+        return O.AsinBackward0.apply(self)
+
+    def acos(self):
+        return O.AcosBackward0.apply(self)
+
+    def atan(self):
+        return O.AtanBackward0.apply(self)
+
+    def sinh(self):
+        return O.SinhBackward0.apply(self)
+
+    def cosh(self):
+        return O.CoshBackward0.apply(self)
+
+    def erf(self):
+        return O.ErfBackward0.apply(self)
+
+    def floor(self):
+        return O.FloorBackward0.apply(self)
+
+    def ceil(self):
+        return O.CeilBackward0.apply(self)
+
+    def round(self):
+        return O.RoundBackward0.apply(self)
+
+    def trunc(self):
+        return O.TruncBackward0.apply(self)
+
+    def frac(self):
+        return O.FracBackward0.apply(self)
+
+    arcsin, arccos, arctan, fix = asin, acos, atan, trunc    # PyTorch's numpy-style aliases
+
     def clamp(self, min=None, max=None):
         return O.ClampBackward1.apply(self, min, max)
 
