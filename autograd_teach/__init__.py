@@ -54,7 +54,8 @@ for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal"
               "equal", "eq", "ne", "lt", "le", "gt", "ge", "all", "any",
               "log1p", "expm1", "rsqrt", "sign", "tan", "log2", "log10", "exp2", "asin", "acos", "atan",
               "arcsin", "arccos", "arctan", "sinh", "cosh", "erf", "floor", "ceil", "round", "trunc", "fix",
-              "frac"):
+              "frac", "amax", "amin", "logsumexp", "nansum", "flip", "fliplr", "flipud", "roll", "tile", "tril",
+              "triu", "index_select", "sort", "argsort", "msort", "topk"):
     globals()[_name] = _function_form(_name)
 del _name
 

@@ -492,6 +492,67 @@ class TensorMethods:
         t = self if dtype is None else self._cast(dtype)
         return O.CumsumBackward0.apply(t, dim if axis is None else axis)
 
+    # amax ... topk: ops/reduction.py, ops/rearrange.py, ops/sorting.py
+    def amax(self, dim=(), keepdim=False):
+        return O.AmaxBackward0.apply(self, dim, keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return O.AminBackward0.apply(self, dim, keepdim)
+
+    def logsumexp(self, dim, keepdim=False):
+        return O.LogsumexpBackward0.apply(self, dim, keepdim)
+
+    def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        return O.NansumBackward0.apply(self if dtype is None else self._cast(dtype), dim, keepdim)
+
+    def flip(self, *dims):
+        return O.FlipBackward0.apply(self, _shape_arg(dims))
+
+    def fliplr(self):
+        return self.flip(1)
+
+    def flipud(self):
+        return self.flip(0)
+
+    def roll(self, shifts, dims=None):
+        return O.RollBackward0.apply(self, shifts, () if dims is None else dims)
+
+    def repeat(self, *repeats):
+        return O.RepeatBackward0.apply(self, _shape_arg(repeats))
+
+    def tile(self, *dims):
+        dims = _shape_arg(dims)
+        return self.repeat((1,) * (self.dim() - len(dims)) + dims)
+
+    def tril(self, diagonal=0):
+        return O.TrilBackward0.apply(self, diagonal)
+
+    def triu(self, diagonal=0):
+        return O.TriuBackward0.apply(self, diagonal)
+
+    def index_select(self, dim, index):
+        return O.IndexSelectBackward0.apply(self, dim, index._data)
+
+    def sort(self, dim=-1, descending=False, stable=False):
+        dim, indices = O.sorting.sort_indices(self._data, dim, descending)
+        return ReturnTypes("sort", O.SortBackward0.apply(self, dim, indices), self._wrap(indices))
+
+    def argsort(self, dim=-1, descending=False, stable=False):
+        return self.detach().sort(dim, descending).indices
+
+    def msort(self):
+        return self.sort(0).values
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        dim, indices = O.sorting.topk_indices(self._data, k, dim, largest)
+        return ReturnTypes("topk", O.TopkBackward0.apply(self, dim, indices), self._wrap(indices))
+
+    @property
+    def mT(self):
+        if self.dim() < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.dim()}-D tensor.")
+        return self.transpose(-2, -1)
+
     def maximum(self, other):
         return O.MaximumBackward0.apply(self, other)
 

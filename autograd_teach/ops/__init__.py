@@ -43,7 +43,8 @@ from .pointwise import (AbsBackward0, ClampBackward1, CosBackward0, ExpBackward0
                         ReluBackward0, SgnBackward0, SigmoidBackward0, SigmoidBackwardBackward0, SinBackward0,
                         SqrtBackward0, TanhBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0,
                         ZeroBackward0, FillBackward2, FillBackward3, UniformBackward0, NormalBackward0)
-from .reduction import (LinalgVectorNormBackward0, MaxBackward0, MaxBackward1, MeanBackward0,  # noqa: F401
+from .reduction import (AmaxBackward0, AminBackward0, LogsumexpBackward0, NansumBackward0,  # noqa: F401
+                        LinalgVectorNormBackward0, MaxBackward0, MaxBackward1, MeanBackward0,  # noqa: F401
                         MeanBackward1, MinBackward0, MinBackward1, SumBackward0, SumBackward1)
 from .selection import (IndexPutImplBackward0, ScatterBackward0, SelectBackwardBackward0,  # noqa: F401
                         SliceBackwardBackward0, WhereBackward0)
@@ -64,3 +65,6 @@ from .unary import (AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, 
                     ErfBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, Log10Backward0,
                     Log1PBackward0, Log2Backward0, RoundBackward0, RsqrtBackward0, SignBackward0, SinhBackward0,
                     TanBackward0, TruncBackward0)
+from .rearrange import (FlipBackward0, IndexSelectBackward0, RepeatBackward0, RollBackward0,  # noqa: F401,E402
+                        TrilBackward0, TriuBackward0)
+from .sorting import SortBackward0, TopkBackward0  # noqa: F401,E402
