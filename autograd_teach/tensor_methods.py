@@ -492,6 +492,47 @@ class TensorMethods:
         t = self if dtype is None else self._cast(dtype)
         return O.CumsumBackward0.apply(t, dim if axis is None else axis)
 
+    # new_*: a new tensor with this one's dtype (and device), not in any graph
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        if isinstance(data, TensorMethods):
+            warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
+                          "or sourceTensor.clone().detach().requires_grad_(True), rather than "
+                          "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+            data = data._data
+        return self._new(np.array(data, dtype=(dtypes.as_dtype(dtype) or self.dtype).np), requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_full(_shape_arg(size), 0, dtype=dtype, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_full(_shape_arg(size), 1, dtype=dtype, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        dt = dtypes.as_dtype(dtype) or self.dtype
+        return self._new(np.full(_shape_arg((size,)), fill_value, dtype=dt.np), requires_grad)
+
+    def _new(self, array, requires_grad):
+        out = self._wrap(array)
+        return out.requires_grad_(True) if requires_grad else out
+
+    def count_nonzero(self, dim=None):
+        axis = None if dim is None else O.reduction.normalize_dims(dim, self.dim())
+        return self._wrap(np.asarray(np.count_nonzero(self._data, axis=axis), dtype=np.int64))
+
+    def nonzero(self, *, as_tuple=False):
+        if as_tuple:
+            found = np.nonzero(self._data) if self.dim() else np.nonzero(self._data.reshape(1))
+            return tuple(self._wrap(i.astype(np.int64)) for i in found)
+        return self._wrap(np.argwhere(self._data).astype(np.int64))
+
+    def atan2(self, other):
+        return O.Atan2Backward0.apply(self, other)
+
+    arctan2 = atan2
+
     # amax ... topk: ops/reduction.py, ops/rearrange.py, ops/sorting.py
     def amax(self, dim=(), keepdim=False):
         return O.AmaxBackward0.apply(self, dim, keepdim)

@@ -126,6 +126,7 @@ CASES = {
                                                                   requires_grad=True)], lambda x: x.abs())],
     "SgnBackward0": [("sgn", lambda r: [t(2, 3, rng=r)], lambda x: x.sgn())],
     "SinBackward0": [("sin", lambda r: [t(2, 3, rng=r)], lambda x: x.sin())],
+    "Atan2Backward0": [("broadcast", lambda r: [t(2, 3, rng=r), t(3, rng=r)], lambda x, y: torch.atan2(x, y))],
     "AmaxBackward0": [("dim", lambda r: [t(2, 3, rng=r)], lambda x: x.amax(1)),
                       ("ties", lambda r: with_ties(), lambda x: x.amax(1, keepdim=True))],
     "AminBackward0": [("all", lambda r: [t(2, 3, rng=r)], lambda x: x.amin()),

@@ -116,6 +116,8 @@ CASES = [
     ("sort", lambda a: a.sort(1).values, lambda: (rnd(3, 4),)),
     ("sort_descending", lambda a: a.sort(0, descending=True).values, lambda: (rnd(3, 4),)),
     ("topk", lambda a: a.topk(2).values, lambda: (rnd(3, 4),)),
+    ("atan2", torch.atan2, lambda: (rnd(3, 4), rnd(3, 4, seed=1))),
+    ("atan2_broadcast", torch.atan2, lambda: (rnd(3, 1), rnd(4, seed=1))),
     # more pointwise (ops/unary.py)
     ("log1p", torch.log1p, lambda: (pos(3, 2),)),
     ("expm1", torch.expm1, lambda: (rnd(3, 2),)),
