@@ -58,7 +58,8 @@ for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal"
               "arcsin", "arccos", "arctan", "sinh", "cosh", "erf", "floor", "ceil", "round", "trunc", "fix",
               "frac", "amax", "amin", "logsumexp", "nansum", "flip", "fliplr", "flipud", "roll", "tile", "tril",
               "triu", "index_select", "sort", "argsort", "msort", "topk", "count_nonzero", "nonzero", "atan2",
-              "arctan2"):
+              "arctan2", "diagonal", "diag", "diag_embed", "trace", "kthvalue", "median", "masked_select",
+              "index_add", "cumprod"):
     globals()[_name] = _function_form(_name)
 del _name
 

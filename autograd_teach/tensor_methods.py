@@ -588,11 +588,48 @@ class TensorMethods:
         dim, indices = O.sorting.topk_indices(self._data, k, dim, largest)
         return ReturnTypes("topk", O.TopkBackward0.apply(self, dim, indices), self._wrap(indices))
 
+    def kthvalue(self, k, dim=-1, keepdim=False):
+        dim, indices = O.sorting.kth_indices(self._data, k, dim, keepdim)
+        return ReturnTypes("kthvalue", O.KthvalueBackward0.apply(self, dim, keepdim, indices), self._wrap(indices))
+
+    def median(self, dim=None, keepdim=False):
+        if dim is None:
+            return O.MedianBackward0.apply(self)
+        size = self.shape[O.shape.check_dim(dim, self.dim())] if self.dim() else 1
+        dim, indices = O.sorting.kth_indices(self._data, (size + 1) // 2, dim, keepdim)
+        return ReturnTypes("median", O.MedianBackward1.apply(self, dim, keepdim, indices), self._wrap(indices))
+
+    def masked_select(self, mask):
+        return O.MaskedSelectBackward0.apply(self, mask._data)
+
+    def index_add(self, dim, index, source, *, alpha=1):
+        return O.IndexAddBackward0.apply(self, source, dim, index._data, alpha)
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        return O.DiagonalBackward0.apply(self, offset, dim1, dim2)
+
+    def diag(self, diagonal=0):
+        if self.dim() == 1:
+            return O.DiagEmbedBackward0.apply(self, diagonal, 0, 1)
+        if self.dim() != 2:
+            raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " f"{self.dim()}D")
+        return O.DiagonalBackward0_copy.apply(self, diagonal, 0, 1)
+
+    def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+        return O.DiagEmbedBackward0.apply(self, offset, dim1, dim2)
+
+    def trace(self):
+        return O.TraceBackward0.apply(self)
+
     @property
     def mT(self):
         if self.dim() < 2:
             raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.dim()}-D tensor.")
         return self.transpose(-2, -1)
+
+    def cumprod(self, dim, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        return O.CumprodBackward0.apply(t, dim)
 
     def maximum(self, other):
         return O.MaximumBackward0.apply(self, other)

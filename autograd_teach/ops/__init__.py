@@ -65,6 +65,10 @@ from .unary import (AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, 
                     ErfBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, Log10Backward0,
                     Log1PBackward0, Log2Backward0, RoundBackward0, RsqrtBackward0, SignBackward0, SinhBackward0,
                     TanBackward0, TruncBackward0)
-from .rearrange import (FlipBackward0, IndexSelectBackward0, RepeatBackward0, RollBackward0,  # noqa: F401,E402
+from .rearrange import (FlipBackward0, IndexAddBackward0, IndexSelectBackward0, MaskedSelectBackward0, RepeatBackward0, RollBackward0,  # noqa: F401,E402
                         TrilBackward0, TriuBackward0)
-from .sorting import SortBackward0, TopkBackward0  # noqa: F401,E402
+from .sorting import (KthvalueBackward0, MedianBackward0, MedianBackward1, SortBackward0,  # noqa: F401,E402
+                      TopkBackward0)
+from .diagonal import (DiagEmbedBackward0, DiagonalBackward0, DiagonalBackward0_copy,  # noqa: F401,E402
+                       DiagonalBackwardBackward0, TraceBackward0)
+from .stats import CumprodBackward0  # noqa: F401,E402

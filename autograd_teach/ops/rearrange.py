@@ -161,3 +161,57 @@ class IndexSelectBackward0(OpNode):
             return grad
         np.add.at(out, tuple([slice(None)] * self.dim + [self.index]), grad)
         return out
+
+
+def masked_select_backward(grad, self, mask):
+    """Each selected element's gradient back in its place, zeros elsewhere
+    (mask is broadcast to self's shape already; where self was broadcast,
+    the engine sums the gradient back)."""
+    where = mask._data if hasattr(mask, "_data") else mask
+    return index_backward(new_zeros(grad, where.shape), np.nonzero(where), grad)
+
+
+class MaskedSelectBackward0(OpNode):
+    """out = self.masked_select(mask)   (the elements where mask is True, as a 1-D tensor)
+
+    self: masked_select_backward(grad, self, mask)
+    """
+    saved = ("self",)
+    attrs = ("mask",)
+    saved_arrays = ("mask",)
+
+    def forward(self, a, mask):
+        if mask.dtype != np.bool_:
+            raise RuntimeError("masked_select: expected BoolTensor for mask")
+        shape = np.broadcast_shapes(a.shape, mask.shape)
+        self.mask = np.broadcast_to(mask, shape)
+        return np.broadcast_to(a, shape)[self.mask]
+
+    def backward(self, grad, a):
+        out = np.zeros(self.mask.shape, dtype=grad.dtype)
+        out[self.mask] = grad
+        return out      # summed back to self's shape by the base class, where self was broadcast
+
+
+class IndexAddBackward0(OpNode):
+    """out = self.index_add(dim, index, source, alpha=1)   (source's slices added into self at index)
+
+    self: grad
+    source: grad.index_select(dim, index) * alpha
+    """
+    inputs = ("self", "source")
+    attrs = ("dim", "index", "alpha")
+    saved_arrays = ("index",)
+
+    def forward(self, a, source, dim, index, alpha=1):
+        self.dim, self.index, self.alpha = check_dim(dim, a.ndim), index.reshape(-1).astype(np.int64), alpha
+        out = a.copy()
+        if out.ndim:
+            np.add.at(out, tuple([slice(None)] * self.dim + [self.index]), source * alpha if alpha != 1 else source)
+        else:
+            out += source.reshape(()) * alpha
+        return out
+
+    def backward(self, grad):
+        src = np.take(grad, self.index, axis=self.dim) if grad.ndim else grad
+        return grad, (src * self.alpha if self.alpha != 1 else src)
