@@ -75,8 +75,8 @@ def functions_in(g):
                for n in g.nodes if n.kind in (G.FUNCTION, G.ACCUMULATE, G.REPEAT))
 
 
-BIG = {"reuse loop": lambda: reuse_loop(5000), "RNN, shared w and b": lambda: shared_rnn(500),
-       "one leaf, fan-in": lambda: fan_in(1000), "model called twice": lambda: called_twice(500)}
+BIG = {"reuse loop": lambda: reuse_loop(5000), "RNN, shared w and b": lambda: shared_rnn(800),
+       "one leaf, fan-in": lambda: fan_in(1000), "model called twice": lambda: called_twice(1200)}
 
 
 @pytest.mark.parametrize("what", sorted(BIG))

@@ -31,7 +31,7 @@ REPEAT = "repeat"          # a run of identical Functions collapsed into one
 REF = "ref"                # a shared node drawn again next to one of its uses (see _shorten_long_edges)
 
 DEFAULT_MAX_NODES = 400
-LAYOUT_NODES = 1200   # layout_cost() laid out in 0.2-0.3 s of CPU here, < 0.45 s in all: < 3 s on a busy machine (docs/benchmarks.md)
+LAYOUT_NODES = 2200   # layout_cost() at most this: 0.6-0.85 s of CPU for every shape in docs/benchmarks.md
 
 
 @dataclass
