@@ -12,7 +12,7 @@ Three facts, as in PyTorch:
    by an inplace operation".
 3. An in-place op inside a graph gives the tensor a new grad_fn. On a view,
    the base's history changes too: the base becomes CopySlices(old base,
-   new values of the region), and every live view of the base (the one written
+   the op's node), and every live view of the base (the one written
    through and any made before) is re-derived from the new base by replaying
    its chain of view ops, as AsStridedBackward0. That is why `x.grad_fn` can
    read <CopySlices> after `x[0].mul_(2)`.
@@ -141,9 +141,12 @@ class InplaceOrView:
 
     def _rewrite_base_history(self, result):
         """An in-place op on a view, inside a graph: the base becomes
-        CopySlices(old base, result), and self is re-derived from the new base."""
+        CopySlices(old base, result), holding result's node as PyTorch's does,
+        and self is re-derived from the new base."""
         base = self._base
         new_base = O.CopySlices.apply(base._snapshot(), result, self._view_chain, Ellipsis)
+        if new_base.grad_fn is not None:
+            new_base.grad_fn.hold(result.grad_fn)   # PyTorch's CopySlices holds the op's node
         base._data[...] = new_base._data        # writes self's region too: it is a view
         base._bump_version()
         base._take_history(new_base.grad_fn)

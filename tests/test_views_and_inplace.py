@@ -182,3 +182,85 @@ def test_fill_with_a_tensor_sends_its_gradient_to_the_value():
     assert s.grad.item() == 6.0
     with pytest.raises(RuntimeError, match="fill_ only supports 0-dimension value tensor but got tensor with 1 dim"):
         torch.ones(2).fill_(torch.ones(1))
+
+
+# --- an in-place op on a view: CopySlices holds the op's node, as in PyTorch -------
+
+def test_inplace_on_a_view_puts_the_ops_node_inside_copyslices():
+    # PyTorch: x's new grad_fn is CopySlices(old base, then the op's edges but its first);
+    # the MulBackward0 of mul_ is not a node below it (the torch cross-check compares this).
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    a[1:].mul_(5)
+    assert _names(a.grad_fn) == ["MulBackward0", None]     # 5 is a number: no edge
+    assert a.grad_fn.fn.name() == "MulBackward0"             # held inside
+    w = torch.tensor([3.0], requires_grad=True)
+    b = x * 1
+    b[1:].mul_(w)
+    assert _names(b.grad_fn) == ["MulBackward0", "torch::autograd::AccumulateGrad"]
+    c = x * 1
+    c.t()[:1].pow_(2)
+    assert _names(c.grad_fn) == ["MulBackward0"]
+    d = x * 1
+    d.view(2, 1)[0][0] = w[0] * 3        # setitem on a view of a view: CopySlices(d, value)
+    assert _names(d.grad_fn) == ["MulBackward0", "MulBackward0"]
+
+
+def _through_views(x, w):
+    a = x * 1
+    a[1:].mul_(w)                     # a view's mul_ with a tensor
+    a.t()[:2].add_(w.sum()).pow_(2)   # two in a row on another view
+    v = a.view(3, 1)[0]
+    v[0] = w[0] * 3                   # setitem on a view
+    a[2:].zero_()                     # the op's gradient for the region is zero
+    a.unsqueeze(0)[0][1:2].sin_()
+    return a * torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64) + a.sum() * a[1]
+
+
+def test_inplace_on_a_view_gradients_by_finite_differences():
+    from autograd_teach.autograd import gradcheck
+    x = torch.tensor([1.0, -2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
+    assert gradcheck(_through_views, (x, w))
+
+
+def test_inplace_on_a_view_second_derivatives_by_finite_differences():
+    # create_graph=True through a CopySlices holding the op's node: its backward
+    # is recorded (the region write is a CopySlices again) and differentiated.
+    from autograd_teach.autograd import gradgradcheck
+    x = torch.tensor([1.0, -2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
+    assert gradgradcheck(_through_views, (x, w))
+
+
+def test_double_backward_through_copyslices_holding_a_node():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    a = x * 1
+    a[1:].pow_(3)                     # a = [x0, x1^3, x2^3]
+    (g,) = torch.autograd.grad(a.sum(), x, create_graph=True)
+    assert g.tolist() == [1.0, 12.0, 27.0]                   # 3 x^2
+    assert g.grad_fn is not None
+    g.sum().backward()
+    assert x.grad.tolist() == [0.0, 12.0, 18.0]              # 6 x
+
+
+def test_inplace_on_a_view_of_a_base_without_grad():
+    # The base needs no gradient: CopySlices has no edge for it, only the op's others.
+    w = torch.tensor([2.0, 3.0], requires_grad=True)
+    a = torch.zeros(3)
+    a[:2].add_(w)
+    assert _names(a.grad_fn) == [None, "torch::autograd::AccumulateGrad"]
+    (a * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert w.grad.tolist() == [1.0, 2.0]
+
+
+def test_a_second_backward_through_a_held_node_is_refused():
+    # The held node's saved tensors are freed with CopySlices'.
+    # (AddBackward0 saves nothing: only the held MulBackward0 can refuse.)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0], requires_grad=True)
+    a = x + 0
+    a[1:].mul_(w)
+    a.sum().backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        a.sum().backward()
