@@ -264,3 +264,114 @@ def test_a_second_backward_through_a_held_node_is_refused():
     a.sum().backward()
     with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
         a.sum().backward()
+
+
+# --- a view whose base changed is re-derived when its grad_fn is read, as in PyTorch ----
+
+def _run_order(out):
+    from autograd_teach import engine
+    ran = []
+
+    class Watcher:
+        def step(self, node, grad_outputs, grad_inputs):
+            ran.append(node.name())
+
+        def end(self):
+            pass
+    handle = engine.add_observer(lambda roots: Watcher())
+    try:
+        out.backward()
+    finally:
+        handle.remove()
+    return ran
+
+
+def test_a_view_of_a_changed_base_gets_its_node_when_read():
+    # PyTorch re-derives v1 when its grad_fn is read: v1's AsStridedBackward0 is made
+    # after v2.sum()'s node, so backward runs it first (the highest sequence number
+    # first). Made at mul_, it ran after SumBackward0. v2, written through, is
+    # re-derived at once.
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    v1, v2 = a[0], a[1:]
+    v2.mul_(5)
+    s = v2.sum()
+    out = v1 + s
+    assert a.grad_fn.sequence_nr < v2.grad_fn.sequence_nr < s.grad_fn.sequence_nr < v1.grad_fn.sequence_nr
+    assert _run_order(out)[:3] == ["AddBackward0", "AsStridedBackward0", "SumBackward0"]
+    assert x.grad.tolist() == [1.0, 5.0]
+
+
+def test_a_view_read_twice_after_a_change_keeps_one_node():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    v = a[0]
+    a.mul_(3)
+    first = v.grad_fn
+    assert first.name() == "AsStridedBackward0" and v.grad_fn is first
+    assert first.next_functions[0][0] is a.grad_fn
+    a.add_(1)                          # changed again: a new node, from the newest base
+    assert v.grad_fn is not first and v.grad_fn.next_functions[0][0] is a.grad_fn
+    v.backward()
+    assert x.grad.tolist() == [3.0, 0.0]
+
+
+def test_a_view_of_a_base_changed_under_no_grad_is_re_derived_too():
+    # PyTorch: any in-place change of the base (the version counter moved) re-derives
+    # the view's grad_fn on read, also under no_grad, also when read under no_grad.
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    v = a[0]
+    with torch.no_grad():
+        a.mul_(2)
+    with torch.no_grad():
+        assert v.grad_fn.name() == "AsStridedBackward0"
+    assert v.grad_fn.next_functions[0][0] is a.grad_fn     # a kept its MulBackward0
+    t = x.t()                          # a view of a leaf that requires grad
+    with torch.no_grad():
+        x.add_(1)
+    assert t.grad_fn.name() == "AsStridedBackward0"
+    assert t.grad_fn.next_functions[0][0].name() == "torch::autograd::AccumulateGrad"
+
+
+def test_a_view_of_a_base_that_gets_a_history_requires_grad():
+    w = torch.tensor([2.0, 3.0], requires_grad=True)
+    b = torch.zeros(2)
+    v = b[1]
+    b.add_(torch.ones(2))               # nothing requires grad: nothing to re-derive
+    assert v.grad_fn is None and not v.requires_grad
+    b.mul_(w)
+    assert v.requires_grad and v.is_leaf is False
+    (v * 4).backward()                  # an op on the view records: it reads the new history
+    assert w.grad.tolist() == [0.0, 4.0]
+
+
+def test_a_stale_view_is_still_a_plain_tensor_to_the_user():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    v, u = a[0], a[1]
+    a.mul_(2)
+    assert isinstance(v, torch.Tensor) and repr(type(v)) == repr(torch.Tensor)
+    assert "AsStridedBackward0" in repr(v)
+    assert type(v) is torch.Tensor      # read: up to date again
+    assert (u * 1).grad_fn.next_functions[0][0].name() == "AsStridedBackward0"
+
+
+def test_threads_reading_a_stale_view_share_one_node():
+    import threading
+    for _ in range(20):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        a = x * 1
+        v = a[0]
+        a.mul_(2)
+        seen, start = [], threading.Barrier(4)
+
+        def read():
+            start.wait()
+            seen.append(v.grad_fn)
+        threads = [threading.Thread(target=read) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(set(map(id, seen))) == 1 and seen[0] is v.grad_fn
