@@ -47,9 +47,6 @@ KNOWN_DIFFERENCES = {
         "errors_higher_order", "higher_order_backward_create_graph", "higher_order_edge_cases",
         "higher_order_grad_fn_names", "higher_order_hvp", "higher_order_jacobian_hessian",
         "higher_order_x_cubed")},
-    "misuse_custom_backward_checks": "a custom backward that returns None: PyTorch still runs the nodes "
-                                     "below with no gradient (a custom backward there gets zeros, a leaf "
-                                     "gets a zero .grad); our engine does not run them",
 }
 ALL_PROGRAMS = sorted((GOLDEN / "programs").glob("*.py"))
 PROGRAMS = [p for p in ALL_PROGRAMS if p.stem not in KNOWN_DIFFERENCES]

@@ -417,7 +417,7 @@ class CopySlices(OpNode):
         """Holding fn: the base's gradient is grad with its region replaced by
         what fn sends to its first input (PyTorch's CopySlices::apply); fn's
         other gradients go on as they are."""
-        if self.fn is None:
+        if self.fn is None or grad is None:     # None: it sends None on, as PyTorch's CopySlices
             return super().call_backward(grad)
         g_self = grad.copy(order="K")
         region = replay_view(g_self, self.view)
@@ -433,6 +433,8 @@ class CopySlices(OpNode):
     def call_backward_on_tensors(self, grad):
         """create_graph=True: the same two steps as backward, as Tensor ops
         (no rule to evaluate: this node is not in derivatives.yaml)."""
+        if grad is None:     # only None reached this node (see engine.py): it sends None on
+            return (None,) * len(self.next_functions)
         if self.fn is not None:
             return self.held_backward_on_tensors(grad)
         need_self, need_src = self.needs_input_grad
