@@ -286,7 +286,8 @@ def _mark_stale(view):
             stale = _stale_classes[cls] = type(cls.__name__, (cls,), {
                 "__slots__": (), "__module__": cls.__module__, "__qualname__": cls.__qualname__,
                 "grad_fn": property(_stale_grad_fn, _set_fresh_grad_fn),
-                "_requires_grad": property(_stale_requires_grad, _set_stale_requires_grad)})
+                "_requires_grad": property(_stale_requires_grad, _set_stale_requires_grad),
+                "__reduce_ex__": _fresh_reduce_ex})
             _fresh_classes[stale] = cls
         view.__class__ = stale
 
@@ -308,6 +309,12 @@ def _set_fresh_grad_fn(view, node):
     fresh = _fresh_classes[type(view)]
     fresh.grad_fn.__set__(view, node)
     view.__class__ = fresh
+
+
+def _fresh_reduce_ex(view, protocol):
+    """pickle and copy see the view re-derived: a plain Tensor again."""
+    _stale_grad_fn(view)
+    return view.__reduce_ex__(protocol)
 
 
 def _set_stale_requires_grad(view, value):

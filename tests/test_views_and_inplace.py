@@ -1,5 +1,7 @@
 """Views, in-place ops and edge cases found in review. Every expected value
 below is what PyTorch 2.13 gives for the same code (checked with real torch)."""
+import copy
+
 import numpy as np
 import pytest
 
@@ -354,6 +356,11 @@ def test_a_stale_view_is_still_a_plain_tensor_to_the_user():
     assert isinstance(v, torch.Tensor) and repr(type(v)) == repr(torch.Tensor)
     assert "AsStridedBackward0" in repr(v)
     assert type(v) is torch.Tensor      # read: up to date again
+    b = torch.tensor([1.0, 2.0])
+    s = b[1]
+    b.add_(1)
+    c = copy.copy(s)                    # copy (and pickle) see it re-derived: a plain Tensor
+    assert type(c) is torch.Tensor and type(s) is torch.Tensor and c.tolist() == 3.0
     assert (u * 1).grad_fn.next_functions[0][0].name() == "AsStridedBackward0"
 
 
