@@ -173,8 +173,12 @@ class InplaceOrView:
         if fresh.grad_fn.__get__(self) is None and not self._base._requires_grad:
             self.__class__ = fresh      # no history before, none to take now
             return
-        with grad_mode.enable_grad():
-            self._take_history(O.AsStridedBackward0.apply(self._base, self._view_chain).grad_fn)
+        if grad_mode.is_grad_enabled():
+            node = O.AsStridedBackward0.apply(self._base, self._view_chain).grad_fn
+        else:
+            with grad_mode.enable_grad():
+                node = O.AsStridedBackward0.apply(self._base, self._view_chain).grad_fn
+        self._take_history(node)
 
     # -- the in-place ops ------------------------------------------------------
     def add_(self, other, alpha=1):
@@ -280,16 +284,22 @@ def _mark_stale(view):
     cls = type(view)
     if cls in _fresh_classes:
         return                      # stale already
+    stale = _stale_classes.get(cls)
+    if stale is None:
+        stale = _stale_class(cls)
+    view.__class__ = stale
+
+
+def _stale_class(cls):
     with _stale_lock:
-        stale = _stale_classes.get(cls)
-        if stale is None:
+        if cls not in _stale_classes:
             stale = _stale_classes[cls] = type(cls.__name__, (cls,), {
                 "__slots__": (), "__module__": cls.__module__, "__qualname__": cls.__qualname__,
                 "grad_fn": property(_stale_grad_fn, _set_fresh_grad_fn),
                 "_requires_grad": property(_stale_requires_grad, _set_stale_requires_grad),
                 "__reduce_ex__": _fresh_reduce_ex})
             _fresh_classes[stale] = cls
-        view.__class__ = stale
+        return _stale_classes[cls]
 
 
 def _stale_grad_fn(view):
