@@ -216,6 +216,7 @@ def _through_views(x, w):
     v[0] = w[0] * 3                   # setitem on a view
     a[2:].zero_()                     # the op's gradient for the region is zero
     a.unsqueeze(0)[0][1:2].sin_()
+    a[:2][[0]] = w[1:] * x[2]         # advanced setitem on a view: CopySlices held in a CopySlices
     return a * torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64) + a.sum() * a[1]
 
 
@@ -233,6 +234,17 @@ def test_inplace_on_a_view_second_derivatives_by_finite_differences():
     x = torch.tensor([1.0, -2.0, 3.0], dtype=torch.float64, requires_grad=True)
     w = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
     assert gradgradcheck(_through_views, (x, w))
+
+
+def test_inplace_on_a_view_create_graph_gives_the_same_gradients():
+    # gradgradcheck checks the second derivative of what create_graph built; this
+    # checks that what it built is the first derivative.
+    x = torch.tensor([1.0, -2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
+    plain = torch.autograd.grad(_through_views(x, w).sum(), (x, w))
+    recorded = torch.autograd.grad(_through_views(x, w).sum(), (x, w), create_graph=True)
+    for p, r in zip(plain, recorded):
+        assert r.grad_fn is not None and np.allclose(p.detach().numpy(), r.detach().numpy())
 
 
 def test_double_backward_through_copyslices_holding_a_node():
