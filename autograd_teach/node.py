@@ -345,12 +345,12 @@ class OpNode(Node):
             raise RuntimeError(FREED)
         missing = [name for name, (fn, _) in zip(self.inputs, self.next_functions)
                    if fn is not None and name not in rules.rules(self)]
-        if missing:
-            raise NotImplementedError(f"autograd_teach: the derivative of {self.name()} for {missing[0]} has no "
-                                      "rule in its docstring, so it cannot run with create_graph=True")
         if grad is None:     # only None reached this node (see engine.py): it sends None on
             self.live_values()   # the saved tensors are still checked, as PyTorch unpacks them first
             return (None,) * len(self.next_functions)
+        if missing:
+            raise NotImplementedError(f"autograd_teach: the derivative of {self.name()} for {missing[0]} has no "
+                                      "rule in its docstring, so it cannot run with create_graph=True")
         grads = rules.evaluate(self, grad, self.live_values(), create_graph=True)
         return self.to_inputs(rules.per_input(self.inputs, grads))
 

@@ -119,3 +119,13 @@ def test_a_none_gradient_adds_to_a_real_one_as_nothing():
     d.register_hook(lambda g: seen.append(g.tolist()))
     (_DropSecond.apply(a, d) + d * 3).sum().backward()
     assert seen == [[3.0, 3.0]] and c.grad.tolist() == [6.0, 6.0]
+
+
+def test_nodes_below_a_none_gradient_run_with_create_graph_too():
+    a = torch.ones(2, requires_grad=True)
+    c = torch.ones(2, requires_grad=True)
+    seen = []
+    d = (c * 2).exp()
+    d.register_hook(lambda g: seen.append(g))
+    ga, gc = torch.autograd.grad(_DropSecond.apply(a, d).sum(), [a, c], create_graph=True, allow_unused=True)
+    assert seen == [None] and gc is None and ga.tolist() == [1.0, 1.0]
