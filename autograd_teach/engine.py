@@ -70,9 +70,11 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue
                 if g is not None:   # gradients from several edges add up (accumulate_into keeps 0-d an array)
-                    buffers[nxt] = g if nxt not in buffers else accumulate_into(buffers[nxt], g)
+                    buffers[nxt] = g if buffers.get(nxt) is None else accumulate_into(buffers[nxt], g)
+                elif nxt not in buffers:   # None counts too: as in PyTorch, the node runs with None
+                    buffers[nxt] = None     # (a custom backward's None for an input that needed a gradient)
                 deps[nxt] -= 1
-                if deps[nxt] == 0 and nxt in buffers:
+                if deps[nxt] == 0:
                     # PyTorch's ready queue: the highest sequence_nr first, that is the node
                     # created last; AccumulateGrad's is the largest there is (UINT64_MAX), so
                     # a leaf's .grad is filled as soon as its gradient is complete. Ties: the
@@ -82,7 +84,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
 
 def as_arrays(grad, grads):
     """A create_graph step's gradients (Tensors) as the numpy arrays observers get."""
-    return (grad._data,), tuple(None if g is None else g._data for g in grads)
+    return (None if grad is None else grad._data,), tuple(None if g is None else g._data for g in grads)
 
 
 def dependencies(roots):

@@ -100,7 +100,7 @@ class Node:
     def run(self, grad, task):
         """What the engine calls once the gradient w.r.t. this node's output is
         complete: returns one gradient per next_functions entry."""
-        if self.retains_grad_hooks:
+        if self.retains_grad_hooks and grad is not None:     # None: nothing to retain, as in PyTorch
             for keep in self.retains_grad_hooks:
                 keep(self, grad, task.undo)
         if task.create_graph:
@@ -316,6 +316,8 @@ class OpNode(Node):
             raise RuntimeError(FREED)
         saved = [s.unpack() if type(s) is SavedTensor else s
                  for s in self.saved_values.values()] if self.saved_values else ()   # add, sum...: nothing saved
+        if grad is None:     # only None reached this node (see engine.py): it sends None on
+            return (None,) * len(self.next_functions)
         grads = self.backward(grad, *saved)
         if type(grads) is not tuple:
             grads = (grads,)
@@ -343,6 +345,9 @@ class OpNode(Node):
             raise RuntimeError(FREED)
         missing = [name for name, (fn, _) in zip(self.inputs, self.next_functions)
                    if fn is not None and name not in rules.rules(self)]
+        if grad is None:     # only None reached this node (see engine.py): it sends None on
+            self.live_values()   # the saved tensors are still checked, as PyTorch unpacks them first
+            return (None,) * len(self.next_functions)
         if missing:
             raise NotImplementedError(f"autograd_teach: the derivative of {self.name()} for {missing[0]} has no "
                                       "rule in its docstring, so it cannot run with create_graph=True")

@@ -430,7 +430,7 @@ class AccumulateGrad(Node):
         return self.variable._hooks
 
     def run(self, grad, task):
-        if task.accumulate:
+        if task.accumulate and grad is not None:     # None (see engine.py): nothing to add
             accumulate_grad(self.variable, grad, task.undo)
         return ()
 
@@ -498,6 +498,10 @@ class TensorHook:
         self.hook = hook
 
     def __call__(self, grad):
+        if grad is None:    # only None reached the node (see engine.py): the hook sees None, as in PyTorch
+            if self.hook(None) is not None:
+                raise RuntimeError("can't replace a None gradient with a non-None value")
+            return None
         on_tensors = isinstance(grad, Tensor)
         out = self.hook(grad if on_tensors else Tensor._wrap(grad))
         if out is None:

@@ -15,6 +15,8 @@ in the graph as a node named <YourClass>Backward, exactly as in PyTorch.
 
     y = MyExp.apply(x)     # y.grad_fn is a MyExpBackward node; ctx is that node
 """
+import numpy as np
+
 from .. import grad_mode
 from ..node import FREED, Node, SavedTensor, next_sequence_nr, unbroadcast
 from ..ops.shape import ViewBackward0
@@ -25,6 +27,7 @@ class BackwardCFunction(Node):
     """The graph node of a custom Function; it is also the `ctx` that forward
     and backward receive."""
     _fn = None          # the user's Function class
+    materialize_grads = True   # backward gets zeros for a gradient that is None (set_materialize_grads)
 
     def __init__(self, args):
         self.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
@@ -34,6 +37,16 @@ class BackwardCFunction(Node):
 
     def __repr__(self):
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
+
+    def set_materialize_grads(self, value):
+        """False: backward gets None, not zeros, when no gradient reached the output."""
+        self.materialize_grads = bool(value)
+
+    def _materialized(self, grad):
+        """None reached this node (engine.py): PyTorch gives backward zeros shaped like the output."""
+        if grad is None and self.materialize_grads:
+            return Tensor._wrap(np.zeros(*self.output_metadata))
+        return grad if grad is None or isinstance(grad, Tensor) else Tensor._wrap(grad)
 
     def save_for_backward(self, *tensors):
         self._saved = tuple(None if t is None else SavedTensor(t) for t in tensors)
@@ -56,12 +69,12 @@ class BackwardCFunction(Node):
         return []
 
     def call_backward(self, grad):
-        return checked_grads(self, self._fn.backward(self, Tensor._wrap(grad)))
+        return checked_grads(self, self._fn.backward(self, self._materialized(grad)))
 
     def call_backward_on_tensors(self, grad):
         """create_graph=True: the user's backward runs on Tensors with grad mode
         on, so its ops are recorded, as PyTorch does. Checked as without a graph."""
-        grads = self._fn.backward(self, grad)
+        grads = self._fn.backward(self, self._materialized(grad))
         checked_grads(self, grads)
         grads = grads if isinstance(grads, tuple) else (grads,)
         return tuple(g for g, is_tensor in zip(grads, self._tensor_args) if is_tensor)
@@ -173,5 +186,6 @@ class Function:
             ctx.input_metadata = tuple((a._data.shape, a._data.dtype) for a in args if isinstance(a, Tensor))
             ctx.next_functions = tuple(a._grad_edge() for a in args if isinstance(a, Tensor))
             ctx.sequence_nr = next_sequence_nr()
+            ctx.output_metadata = (out._data.shape, out._data.dtype)
             out._set_grad_fn(ctx)
         return out
