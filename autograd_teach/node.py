@@ -47,14 +47,27 @@ FREED = ("Trying to backward through the graph a second time (or directly access
 
 
 class RemovableHandle:
-    """What register_hook returns (torch.utils.hooks.RemovableHandle)."""
+    """What register_hook returns (torch.utils.hooks.RemovableHandle): remove()
+    takes the hook out of the list it was added to, or, for nn.Module's
+    hooks, out of the dicts where it is kept under the handle's id."""
+    _ids = itertools.count()
 
-    def __init__(self, hooks, hook):
-        self.hooks, self.hook = hooks, hook
+    def __init__(self, hooks, hook=None, *more_dicts):
+        self.hooks, self.hook, self.more_dicts = hooks, hook, more_dicts
+        self.id = next(RemovableHandle._ids)
 
     def remove(self):
-        if self.hook in self.hooks:
+        if isinstance(self.hooks, dict):
+            for hooks in (self.hooks, *self.more_dicts):
+                hooks.pop(self.id, None)
+        elif self.hook in self.hooks:
             self.hooks.remove(self.hook)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
 
 
 class Node:

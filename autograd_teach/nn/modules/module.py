@@ -8,6 +8,7 @@ from collections import OrderedDict, namedtuple
 from ... import grad_mode
 from ...tensor import Tensor
 from ..parameter import Parameter, zero_grad_of
+from . import hooks
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -51,12 +52,25 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_modules", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
+        for name in ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_forward_hooks",
+                     "_forward_hooks_with_kwargs"):
+            object.__setattr__(self, name, OrderedDict())
 
     def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
+        if self._forward_pre_hooks or self._forward_hooks:     # nn/modules/hooks.py
+            return hooks.call(self, args, kwargs, self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs,
+                              self._forward_hooks, self._forward_hooks_with_kwargs)
         return self.forward(*args, **kwargs)
+
+    # -- forward hooks (nn/modules/hooks.py) --------------------------------------
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        return hooks.add(self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs, hook, prepend, with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        return hooks.add(self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend, with_kwargs)
 
     # -- registration ----------------------------------------------------------
     def __setattr__(self, name, value):
