@@ -51,7 +51,7 @@ for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal"
               "abs", "sgn", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "square", "dot", "mm",
               "mv", "matmul", "sum", "mean", "max", "min", "argmax", "argmin", "norm", "reshape", "t",
               "transpose", "permute", "unsqueeze", "squeeze", "flatten", "clone", "detach", "allclose",
-              "equal", "eq", "ne", "lt", "le", "gt", "ge", "all", "any"):
+              "equal", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "unbind", "split", "chunk", "tensor_split"):
     globals()[_name] = _function_form(_name)
 del _name
 

@@ -65,11 +65,14 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
                 continue                             # not on a path to what autograd.grad wants
             grads = node.run(grad, task)             # one gradient per next_functions edge
             for watcher in task.watchers:            # observers see numpy arrays, always
-                watcher.step(node, *(as_arrays(grad, grads) if create_graph else ((grad,), grads)))
-            for (nxt, _), g in zip(node.next_functions, grads):
+                outs = (grad,) if node.num_outputs == 1 else tuple(grad)   # several outputs: all the slots
+                watcher.step(node, *(as_arrays(outs, grads) if create_graph else (outs, grads)))
+            for (nxt, nr), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue
                 if g is not None:   # gradients from several edges add up (accumulate_into keeps 0-d an array)
+                    if nxt.num_outputs != 1:     # a node with several outputs: g goes to slot nr
+                        g = nxt.slot(nr, g)
                     buffers[nxt] = g if nxt not in buffers else accumulate_into(buffers[nxt], g)
                 deps[nxt] -= 1
                 if deps[nxt] == 0 and nxt in buffers:
@@ -80,9 +83,9 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
                     heapq.heappush(ready, (-nxt.sequence_nr, next(arrival), nxt))
 
 
-def as_arrays(grad, grads):
+def as_arrays(outs, grads):
     """A create_graph step's gradients (Tensors) as the numpy arrays observers get."""
-    return (grad._data,), tuple(None if g is None else g._data for g in grads)
+    return tuple(None if g is None else g._data for g in outs), tuple(None if g is None else g._data for g in grads)
 
 
 def dependencies(roots):

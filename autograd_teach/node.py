@@ -69,6 +69,7 @@ class Node:
     """
     next_functions = ()
     sequence_nr = 0
+    num_outputs = 1             # unbind, split...: several (ops/multi_output.py)
     tensor_pre_hooks = None
     retains_grad_hooks = None   # retain_grad() on the output: keep(node, grad, undo)
 
@@ -78,13 +79,13 @@ class Node:
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
-    def add_tensor_pre_hook(self, hook):
+    def add_tensor_pre_hook(self, hook, output_nr=0):
         if self.tensor_pre_hooks is None:
             self.tensor_pre_hooks = []
         self.tensor_pre_hooks.append(hook)
         return RemovableHandle(self.tensor_pre_hooks, hook)
 
-    def add_retains_grad_hook(self, keep):
+    def add_retains_grad_hook(self, keep, output_nr=0):
         if self.retains_grad_hooks is None:
             self.retains_grad_hooks = []
         self.retains_grad_hooks.append(keep)
@@ -292,7 +293,7 @@ class OpNode(Node):
                 edges.append(NO_EDGE)
                 meta.append(None)
             else:
-                edges.append(a._grad_edge() if a.grad_fn is None else (a.grad_fn, 0))
+                edges.append(a._grad_edge() if a.grad_fn is None else (a.grad_fn, a._output_nr))
                 meta.append((a._data.shape, a._data.dtype))
         self.next_functions, self.input_metadata = tuple(edges), tuple(meta)
         self.saved_values = saved = {}
