@@ -139,7 +139,7 @@ INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do no
 class SavedTensor:
     """In PyTorch: SavedVariable. The array backward needs, the version counter
     it shares with its tensor, and the version it had when saved."""
-    __slots__ = ("data", "box", "version", "ref", "made_by")
+    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr")
 
     def __init__(self, t, output_of=None):
         if t.is_inference():
@@ -153,6 +153,7 @@ class SavedTensor:
             self.ref, self.made_by = None, type(output_of)
         else:
             self.ref, self.made_by = weakref.ref(t), t.grad_fn
+        self.output_nr = t._output_nr   # which output of made_by it was (unbind, split: several)
 
     def unpack(self):
         if self.box[0] != self.version:
@@ -177,13 +178,17 @@ class SavedTensor:
         (while it lives), or for a saved output a tensor with that node as grad_fn."""
         self.unpack()
         if self.ref is None:          # the node's own output: its grad_fn is the node
-            return node.wrap(self.data, self.box, node)
-        t = self.ref()
-        if t is not None:
-            return t
-        # An input that is gone: its values with the history it had, so that a
-        # graph built from it (create_graph=True) still leads back to the leaves.
-        return node.wrap(self.data, self.box, self.made_by)
+            t = node.wrap(self.data, self.box, node)
+        else:
+            t = self.ref()
+            if t is not None:
+                return t
+            # An input that is gone: its values with the history it had, so that a
+            # graph built from it (create_graph=True) still leads back to the leaves.
+            t = node.wrap(self.data, self.box, self.made_by)
+        if self.output_nr:            # output k of a node with several outputs
+            t._set_grad_fn(t.grad_fn, self.output_nr)
+        return t
 
 
 def op_name(node_name):

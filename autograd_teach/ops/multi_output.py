@@ -20,6 +20,12 @@ split's backward puts zeros there, a custom Function gets zeros too.
                      of arrays, each output is a view of the input
     UnbindBackward0, SplitBackward0, SplitWithSizesBackward0
 
+Their rules read one gradient per output (PyTorch's `grads`), which the
+single-gradient rule evaluator (rules.py) does not take: each op computes its
+backward on arrays (`backward`) and, with create_graph=True, as one
+differentiable op on Tensors (`call_backward_on_tensors`: a StackBackward0 or
+CatBackward0 node, as in PyTorch).
+
 The outputs are views of the input that PyTorch does not let you modify in
 place ("This view is the output of a function that returns multiple views"):
 one in-place write would have to rewrite the history of all the outputs.
@@ -73,11 +79,14 @@ class SlotHook:
         self.hook, self.output_nr = hook, output_nr
 
     def __call__(self, grads):
-        grads = Slots(as_slots(grads))
+        if type(grads) is not Slots:      # the node has one output: the engine's plain gradient
+            return self.hook(grads)
         g = grads[self.output_nr]
         out = self.hook.hook(None) if g is None else self.hook(g)   # TensorHook checks what came back
-        if out is not None and g is not None:
-            grads[self.output_nr] = out
+        if out is None or g is None:
+            return None
+        grads = Slots(grads)
+        grads[self.output_nr] = out
         return grads
 
 
@@ -163,7 +172,7 @@ def _zeros(shape, like):
 class UnbindBackward0(MultiOutputOp):
     """outs = self.unbind(dim)   (also `for row in x`)
 
-    self: unbind_backward(grads, dim)
+    PyTorch's rule: self: unbind_backward(grads, dim)
 
     The gradients of the slices stacked back along dim, zeros for a slice
     that got none. With create_graph=True that is a StackBackward0 node.
@@ -217,7 +226,7 @@ class _Split(MultiOutputOp):
 class SplitBackward0(_Split):
     """outs = self.split(split_size, dim)   (also chunk)
 
-    self: split_backward(grads, split_size, dim, self_sym_sizes)
+    PyTorch's rule: self: split_backward(grads, split_size, dim, self_sym_sizes)
 
     The gradients of the pieces concatenated back along dim, zeros for a
     piece that got none. With create_graph=True that is a CatBackward0 node.
@@ -242,7 +251,7 @@ class SplitBackward0(_Split):
 class SplitWithSizesBackward0(_Split):
     """outs = self.split(split_sizes, dim)   (a list of sizes)
 
-    self: split_with_sizes_backward(grads, split_sizes, dim, self_sym_sizes)
+    PyTorch's rule: self: split_with_sizes_backward(grads, split_sizes, dim, self_sym_sizes)
 
     As split: the pieces' gradients concatenated back, zeros where none came.
     """
