@@ -344,3 +344,41 @@ def test_a_custom_functions_output_changed_in_place_keeps_its_slot():
     c.mul_(2)
     assert c.grad_fn.name() == "MulBackward0" and c.output_nr == 0
     assert c.grad_fn.next_functions[0] == (s.grad_fn, 1)
+
+
+class Double_(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+
+
+def test_mark_dirty_on_a_view_rewrites_its_bases_history():
+    """The base's history must go through the custom node (CopySlices), or
+    the gradient of the base would skip it (it did: [1, 1, 1, 1])."""
+    def f(x):
+        y = x * 1
+        v = y[:2]
+        assert Double_.apply(v) is v
+        return y * y
+    assert gradcheck(f, (leaf(4),))
+    x = leaf(4)
+    y = x * 1
+    Double_.apply(y[1:3])
+    y.sum().backward()
+    assert x.grad.tolist() == [1, 2, 2, 1] and y._version == 2
+
+
+def test_mark_dirty_checks_and_versions():
+    x = leaf(3)
+    z = x * 1
+    assert Double_.apply(z) is z and z.grad_fn.name() == "Double_Backward" and z._version == 2
+    with pytest.raises(RuntimeError, match="^a leaf Variable that requires grad has been used in an in-place"):
+        Double_.apply(x)
+    plain = torch.ones(2)
+    assert Double_.apply(plain).tolist() == [2, 2] and plain._version == 2 and plain.grad_fn is None

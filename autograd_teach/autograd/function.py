@@ -201,13 +201,27 @@ def _wrap_output(ctx, k, out, args, recording, several):
         return out
     _saved_output_is_ours(ctx, out, k)
     if any(out is d for d in ctx._dirty):
-        if recording and out.is_leaf and out.requires_grad:
-            raise RuntimeError(LEAF_DIRTY)
-        out._bump_version()                    # forward wrote into it
-    else:
-        out = _alias_if_input(out, args, several)
+        return _dirty_output(ctx, k, out, recording)
+    out = _alias_if_input(out, args, several)
     differentiable = out._data.dtype.kind == "f" and not any(out is n for n in ctx._non_differentiable)
     if recording and differentiable:
+        out._set_grad_fn(ctx, k)
+    return out
+
+
+def _dirty_output(ctx, k, out, recording):
+    """An input forward changed in place (ctx.mark_dirty): returned itself,
+    its version bumped, and, as after any in-place op, its history is now
+    ctx; on a view, its base's history changes too (CopySlices, views.py)."""
+    if not recording:
+        out._bump_version()
+        return out
+    if out.is_leaf and out.requires_grad:
+        raise RuntimeError(LEAF_DIRTY)
+    new_values = Tensor._wrap(out._data, None, ctx)
+    new_values._set_grad_fn(ctx, k)
+    out._inplace(lambda old: new_values)       # the values are already in place: this records the history
+    if out.grad_fn is ctx:
         out._set_grad_fn(ctx, k)
     return out
 
