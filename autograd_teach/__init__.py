@@ -51,7 +51,7 @@ for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal"
               "abs", "sgn", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "square", "dot", "mm",
               "mv", "matmul", "sum", "mean", "max", "min", "argmax", "argmin", "norm", "reshape", "t",
               "transpose", "permute", "unsqueeze", "squeeze", "flatten", "clone", "detach", "allclose",
-              "equal", "eq", "ne", "lt", "le", "gt", "ge", "all", "any", "unbind", "split", "chunk", "tensor_split"):
+              "equal", "eq", "ne", "lt", "le", "gt", "ge", "all", "any"):
     globals()[_name] = _function_form(_name)
 del _name
 
@@ -60,6 +60,7 @@ subtract, multiply, divide, true_divide = sub, mul, div, div  # noqa: F821
 
 # --- added for torch.nn / next chapters (issue 8) ---
 from . import optim, utils  # noqa: E402,F401
+from .ops.multi_output import chunk, split, tensor_split, unbind  # noqa: E402,F401
 from .more_functions import (addmm, bmm, cat, concat, concatenate, cumsum, floor_divide, ger, isfinite,  # noqa: E402,F401
                              isinf, isnan, log_softmax, masked_fill, maximum, minimum, normal, outer, prod,
                              remainder, softmax, stack, std, var, where)

@@ -284,36 +284,38 @@ class _SplitView(SliceBackward0):
 
 # -- the Tensor methods and torch functions ---------------------------------------------
 
-def unbind(x, dim=0):
-    return UnbindBackward0.apply(x, dim)
+def unbind(input, dim=0):
+    return UnbindBackward0.apply(input, dim)
 
 
-def split(x, split_size_or_sections, dim=0):
+def split(tensor, split_size_or_sections, dim=0):
     if isinstance(split_size_or_sections, (list, tuple)):
-        return SplitWithSizesBackward0.apply(x, split_size_or_sections, dim)
-    return SplitBackward0.apply(x, int(split_size_or_sections), dim)
+        return SplitWithSizesBackward0.apply(tensor, split_size_or_sections, dim)
+    return SplitBackward0.apply(tensor, int(split_size_or_sections), dim)
 
 
 def split_with_sizes(x, split_sizes, dim=0):
     return SplitWithSizesBackward0.apply(x, split_sizes, dim)
 
 
-def chunk(x, chunks, dim=0):
+def chunk(input, chunks, dim=0):
     """split into pieces of ceil(size / chunks): fewer than chunks if they do not divide."""
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    if x.dim() == 0:
+    if input.dim() == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    n = x.shape[check_dim(dim, x.dim())]
+    n = input.shape[check_dim(dim, input.dim())]
     if n == 0:      # PyTorch: `chunks` empty pieces
-        return SplitWithSizesBackward0.apply(x, [0] * chunks, dim)
-    return SplitBackward0.apply(x, -(-n // chunks), dim)
+        return SplitWithSizesBackward0.apply(input, [0] * chunks, dim)
+    return SplitBackward0.apply(input, -(-n // chunks), dim)
 
 
-def tensor_split(x, indices_or_sections, dim=0):
+def tensor_split(input, indices_or_sections, dim=0):
     """Not one node: each piece is its own slice (SliceBackward0), as in PyTorch."""
-    d = check_dim(dim, x.dim())
-    n = x.shape[d]
+    if input.dim() == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    d = check_dim(dim, input.dim())
+    n = input.shape[d]
     if isinstance(indices_or_sections, (list, tuple)):
         bounds = [0] + [int(i) for i in indices_or_sections] + [n]
     else:
@@ -323,4 +325,4 @@ def tensor_split(x, indices_or_sections, dim=0):
         small, extra = divmod(n, sections)
         sizes = [small + 1] * extra + [small] * (sections - extra)
         bounds = np.cumsum([0] + sizes).tolist()
-    return tuple(SliceBackward0.apply(x, d, slice(s, e)) for s, e in zip(bounds, bounds[1:]))
+    return tuple(SliceBackward0.apply(input, d, slice(s, e)) for s, e in zip(bounds, bounds[1:]))
