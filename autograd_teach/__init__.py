@@ -69,6 +69,7 @@ subtract, multiply, divide, true_divide = sub, mul, div, div  # noqa: F821
 
 # --- added for torch.nn / next chapters (issue 8) ---
 from . import optim, utils  # noqa: E402,F401
+from .ops.multi_output import chunk, split, tensor_split, unbind  # noqa: E402,F401
 from .more_functions import (addmm, bmm, cat, concat, concatenate, cumsum, floor_divide, ger, isfinite,  # noqa: E402,F401
                              isinf, isnan, log_softmax, masked_fill, maximum, minimum, normal, outer, prod,
                              remainder, softmax, stack, std, var, where)

@@ -7,7 +7,10 @@ torch/csrc/autograd/engine.cpp.
 3. Loop: take the ready node with the highest priority, run it (the node
    knows its own work: an op node calls its backward, AccumulateGrad adds
    into .grad), add each gradient it returns into the buffer of the node its
-   edge leads to, and count that dependency off.
+   edge leads to, and count that dependency off. The priority is PyTorch's
+   ready queue: the highest sequence_nr first, that is the node created
+   last; AccumulateGrad's is the largest there is (UINT64_MAX), so a leaf's
+   .grad is filled as soon as its gradient is complete.
 
 Everything else is the node's business (node.py, tensor.py) or the task's:
 a `GraphTask` holds what one backward call asked for (retain_graph,
@@ -65,26 +68,25 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
                 continue                             # not on a path to what autograd.grad wants
             grads = node.run(grad, task)             # one gradient per next_functions edge
             for watcher in task.watchers:            # observers see numpy arrays, always
-                watcher.step(node, *(as_arrays(grad, grads) if create_graph else ((grad,), grads)))
-            for (nxt, _), g in zip(node.next_functions, grads):
+                outs = (grad,) if node.num_outputs == 1 else node.slots_of(grad)   # several outputs: all the slots
+                watcher.step(node, *(as_arrays(outs, grads) if create_graph else (outs, grads)))
+            for (nxt, nr), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue
                 if g is not None:   # gradients from several edges add up (accumulate_into keeps 0-d an array)
+                    if nxt.num_outputs != 1:     # a node with several outputs: g goes to slot nr
+                        g = nxt.slot(nr, g)
                     buffers[nxt] = g if buffers.get(nxt) is None else accumulate_into(buffers[nxt], g)
                 elif nxt not in buffers:   # None counts too: as in PyTorch, the node runs with None
                     buffers[nxt] = None     # (a custom backward's None for an input that needed a gradient)
                 deps[nxt] -= 1
-                if deps[nxt] == 0:
-                    # PyTorch's ready queue: the highest sequence_nr first, that is the node
-                    # created last; AccumulateGrad's is the largest there is (UINT64_MAX), so
-                    # a leaf's .grad is filled as soon as its gradient is complete. Ties: the
-                    # order they became ready in.
+                if deps[nxt] == 0:  # PyTorch's ready queue: newest node first (see the docstring); ties: arrival
                     heapq.heappush(ready, (-nxt.sequence_nr, next(arrival), nxt))
 
 
-def as_arrays(grad, grads):
+def as_arrays(outs, grads):
     """A create_graph step's gradients (Tensors) as the numpy arrays observers get."""
-    return (None if grad is None else grad._data,), tuple(None if g is None else g._data for g in grads)
+    return tuple(None if g is None else g._data for g in outs), tuple(None if g is None else g._data for g in grads)
 
 
 def dependencies(roots):

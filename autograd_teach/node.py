@@ -82,6 +82,7 @@ class Node:
     """
     next_functions = ()
     sequence_nr = 0
+    num_outputs = 1             # unbind, split...: several (ops/multi_output.py)
     tensor_pre_hooks = None
     retains_grad_hooks = None   # retain_grad() on the output: keep(node, grad, undo)
 
@@ -91,13 +92,13 @@ class Node:
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
-    def add_tensor_pre_hook(self, hook):
+    def add_tensor_pre_hook(self, hook, output_nr=0):
         if self.tensor_pre_hooks is None:
             self.tensor_pre_hooks = []
         self.tensor_pre_hooks.append(hook)
         return RemovableHandle(self.tensor_pre_hooks, hook)
 
-    def add_retains_grad_hook(self, keep):
+    def add_retains_grad_hook(self, keep, output_nr=0):
         if self.retains_grad_hooks is None:
             self.retains_grad_hooks = []
         self.retains_grad_hooks.append(keep)
@@ -151,7 +152,7 @@ INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do no
 class SavedTensor:
     """In PyTorch: SavedVariable. The array backward needs, the version counter
     it shares with its tensor, and the version it had when saved."""
-    __slots__ = ("data", "box", "version", "ref", "made_by")
+    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr")
 
     def __init__(self, t, output_of=None):
         if t.is_inference():
@@ -165,6 +166,7 @@ class SavedTensor:
             self.ref, self.made_by = None, type(output_of)
         else:
             self.ref, self.made_by = weakref.ref(t), t.grad_fn
+        self.output_nr = t._output_nr   # which output of made_by it was (unbind, split: several)
 
     def unpack(self):
         if self.box[0] != self.version:
@@ -189,13 +191,17 @@ class SavedTensor:
         (while it lives), or for a saved output a tensor with that node as grad_fn."""
         self.unpack()
         if self.ref is None:          # the node's own output: its grad_fn is the node
-            return node.wrap(self.data, self.box, node)
-        t = self.ref()
-        if t is not None:
-            return t
-        # An input that is gone: its values with the history it had, so that a
-        # graph built from it (create_graph=True) still leads back to the leaves.
-        return node.wrap(self.data, self.box, self.made_by)
+            t = node.wrap(self.data, self.box, node)
+        else:
+            t = self.ref()
+            if t is not None:
+                return t
+            # An input that is gone: its values with the history it had, so that a
+            # graph built from it (create_graph=True) still leads back to the leaves.
+            t = node.wrap(self.data, self.box, self.made_by)
+        if self.output_nr:            # output k of a node with several outputs
+            t._set_grad_fn(t.grad_fn, self.output_nr)
+        return t
 
 
 def op_name(node_name):
@@ -305,7 +311,7 @@ class OpNode(Node):
                 edges.append(NO_EDGE)
                 meta.append(None)
             else:
-                edges.append(a._grad_edge() if a.grad_fn is None else (a.grad_fn, 0))
+                edges.append(a._grad_edge() if a.grad_fn is None else (a.grad_fn, a._output_nr))
                 meta.append((a._data.shape, a._data.dtype))
         self.next_functions, self.input_metadata = tuple(edges), tuple(meta)
         self.saved_values = saved = {}

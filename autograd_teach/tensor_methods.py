@@ -302,6 +302,22 @@ class TensorMethods:
     def t(self):
         return O.TBackward0.apply(self)
 
+    # several outputs, one node (ops/multi_output.py)
+    def unbind(self, dim=0):
+        return O.multi_output.unbind(self, dim)
+
+    def split(self, split_size, dim=0):
+        return O.multi_output.split(self, split_size, dim)
+
+    def split_with_sizes(self, split_sizes, dim=0):
+        return O.multi_output.split_with_sizes(self, split_sizes, dim)
+
+    def chunk(self, chunks, dim=0):
+        return O.multi_output.chunk(self, chunks, dim)
+
+    def tensor_split(self, indices_or_sections, dim=0):
+        return O.multi_output.tensor_split(self, indices_or_sections, dim)
+
     @property
     def T(self):
         if self.dim() != 2:     # PyTorch 2.x deprecates .T except on matrices, but still permutes

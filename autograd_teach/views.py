@@ -90,6 +90,10 @@ class InplaceOrView:
         if self._requires_grad and any(getattr(op, "custom_function_view", False) for op, _ in self._view_chain):
             # a view a custom Function returned for its input, or a view of it
             raise RuntimeError(CUSTOM_VIEW_INPLACE.format(op_name(self.grad_fn.name())))
+        if self._requires_grad and any(getattr(op, "multi_output_view", False) for op, _ in self._view_chain):
+            # an output of unbind/split, or a view of one (ops/multi_output.py)
+            raise RuntimeError(O.multi_output.MULTI_VIEW_INPLACE.format(self._output_nr,
+                                                                        op_name(self.grad_fn.name())))
         if self._requires_grad and self.grad_fn is None:
             raise RuntimeError(("a view of a leaf Variable" if view else "a leaf Variable") +
                                " that requires grad is being used in an in-place operation.")
@@ -107,6 +111,8 @@ class InplaceOrView:
 
     def _copy_history(self, other):
         self.grad_fn, self._requires_grad, self._acc = other.grad_fn, other._requires_grad, other._acc
+        if other._output_nr:    # output k of a node with several outputs
+            self._output_nr = other._output_nr
 
     def _take_history(self, node):
         """After an in-place op inside a graph, node made self's new values."""

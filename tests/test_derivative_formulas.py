@@ -27,6 +27,10 @@ from autograd_teach.ops import formulas
 # Ops with no rule at all: not in derivatives.yaml.
 NO_RULE = {
     "CopySlices": "PyTorch builds it in C++ (x[i] = v, in-place ops on views); it replays a chain of view ops",
+    # several outputs: the rule reads one gradient per output, which the rule evaluator does not take
+    # (ops/multi_output.py; gradcheck and gradgradcheck check them, and tests/test_multi_output.py)
+    "UnbindBackward0": "several outputs", "SplitBackward0": "several outputs",
+    "SplitWithSizesBackward0": "several outputs",
 }
 # Ops PyTorch gives no derivative (their rule is not_implemented(...)): backward
 # through them raises, and so does their rule, with PyTorch's message.
@@ -250,6 +254,14 @@ CASES = {
     "CopyBackwards": [("copy_", lambda r: [t(2, 3, rng=r)], lambda x: torch.zeros(2, 3, dtype=torch.float64).copy_(x)),
                       ("broadcast", lambda r: [t(3, rng=r)], lambda x: torch.zeros(2, 3, dtype=torch.float64).copy_(x)),
                       ("into a non-leaf", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, v: (x * 1).copy_(v))],
+    "UnbindBackward0": [("rows, one unused", lambda r: [t(3, 4, rng=r)], lambda x: _unbind_rows(x)),
+                        ("dim 1, one used twice", lambda r: [t(2, 3, rng=r)],
+                         lambda x: (lambda u: u[0] * u[1] + u[1] ** 2)(x.unbind(1)))],
+    "SplitBackward0": [("chunk, one unused", lambda r: [t(6, 2, rng=r)], lambda x: (lambda a, b, c: a * c)(*x.chunk(3))),
+                       ("split dim 1", lambda r: [t(2, 5, rng=r)],
+                        lambda x: (lambda a, b, c: a.sum(1) * b[:, 1] + c[:, 0])(*x.split(2, 1)))],
+    "SplitWithSizesBackward0": [("sizes", lambda r: [t(2, 6, rng=r)],
+                                 lambda x: (lambda a, b: a * b.sum(1, keepdim=True))(*x.split([1, 5], 1)))],
     "CopySlices": [("setitem", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, v: _setitem(x, v))],
     # -- the ops under torch.nn and the next chapters ---------------------------------------------
     "AddmmBackward0": [("linear", lambda r: [t(4, 3, rng=r), t(2, 3, rng=r), t(2, rng=r)],
@@ -327,6 +339,11 @@ def _mse_backward(x, y, reduction):
     out = F.mse_loss(x, y, reduction=reduction)
     gx, gy = torch.autograd.grad(out, (x, y), torch.ones_like(out).requires_grad_(), create_graph=True)
     return gx + gy * 0.5
+
+
+def _unbind_rows(x):
+    first, _, last = x.unbind(0)
+    return first * 2 + last ** 2
 
 
 def _setitem(x, v):

@@ -54,6 +54,7 @@ from .shape import (CloneBackward0, CopyBackwards, ExpandBackward0, IndexBackwar
                     CopySlices)
 # --- added for torch.nn / next chapters (issue 8) ---
 from .join import CatBackward0, StackBackward0  # noqa: F401,E402
+from .multi_output import SplitBackward0, SplitWithSizesBackward0, UnbindBackward0  # noqa: F401,E402
 from .nn_ops import (AddmmBackward0, BinaryCrossEntropyBackward0, DivBackward1, LogSoftmaxBackward0,  # noqa: F401,E402,E501
                      LeakyReluBackward0, LeakyReluBackward1, MulBackward1, NllLossBackward0, SoftmaxBackward0)
 from .random_ops import NormalBackward1, NormalBackward2, NormalBackward3  # noqa: F401,E402

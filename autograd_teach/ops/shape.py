@@ -421,9 +421,15 @@ class CopySlices(OpNode):
             return super().call_backward(grad)
         g_self = grad.copy(order="K")
         region = replay_view(g_self, self.view)
-        grads = self.fn.call_backward(region.copy())
+        grads = self.fn.call_backward(self.held_gradient(region.copy()))
         region[...] = 0 if grads[0] is None else grads[0]
         return (g_self if self.next_functions[0][0] is not None else None,) + tuple(grads[1:])
+
+    def held_gradient(self, g):
+        """g as the held node takes it: a custom Function's node (mark_dirty)
+        takes one gradient per output (ops/multi_output.py), an op node one."""
+        slots_of = getattr(self.fn, "slots_of", None)
+        return g if slots_of is None else slots_of(g)
 
     def release_variables(self):
         super().release_variables()
@@ -452,7 +458,7 @@ class CopySlices(OpNode):
         in-place op on a view, so it is recorded as a CopySlices too."""
         g_self = grad.clone()
         region = _region(g_self, self.view)
-        grads = self.fn.call_backward_on_tensors(region.clone())
+        grads = self.fn.call_backward_on_tensors(self.held_gradient(region.clone()))
         if self.next_functions[0][0] is None:
             g_self = None
         elif grads[0] is None:
