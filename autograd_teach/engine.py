@@ -44,10 +44,10 @@ def accumulate_into(buffer, grad):
     return np.asarray(total) if isinstance(total, np.generic) else total
 
 
-def execute(roots, retain_graph=False, accumulate=True, capture=None, create_graph=False):
+def execute(roots, retain_graph=False, accumulate=True, capture=None, create_graph=False, wrap=None):
     """Run backward from roots, a list of (node, gradient): numpy arrays, or
     Tensors when create_graph. For what the other arguments mean, see GraphTask."""
-    task = GraphTask(roots, retain_graph, accumulate, capture, create_graph)
+    task = GraphTask(roots, retain_graph, accumulate, capture, create_graph, wrap)
     needed = task.needed    # None: every node runs
     deps = dependencies(task.roots)
     buffers, ready, arrival = {}, [], itertools.count()
@@ -66,6 +66,8 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
                 capture[node] = grad                 # an input of autograd.grad: keep its gradient
             if needed is not None and node not in needed:
                 continue                             # not on a path to what autograd.grad wants
+            if node.retains_grad_hooks or node.pre_hooks:   # retain_grad(), grad_fn.register_prehook
+                grad = node.call_pre_hooks(grad, task)
             grads = node.run(grad, task)             # one gradient per next_functions edge
             for watcher in task.watchers:            # observers see numpy arrays, always
                 outs = (grad,) if node.num_outputs == 1 else node.slots_of(grad)   # several outputs: all the slots
@@ -114,6 +116,8 @@ class GraphTask:
                   and only the nodes on a path to them run, as in PyTorch
     create_graph -- the nodes run on Tensors, recording their own backward
                   (Node.run)
+    wrap        -- array -> Tensor, for the node hooks (grad_fn.register_hook),
+                  which see Tensors as in PyTorch
 
     `with task:` brackets the run: the observers' watchers begin and end
     around it, and if it fails, every .grad write in the undo log is undone.
@@ -121,10 +125,11 @@ class GraphTask:
     backward is recorded; off, nothing a hook does is.
     """
 
-    def __init__(self, roots, retain_graph, accumulate, capture, create_graph=False):
+    def __init__(self, roots, retain_graph, accumulate, capture, create_graph=False, wrap=None):
         self.roots = [node for node, _ in roots]
         self.retain_graph, self.accumulate, self.capture = retain_graph, accumulate, capture
         self.create_graph = create_graph
+        self.wrap = wrap    # array -> Tensor (Tensor._wrap): how a node hook sees a gradient
         # The nodes on a path to a captured one (PyTorch's exec_info); None: all run.
         self.needed = None if capture is None else nodes_leading_to(self.roots, capture)
         self.undo = []      # how to put back each .grad this call writes: (function, *its arguments)

@@ -85,6 +85,8 @@ class Node:
     num_outputs = 1             # unbind, split...: several (ops/multi_output.py)
     tensor_pre_hooks = None
     retains_grad_hooks = None   # retain_grad() on the output: keep(node, grad, undo)
+    pre_hooks = None            # register_prehook(): hook(grad_outputs) -> None or new grad_outputs
+    post_hooks = None           # register_hook(): hook(grad_inputs, grad_outputs) -> None or new grad_inputs
 
     def name(self):
         return type(self).__name__
@@ -97,6 +99,23 @@ class Node:
             self.tensor_pre_hooks = []
         self.tensor_pre_hooks.append(hook)
         return RemovableHandle(self.tensor_pre_hooks, hook)
+
+    def register_prehook(self, hook):
+        """hook(grad_outputs) is called before this node runs, with the gradients
+        of its outputs (a tuple of Tensors); it may return a tuple to use instead."""
+        if self.pre_hooks is None:
+            self.pre_hooks = []
+        self.pre_hooks.append(hook)
+        return RemovableHandle(self.pre_hooks, hook)
+
+    def register_hook(self, hook):
+        """hook(grad_inputs, grad_outputs) is called after this node ran, with what
+        it sends along each next_functions edge and what it received; it may
+        return a tuple to send instead."""
+        if self.post_hooks is None:
+            self.post_hooks = []
+        self.post_hooks.append(hook)
+        return RemovableHandle(self.post_hooks, hook)
 
     def add_retains_grad_hook(self, keep, output_nr=0):
         if self.retains_grad_hooks is None:
@@ -111,12 +130,18 @@ class Node:
                 grad = out
         return grad
 
-    def run(self, grad, task):
-        """What the engine calls once the gradient w.r.t. this node's output is
-        complete: returns one gradient per next_functions entry."""
+    def call_pre_hooks(self, grad, task):
+        """Before the node runs (the engine calls this when there are any):
+        retain_grad() keeps the gradient, then the grad_fn.register_prehook
+        hooks may change it, in PyTorch's order."""
         if self.retains_grad_hooks and grad is not None:     # None: nothing to retain, as in PyTorch
             for keep in self.retains_grad_hooks:
                 keep(self, grad, task.undo)
+        return call_pre_hooks(self, (grad,), task)[0] if self.pre_hooks else grad
+
+    def run(self, grad, task):
+        """What the engine calls once the gradient w.r.t. this node's output is
+        complete: returns one gradient per next_functions entry."""
         if task.create_graph:
             # create_graph=True: grad is a Tensor and grad mode is on, so the
             # backward's own ops are recorded and can be differentiated again.
@@ -125,6 +150,8 @@ class Node:
             grads = self.call_backward(grad)         # numpy arrays: the fast path
         if not task.retain_graph:
             self.release_variables()
+        if self.post_hooks:                          # grad_fn.register_hook: may change what goes out
+            grads = call_post_hooks(self, grads, (grad,), task)
         return grads
 
     def call_backward(self, grad):
@@ -142,6 +169,45 @@ class Node:
     @property
     def saved_freed(self):
         return False
+
+def call_pre_hooks(node, grads, task):
+    """A node's register_prehook hooks, in order: each sees the gradients of
+    its outputs (a tuple) as Tensors and may return a tuple to go on with."""
+    for hook in list(node.pre_hooks):
+        out = hook(_as_tensors(grads, task))
+        if out is not None:
+            grads = _checked_result(hook, out, len(grads), task)
+    return grads
+
+
+def call_post_hooks(node, grads, grad_outputs, task):
+    """A node's register_hook hooks, in order: each sees (grad_inputs,
+    grad_outputs) as Tensors (None where nothing goes) and may return a tuple
+    of grad_inputs to send instead."""
+    for hook in list(node.post_hooks):
+        out = hook(_as_tensors(grads, task), _as_tensors(grad_outputs, task))
+        if out is not None:
+            grads = _checked_result(hook, out, len(grads), task)
+    return tuple(grads)
+
+
+def _as_tensors(grads, task):
+    return tuple(task.wrap(g) if type(g) is np.ndarray else g for g in grads)
+
+
+def _checked_result(hook, out, expected, task):
+    """A hook's tuple, checked as PyTorch checks it, as the engine's arrays
+    (Tensors under create_graph)."""
+    name = getattr(hook, "__name__", hook)
+    if not isinstance(out, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(out).__name__}'")
+    if len(out) != expected:
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got {len(out)}, "
+                           f"but expected {expected})")
+    if task.create_graph:
+        return tuple(out)
+    return tuple(None if g is None else g._data for g in out)
+
 
 INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
                    "mode in computation tracked by autograd. To work around this, you can make a clone to get a "

@@ -32,7 +32,7 @@ import numpy as np
 
 from . import dtypes, engine, grad_mode, printing
 from . import ops as O
-from .node import Node, RemovableHandle
+from .node import Node, RemovableHandle, call_post_hooks
 from .size import Size
 from .tensor_methods import TensorMethods, unwrap
 from .views import InplaceOrView
@@ -438,7 +438,7 @@ class AccumulateGrad(Node):
     def run(self, grad, task):
         if task.accumulate and grad is not None:     # None (see engine.py): nothing to add
             accumulate_grad(self.variable, grad, task.undo)
-        return ()
+        return call_post_hooks(self, (), (grad,), task) if self.post_hooks else ()
 
 
 def accumulate_grad(leaf, grad, undo):
@@ -537,12 +537,12 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         # Attributed to this line, so Python's default filter shows it once, as PyTorch does (TORCH_WARN_ONCE)
         warnings.warn(CREATE_GRAPH_CYCLE_WARNING, UserWarning, stacklevel=1)
     if inputs is None:
-        engine.execute(roots, retain_graph=bool(retain_graph), create_graph=create_graph)
+        engine.execute(roots, retain_graph=bool(retain_graph), create_graph=create_graph, wrap=Tensor._wrap)
         return
     inputs = as_tuple(inputs)
     capture = {t._grad_edge()[0]: None for t in inputs}
     engine.execute(roots, retain_graph=bool(retain_graph), accumulate=False, capture=capture,
-                   create_graph=create_graph)
+                   create_graph=create_graph, wrap=Tensor._wrap)
     for t in inputs:
         g = O.multi_output.captured(capture, t)
         if g is not None:

@@ -26,7 +26,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     roots = gradient_roots(outputs, grad_outputs, create_graph)
     capture = {t._grad_edge()[0]: None for t in inputs}
     engine.execute(roots, retain_graph=bool(retain_graph), accumulate=False, capture=capture,
-                   create_graph=create_graph)
+                   create_graph=create_graph, wrap=Tensor._wrap)
     result = []
     for i, t in enumerate(inputs):
         g = O.multi_output.captured(capture, t)     # output k of a node with several outputs: slot k

@@ -33,7 +33,7 @@ one in-place write would have to rewrite the history of all the outputs.
 import numpy as np
 
 from .. import grad_mode
-from ..node import Node, next_sequence_nr
+from ..node import Node, call_post_hooks, call_pre_hooks, next_sequence_nr
 from .join import CatBackward0, StackBackward0
 from .shape import SelectBackward0, SliceBackward0, check_dim
 
@@ -111,15 +111,20 @@ class MultiOutputNode(Node):
         """What reached this node, one entry per output (the engine's None: nothing at all)."""
         return (None,) * self.num_outputs if grads is None else tuple(as_slots(grads))
 
-    def run(self, grads, task):
+    def call_pre_hooks(self, grads, task):
+        """retain_grad() on output k keeps slot k; then the node's pre-hooks see every slot."""
         grads = Slots(self.slots_of(grads))
         for k, keep in self.retains_grad_hooks or ():
             if grads[k] is not None:      # an output that got nothing keeps .grad None
                 keep(self, grads[k], task.undo)
+        return Slots(call_pre_hooks(self, tuple(grads), task)) if self.pre_hooks else grads
+
+    def run(self, grads, task):
+        grads = Slots(self.slots_of(grads))
         out = self.call_backward_on_tensors(grads) if task.create_graph else self.call_backward(grads)
         if not task.retain_graph:
             self.release_variables()
-        return out
+        return call_post_hooks(self, out, tuple(grads), task) if self.post_hooks else out
 
 
 class MultiOutputOp(MultiOutputNode):
