@@ -128,3 +128,25 @@ def test_a_custom_backward_below_a_none_gradient_with_create_graph():
     ga, gc = torch.autograd.grad(_DropSecond.apply(a, _below(True, got).apply(c)).sum(), [a, c],
                                  create_graph=True)
     assert got[0].tolist() == [0.0, 0.0] and gc.tolist() == [0.0, 0.0] and ga.tolist() == [1.0, 1.0]
+
+
+def test_an_input_returned_as_is_and_marked_non_differentiable_gets_no_gradient():
+    """The output is a view of the input (a new object): the mark must be
+    checked on the input itself, or the view would take a gradient."""
+    class Identity(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.mark_non_differentiable(b)
+            return a, b
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            assert gb.tolist() == [0.0, 0.0]     # no gradient came: zeros, as in PyTorch
+            return ga, gb
+
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    a2, b2 = Identity.apply(a, b)
+    assert a2.requires_grad and not b2.requires_grad and b2.grad_fn is None
+    (a2 * b2).sum().backward()
+    assert a.grad.tolist() == [3.0, 4.0] and b.grad.tolist() == [0.0, 0.0]   # backward sent its zeros on (PyTorch too)

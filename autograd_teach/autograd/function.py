@@ -202,8 +202,8 @@ def _wrap_output(ctx, k, out, args, recording, several):
     _saved_output_is_ours(ctx, out, k)
     if any(out is d for d in ctx._dirty):
         return _dirty_output(ctx, k, out, recording)
-    out = _alias_if_input(out, args, several)
     differentiable = out._data.dtype.kind == "f" and not any(out is n for n in ctx._non_differentiable)
+    out = _alias_if_input(out, args, several)     # after the check: the view is a new object
     if recording and differentiable:
         out._set_grad_fn(ctx, k)
     return out

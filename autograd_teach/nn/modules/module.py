@@ -53,16 +53,17 @@ class Module:
         object.__setattr__(self, "_modules", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         for name in ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_forward_hooks",
-                     "_forward_hooks_with_kwargs"):
+                     "_forward_hooks_with_kwargs", "_backward_hooks", "_backward_pre_hooks"):
             object.__setattr__(self, name, OrderedDict())
 
     def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        if self._forward_pre_hooks or self._forward_hooks:     # nn/modules/hooks.py
+        if self._forward_pre_hooks or self._forward_hooks or self._backward_hooks or self._backward_pre_hooks:
             return hooks.call(self, args, kwargs, self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs,
-                              self._forward_hooks, self._forward_hooks_with_kwargs)
+                              self._forward_hooks, self._forward_hooks_with_kwargs,    # nn/modules/hooks.py
+                              self._backward_hooks.values(), self._backward_pre_hooks.values())
         return self.forward(*args, **kwargs)
 
     # -- forward hooks (nn/modules/hooks.py) --------------------------------------
@@ -71,6 +72,12 @@ class Module:
 
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
         return hooks.add(self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend, with_kwargs)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        return hooks.add(self._backward_pre_hooks, {}, hook, prepend, False)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        return hooks.add(self._backward_hooks, {}, hook, prepend, False)
 
     # -- registration ----------------------------------------------------------
     def __setattr__(self, name, value):
