@@ -1,0 +1,130 @@
+"""The values of torch.arange and torch.linspace, bit for bit as PyTorch's CPU kernels.
+
+Why a file for this: `torch.arange(-8.0, 8.0, 0.1)[80]` is 4.44e-16 in PyTorch,
+not 0.0, so relu's gradient there is 1, not 0 (d2l 4.1 plots exactly that).
+The last bit of each value depends on how the kernel computes it:
+
+* arange (aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp, arange_kernel)
+  computes in the accumulate type (double for float32 and float64) as
+  `start + step * idx`, compiled to one fused multiply-add. But the loop is
+  vectorized: each vector of W values starts from `base = start + step * idx`
+  rounded to the output type, and holds `base + k * step` (k = 0..W-1, again
+  one fma in double); the loop takes two vectors at a time, and the last
+  `n % 2W` values come from the scalar formula.
+* linspace (linspace_kernel) is not vectorized; it computes in the output type
+  itself (float32 for float32), the first half as `start + step * idx`, the
+  second half backwards from the end as `end - step * (steps - idx - 1)`, both
+  as fmas, with `step = (end - start) / (steps - 1)`. For integer outputs the
+  step is a double and the value is truncated toward zero.
+
+W depends on the CPU capability PyTorch dispatches to. The pinned torch 2.13
+on the machine the goldens were recorded on (capability "AVX512", but the
+range kernel runs 256-bit vectors) uses W = 8 float32 / 4 float64; that is
+VECTOR_BYTES below. Another build or CPU may use another width, and then
+values differ in the last bit.
+Not reproduced: float16 (PyTorch computes it in float32 vectors of its own
+width) and lengths above PyTorch's GRAIN_SIZE (32768), which PyTorch splits
+between threads, each chunk starting its own vectors.
+
+numpy has no fma, so `fma` computes one exactly from error-free products and
+sums (Dekker, Knuth) and round-to-odd (Boldo & Melquiond, "Emulation of FMA
+and correctly rounded sums", IEEE TC 2008)."""
+import math
+
+import numpy as np
+
+VECTOR_BYTES = 32      # AVX2 registers: 8 float32 or 4 float64 per vector
+
+
+def _two_sum(a, b):
+    """s + t == a + b exactly, s = fl(a + b) (Knuth)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _split(a):
+    """a == hi + lo with each half 26 bits wide (Dekker)."""
+    c = 134217729.0 * a     # 2**27 + 1
+    hi = c - (c - a)
+    return hi, a - hi
+
+
+def _two_product(a, b):
+    """p + e == a * b exactly, p = fl(a * b) (Dekker)."""
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _round_to_odd_sum(a, b):
+    """a + b rounded to double, ties and inexact results to the neighbour with an odd last bit."""
+    s, t = _two_sum(a, b)
+    bits = s.view(np.int64)
+    move = (t != 0) & ((bits & 1) == 0)
+    return np.where(move, np.nextafter(s, np.where(t > 0, np.inf, -np.inf)), s)
+
+
+def fma(a, b, c, dtype=np.float64):
+    """a * b + c rounded once to `dtype` (float64 or float32), as C's fma / fmaf."""
+    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
+    with np.errstate(all="ignore"):
+        p, e = _two_product(a, b)
+        if dtype == np.float32:     # float32 inputs: p is exact, e == 0
+            return _round_to_odd_sum(p, c).astype(np.float32)
+        s, t = _two_sum(c, p)
+        return s + _round_to_odd_sum(t, e)
+
+
+def arange_length(start, end, step, integral_int64):
+    """PyTorch's compute_arange_size: in double, except int64 outputs: an integer
+    division (truncating, as C++'s) of the truncated arguments."""
+    if integral_int64:
+        start, end, step = int(start), int(end), int(step)
+        if step == 0:   # a float step below 1 (PyTorch raises this one as a ValueError)
+            raise ValueError("step must be nonzero")
+        sign = (step > 0) - (step < 0)
+        span = end - start + step - sign
+        return max(abs(span) // abs(step) * (1 if (span >= 0) == (step > 0) else -1), 0)
+    return max(math.ceil((float(end) - float(start)) / float(step)), 0)
+
+
+def arange_values(start, end, step, np_dtype):
+    np_dtype = np.dtype(np_dtype)
+    if np_dtype.kind not in "f":    # integers: exact int64 arithmetic on the truncated arguments
+        n = arange_length(start, end, step, np_dtype == np.int64)
+        return (int(start) + int(step) * np.arange(n, dtype=np.int64)).astype(np_dtype)
+    n = arange_length(start, end, step, False)
+    start, step = float(start), float(step)
+    idx = np.arange(n, dtype=np.float64)
+    values = fma(step, idx, start).astype(np_dtype)    # the scalar formula: the tail
+    width = VECTOR_BYTES // np_dtype.itemsize
+    vectorized = n - n % (2 * width)
+    if vectorized and np_dtype.itemsize in (4, 8):
+        bases = values[:vectorized:width].astype(np.float64)           # rounded to the output type
+        k = np.arange(width, dtype=np.float64)
+        values[:vectorized] = fma(k[None, :], step, bases[:, None]).astype(np_dtype).ravel()
+    return values
+
+
+def linspace_values(start, end, steps, np_dtype):
+    np_dtype = np.dtype(np_dtype)
+    if steps == 1:
+        return np.array([start], dtype=np.float64).astype(np_dtype)
+    idx = np.arange(steps, dtype=np.float64)
+    first = idx < steps // 2
+    if np_dtype.kind == "f":
+        compute = np.float32 if np_dtype.itemsize <= 4 else np.float64
+        s, e = np.array([start, end], dtype=np_dtype).astype(compute)
+        step = (e - s) / compute(steps - 1)
+    else:   # an integer output: its start and end, a double step, the value truncated
+        compute = np.float64
+        s, e = np.array([start, end]).astype(np_dtype).astype(np.float64)
+        step = (e - s) / (steps - 1)
+    ahead = fma(step, idx, s, compute)
+    behind = fma(-step, steps - idx - 1, e, compute)
+    values = np.where(first, ahead, behind)
+    if np_dtype.kind != "f":
+        values = np.trunc(values)
+    return values.astype(np_dtype)
