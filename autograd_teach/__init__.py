@@ -70,3 +70,7 @@ def pow(input, exponent):  # noqa: A001
     if not isinstance(input, Tensor):
         return exponent.__rpow__(input)
     return input.pow(exponent)
+
+
+# --- d2l chapters 2-5 (issue 8): save/load, linalg ---
+from .serialization import load, save  # noqa: E402,F401
