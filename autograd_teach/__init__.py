@@ -73,4 +73,5 @@ def pow(input, exponent):  # noqa: A001
 
 
 # --- d2l chapters 2-5 (issue 8): save/load, linalg ---
+from . import linalg  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401

@@ -130,3 +130,30 @@ def test_numpy_names_in_every_reduction():
     assert A.max(axis=0, keepdims=True).values.shape == (1, 3) and A.min(1, keepdims=True).indices.shape == (2, 1)
     with pytest.raises(TypeError, match=r"^mean\(\) got an unexpected keyword argument 'keepdims'$"):
         A.mean(0, keepdim=True, keepdims=True)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda A: torch.linalg.norm(A),
+    lambda A: torch.linalg.norm(A, dim=1),
+    lambda A: torch.linalg.norm(A, 1, dim=0),
+    lambda A: torch.linalg.matrix_norm(A, keepdim=True),
+    lambda A: torch.linalg.vector_norm(A, 3, dim=(0, 1)),
+    lambda A: torch.linalg.vector_norm(A, float("inf"), dim=1),
+    lambda A: torch.linalg.norm(A, "fro") ** 2 / 2,
+], ids=["norm", "norm_dim", "norm_ord1", "matrix_norm", "vector_norm_p3", "vector_norm_inf", "l2_penalty"])
+def test_linalg_norms_gradcheck(fn):
+    from autograd_teach.autograd import gradcheck
+    rng = np.random.default_rng(3)
+    A = torch.tensor(rng.uniform(0.3, 2.0, (3, 4)) * rng.choice([-1, 1], (3, 4)), dtype=torch.float64,
+                     requires_grad=True)
+    assert gradcheck(fn, (A,))
+    assert fn(A).grad_fn.name() in ("LinalgVectorNormBackward0", "DivBackward0")
+
+
+def test_linalg_norms_not_implemented_say_so():
+    A = torch.ones(2, 2)
+    for ord in ("nuc", 2, 1, float("inf")):
+        with pytest.raises(NotImplementedError, match="matrix_norm"):
+            torch.linalg.matrix_norm(A, ord)
+    with pytest.raises(NotImplementedError):
+        torch.linalg.vector_norm(A, float("-inf"))
