@@ -157,3 +157,15 @@ def test_linalg_norms_not_implemented_say_so():
             torch.linalg.matrix_norm(A, ord)
     with pytest.raises(NotImplementedError):
         torch.linalg.vector_norm(A, float("-inf"))
+
+
+def test_tensor_class_prints_as_the_package_attribute_and_still_pickles():
+    import copy
+    import pickle
+    x = torch.arange(3.0, requires_grad=True)
+    assert str(type(x)) == "<class 'autograd_teach.Tensor'>"    # d2l 2.1: type(X) next to numpy's
+    assert torch.Tensor is type(x)
+    y = pickle.loads(pickle.dumps(x))
+    assert type(y) is torch.Tensor and y.tolist() == [0.0, 1.0, 2.0] and y.requires_grad
+    z = copy.deepcopy(torch.nn.Parameter(torch.ones(2)))
+    assert type(z) is torch.nn.Parameter and z.requires_grad

@@ -62,7 +62,7 @@ def test_assignment_errors_and_registration():
             self.w = nn.Parameter(torch.ones(2))
 
     m = M()
-    with pytest.raises(TypeError, match="cannot assign 'autograd_teach.tensor.Tensor' as parameter 'w'"):
+    with pytest.raises(TypeError, match="cannot assign 'autograd_teach.Tensor' as parameter 'w'"):
         m.w = torch.ones(2)
     m.w = None
     assert list(m.parameters()) == []
