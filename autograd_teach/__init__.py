@@ -73,5 +73,6 @@ def pow(input, exponent):  # noqa: A001
 
 
 # --- d2l chapters 2-5 (issue 8): save/load, linalg ---
-from . import linalg  # noqa: E402,F401
+from . import distributions, linalg  # noqa: E402,F401
+from .sampling import multinomial  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401

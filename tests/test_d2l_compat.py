@@ -169,3 +169,24 @@ def test_tensor_class_prints_as_the_package_attribute_and_still_pickles():
     assert type(y) is torch.Tensor and y.tolist() == [0.0, 1.0, 2.0] and y.requires_grad
     z = copy.deepcopy(torch.nn.Parameter(torch.ones(2)))
     assert type(z) is torch.nn.Parameter and z.requires_grad
+
+
+def test_multinomial_refuses_what_it_cannot_draw_exactly():
+    with pytest.raises(NotImplementedError, match="float32 probabilities only"):
+        torch.multinomial(torch.ones(3, dtype=torch.float64), 1)
+    assert torch.multinomial(torch.ones(3, dtype=torch.float64), 4, True).shape == (4,)
+
+
+def test_multinomial_draws_one_uniform_per_sample_from_the_default_generator():
+    torch.manual_seed(3)
+    first = torch.multinomial(torch.tensor([0.2, 0.8]), 50, True)
+    after = torch.rand(1)
+    torch.manual_seed(3)
+    u = torch.rand(50, dtype=torch.float64)          # the same 50 random64 words
+    assert torch.equal(first, (u > 0.2).long()) and torch.equal(after, torch.rand(1))
+    torch.manual_seed(3)
+    assert torch.equal(first, torch.multinomial(torch.tensor([0.4, 1.6]), 50, True))   # rows are normalized
+    with pytest.raises(NotImplementedError, match="generator"):
+        torch.multinomial(torch.ones(2), 1, generator=torch.Generator())
+    counts = torch.distributions.Multinomial(1000, torch.tensor([0.0, 1.0, 3.0])).sample((2,))
+    assert counts.dtype == torch.float32 and counts.sum(-1).tolist() == [1000.0, 1000.0] and counts[:, 0].sum() == 0
