@@ -26,55 +26,15 @@ Not reproduced: float16 (PyTorch computes it in float32 vectors of its own
 width) and lengths above PyTorch's GRAIN_SIZE (32768), which PyTorch splits
 between threads, each chunk starting its own vectors.
 
-numpy has no fma, so `fma` computes one exactly from error-free products and
-sums (Dekker, Knuth) and round-to-odd (Boldo & Melquiond, "Emulation of FMA
-and correctly rounded sums", IEEE TC 2008)."""
+numpy has no fma: random.fma64 / fma32 emulate it exactly (the random
+number kernels need it too)."""
 import math
 
 import numpy as np
 
+from .random import fma32, fma64
+
 VECTOR_BYTES = 32      # AVX2 registers: 8 float32 or 4 float64 per vector
-
-
-def _two_sum(a, b):
-    """s + t == a + b exactly, s = fl(a + b) (Knuth)."""
-    s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
-
-
-def _split(a):
-    """a == hi + lo with each half 26 bits wide (Dekker)."""
-    c = 134217729.0 * a     # 2**27 + 1
-    hi = c - (c - a)
-    return hi, a - hi
-
-
-def _two_product(a, b):
-    """p + e == a * b exactly, p = fl(a * b) (Dekker)."""
-    p = a * b
-    ah, al = _split(a)
-    bh, bl = _split(b)
-    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
-
-
-def _round_to_odd_sum(a, b):
-    """a + b rounded to double, ties and inexact results to the neighbour with an odd last bit."""
-    s, t = _two_sum(a, b)
-    bits = s.view(np.int64)
-    move = (t != 0) & ((bits & 1) == 0)
-    return np.where(move, np.nextafter(s, np.where(t > 0, np.inf, -np.inf)), s)
-
-
-def fma(a, b, c, dtype=np.float64):
-    """a * b + c rounded once to `dtype` (float64 or float32), as C's fma / fmaf."""
-    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
-    with np.errstate(all="ignore"):
-        p, e = _two_product(a, b)
-        if dtype == np.float32:     # float32 inputs: p is exact, e == 0
-            return _round_to_odd_sum(p, c).astype(np.float32)
-        s, t = _two_sum(c, p)
-        return s + _round_to_odd_sum(t, e)
 
 
 def arange_length(start, end, step, integral_int64):
@@ -98,13 +58,13 @@ def arange_values(start, end, step, np_dtype):
     n = arange_length(start, end, step, False)
     start, step = float(start), float(step)
     idx = np.arange(n, dtype=np.float64)
-    values = fma(step, idx, start).astype(np_dtype)    # the scalar formula: the tail
+    values = fma64(step, idx, start).astype(np_dtype)    # the scalar formula: the tail
     width = VECTOR_BYTES // np_dtype.itemsize
     vectorized = n - n % (2 * width)
     if vectorized and np_dtype.itemsize in (4, 8):
         bases = values[:vectorized:width].astype(np.float64)           # rounded to the output type
         k = np.arange(width, dtype=np.float64)
-        values[:vectorized] = fma(k[None, :], step, bases[:, None]).astype(np_dtype).ravel()
+        values[:vectorized] = fma64(k[None, :], step, bases[:, None]).astype(np_dtype).ravel()
     return values
 
 
@@ -122,8 +82,9 @@ def linspace_values(start, end, steps, np_dtype):
         compute = np.float64
         s, e = np.array([start, end]).astype(np_dtype).astype(np.float64)
         step = (e - s) / (steps - 1)
-    ahead = fma(step, idx, s, compute)
-    behind = fma(-step, steps - idx - 1, e, compute)
+    fma = fma32 if compute == np.float32 else fma64
+    ahead = fma(step, idx, s)
+    behind = fma(-step, steps - idx - 1, e)
     values = np.where(first, ahead, behind)
     if np_dtype.kind != "f":
         values = np.trunc(values)
