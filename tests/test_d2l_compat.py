@@ -192,3 +192,11 @@ def test_multinomial_draws_one_uniform_per_sample_from_the_default_generator():
         torch.multinomial(torch.ones(2), 1, generator=torch.Generator())
     counts = torch.distributions.Multinomial(1000, torch.tensor([0.0, 1.0, 3.0])).sample((2,))
     assert counts.dtype == torch.float32 and counts.sum(-1).tolist() == [1000.0, 1000.0] and counts[:, 0].sum() == 0
+
+
+def test_legacy_types_are_dtype_checks_not_classes_of_tensors():
+    x = torch.FloatTensor([1, 2])
+    assert type(x) is torch.Tensor and str(torch.FloatTensor) == "<class 'autograd_teach.FloatTensor'>"
+    assert isinstance(x, torch.FloatTensor) and not isinstance(x, torch.LongTensor)
+    assert torch.LongTensor(2, 3).tolist() == [[0, 0, 0], [0, 0, 0]]     # uninitialized in PyTorch: zeros here
+    assert not torch.cuda.is_available() and torch.cuda.device_count() == 0
