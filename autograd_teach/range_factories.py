@@ -57,12 +57,19 @@ def arange_values(start, end, step, np_dtype):
         return (int(start) + int(step) * np.arange(n, dtype=np.int64)).astype(np_dtype)
     n = arange_length(start, end, step, False)
     start, step = float(start), float(step)
-    idx = np.arange(n, dtype=np.float64)
-    values = fma64(step, idx, start).astype(np_dtype)    # the scalar formula: the tail
+    exact = 2.0 ** (np.finfo(np_dtype).nmant + 1)
+    if start.is_integer() and step.is_integer() and abs(start) + abs(step) * n <= exact:
+        # arange(4.0), arange(1, 9, 2.0): every value is an integer the output type holds
+        # exactly, so however PyTorch groups the arithmetic nothing rounds.
+        return (start + step * np.arange(n, dtype=np.float64)).astype(np_dtype)
     width = VECTOR_BYTES // np_dtype.itemsize
-    vectorized = n - n % (2 * width)
-    if vectorized and np_dtype.itemsize in (4, 8):
-        bases = values[:vectorized:width].astype(np.float64)           # rounded to the output type
+    vectorized = n - n % (2 * width) if np_dtype.itemsize in (4, 8) else 0
+    values = np.empty(n, dtype=np_dtype)
+    tail = np.arange(vectorized, n, dtype=np.float64)
+    values[vectorized:] = fma64(step, tail, start).astype(np_dtype)        # the scalar formula
+    if vectorized:
+        first = np.arange(0, vectorized, width, dtype=np.float64)          # each vector's first index
+        bases = fma64(step, first, start).astype(np_dtype).astype(np.float64)   # rounded to the output type
         k = np.arange(width, dtype=np.float64)
         values[:vectorized] = fma64(k[None, :], step, bases[:, None]).astype(np_dtype).ravel()
     return values
