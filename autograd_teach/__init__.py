@@ -80,3 +80,11 @@ def pow(input, exponent):  # noqa: A001
     if not isinstance(input, Tensor):
         return exponent.__rpow__(input)
     return input.pow(exponent)
+
+
+# --- d2l chapters 2-5 (issue 8): save/load, linalg, multinomial, distributions, legacy types, cuda ---
+from . import cuda, distributions, linalg  # noqa: E402,F401
+from .legacy_tensors import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,  # noqa: E402,F401
+                             HalfTensor, IntTensor, LongTensor, ShortTensor)
+from .sampling import multinomial  # noqa: E402,F401
+from .serialization import load, save  # noqa: E402,F401

@@ -3,15 +3,16 @@
 PyTorch's dtype inference (tensor_methods.infer_array): Python floats give float32
 (the default dtype), ints give int64, bools give bool; numpy arrays keep
 their dtype."""
+import math
 import sys
 import warnings
 
 import numpy as np
 
-from . import dtypes, random
+from . import dtypes, random, range_factories
 from .size import Size
 from .tensor import Tensor
-from .tensor_methods import infer_array, unwrap
+from .tensor_methods import infer_array
 
 NON_FLOAT_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 
@@ -161,26 +162,30 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
-    """int64 when every argument is an integer, float32 otherwise (as PyTorch)."""
+    """int64 when every argument is an integer, float32 otherwise (as PyTorch).
+    The values are PyTorch's to the last bit (range_factories.arange_values)."""
     if end is None:
         start, end = 0, start
-    args = [unwrap(a) for a in (start, end, step)]
-    if step == 0:
+    args = [a.item() if isinstance(a, Tensor) else a for a in (start, end, step)]   # 0-d tensors: numbers
+    if not all(math.isfinite(a) for a in args[:2]):
+        raise RuntimeError(f"unsupported range: {args[0]} -> {args[1]}")
+    if args[2] == 0:
         raise RuntimeError("step must be nonzero")
     if (args[2] > 0 and args[1] < args[0]) or (args[2] < 0 and args[1] > args[0]):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     is_int = all(isinstance(a, (int, np.integer)) for a in args)
     dt = dtypes.as_dtype(dtype) or (dtypes.int64 if is_int else dtypes.default_float)
-    # PyTorch computes the length in double precision: ceil((end - start) / step)
-    n = int(np.ceil((float(args[1]) - float(args[0])) / float(args[2])))
-    data = (args[0] + np.arange(max(n, 0), dtype=np.float64) * args[2]) if not is_int else \
-        np.arange(args[0], args[1], args[2], dtype=np.int64)
-    return _finish(np.asarray(data).astype(dt.np), None, requires_grad)
+    return _finish(range_factories.arange_values(*args, dt.np), None, requires_grad)
 
 
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    """PyTorch's values to the last bit (range_factories.linspace_values)."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     dt = dtypes.as_dtype(dtype) or dtypes.default_float
-    return _finish(np.linspace(float(start), float(end), int(steps)).astype(dt.np), None, requires_grad)
+    data = range_factories.linspace_values(float(start), float(end), int(steps), dt.np) if steps else \
+        np.zeros(0, dtype=dt.np)
+    return _finish(data, None, requires_grad)
 
 
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):

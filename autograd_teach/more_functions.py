@@ -7,6 +7,7 @@ from . import dtypes
 from . import ops as O
 from . import random
 from .creation import _finish, _size
+from .numpy_names import numpy_names
 from .tensor import Tensor
 from .ops.selection import where  # noqa: F401  (one torch.where: the one the derivative rules call)
 
@@ -33,14 +34,17 @@ def log_softmax(input, dim, dtype=None):
     return input.log_softmax(dim, dtype=dtype)
 
 
+@numpy_names
 def prod(input, dim=None, keepdim=False, dtype=None):
     return input.prod(dim, keepdim, dtype=dtype)
 
 
+@numpy_names
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return input.var(dim, unbiased, keepdim, correction=correction)
 
 
+@numpy_names
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return input.std(dim, unbiased, keepdim, correction=correction)
 

@@ -66,6 +66,7 @@ _CPU = device("cpu")
 
 
 class Tensor(InplaceOrView, TensorMethods):
+    __module__ = "autograd_teach"   # type(t) prints <class 'autograd_teach.Tensor'>, as torch.Tensor; pickle finds it there
     # What every tensor has is a slot; what only some have (views, leaves with
     # hooks...) is a class default, overridden per tensor when set.
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_version_box", "__dict__", "__weakref__")

@@ -13,6 +13,7 @@ from . import dtypes, grad_mode
 from . import ops as O
 from .indexing import getitem, setitem
 from .node import check_broadcast
+from .numpy_names import numpy_names
 
 T_ND_WARNING = (
     "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will "
@@ -224,6 +225,7 @@ class TensorMethods:
         return _operand(other, self).matmul(self)
 
     # -- reductions ----------------------------------------------------------------
+    @numpy_names
     def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None):   # axis: numpy's name, PyTorch takes it
         if dtype is not None and not dtypes.as_dtype(dtype).is_floating_point and self._requires_grad \
                 and grad_mode.is_grad_enabled():   # an integer sum of a tensor in a graph: PyTorch refuses
@@ -234,6 +236,7 @@ class TensorMethods:
             return O.SumBackward0.apply(t)
         return O.SumBackward1.apply(t, dim, keepdim)
 
+    @numpy_names
     def mean(self, dim=None, keepdim=False, dtype=None, *, axis=None):
         if dtype is not None and not dtypes.as_dtype(dtype).is_floating_point:
             raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating "
@@ -244,6 +247,7 @@ class TensorMethods:
             return O.MeanBackward0.apply(t)
         return O.MeanBackward1.apply(t, dim, keepdim)
 
+    @numpy_names
     def max(self, dim=None, keepdim=False):
         if isinstance(dim, TensorMethods):     # torch.max(x, y) is torch.maximum(x, y)
             return self.maximum(dim)
@@ -252,6 +256,7 @@ class TensorMethods:
         return ReturnTypes("max", O.MaxBackward0.apply(self, dim, keepdim),
                            _argreduce(np.argmax, self, dim, keepdim))
 
+    @numpy_names
     def min(self, dim=None, keepdim=False):
         if isinstance(dim, TensorMethods):     # torch.min(x, y) is torch.minimum(x, y)
             return self.minimum(dim)
@@ -260,9 +265,11 @@ class TensorMethods:
         return ReturnTypes("min", O.MinBackward0.apply(self, dim, keepdim),
                            _argreduce(np.argmin, self, dim, keepdim))
 
+    @numpy_names
     def argmax(self, dim=None, keepdim=False, *, axis=None):   # axis: numpy's name, accepted by PyTorch
         return _argreduce(np.argmax, self, dim if axis is None else axis, keepdim)
 
+    @numpy_names
     def argmin(self, dim=None, keepdim=False, *, axis=None):
         return _argreduce(np.argmin, self, dim if axis is None else axis, keepdim)
 
@@ -438,15 +445,18 @@ class TensorMethods:
         t = self if dtype is None else self._cast(dtype)
         return O.LogSoftmaxBackward0.apply(t, dim)
 
+    @numpy_names
     def prod(self, dim=None, keepdim=False, dtype=None):
         t = self if dtype is None else self._cast(dtype)
         if dim is None:
             return O.ProdBackward0.apply(t)
         return O.ProdBackward1.apply(t, dim, keepdim)
 
+    @numpy_names
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         return O.VarBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
 
+    @numpy_names
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         return O.StdBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
 

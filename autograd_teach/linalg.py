@@ -1,0 +1,48 @@
+"""torch.linalg: the norms (d2l 2.3 and 4.5 measure vectors and weights with them).
+
+All three are one op, LinalgVectorNormBackward0, as in PyTorch: a matrix's
+Frobenius norm is the 2-norm of its entries, and linalg.norm picks a vector or
+a matrix norm from `ord` and `dim`. Matrix norms that are not sums of entries
+(ord 2, -2, 'nuc': singular values; 1, -1, inf, -inf: AmaxBackward0 of column
+sums) are not implemented here."""
+from . import ops as O
+
+INF = float("inf")
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    if x._data.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                           f"Got {x.dtype.legacy_name}")
+    if ord == -INF:
+        raise NotImplementedError("autograd_teach: linalg.vector_norm(ord=-inf) is not implemented")
+    if dtype is not None:
+        x = x.to(dtype)
+    return O.LinalgVectorNormBackward0.apply(x, ord, dim, keepdim)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    if ord == "fro":
+        return vector_norm(A, 2, dim, keepdim, dtype=dtype)
+    if ord in ("nuc", 2, -2, 1, -1, INF, -INF):
+        raise NotImplementedError(f"autograd_teach: linalg.matrix_norm(ord={ord!r}) is not implemented")
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """A vector norm when dim is one dimension (or ord is None and dim is None:
+    all entries), a matrix norm when dim is two or A is a matrix with an ord."""
+    if isinstance(dim, int):
+        dim = (dim,)
+    if ord is None:
+        return vector_norm(A, 2, dim, keepdim, dtype=dtype)
+    if dim is None:
+        if A.dim() not in (1, 2):
+            raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
+                               f"Got {A.dim()}D.")
+        dim = (-2, -1) if isinstance(ord, str) else tuple(range(A.dim()))
+    if len(dim) == 1 and not isinstance(ord, str):   # 'fro' and 'nuc' are matrix norms only
+        return vector_norm(A, ord, dim, keepdim, dtype=dtype)
+    return matrix_norm(A, ord, dim, keepdim, dtype=dtype)
