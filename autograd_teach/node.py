@@ -24,7 +24,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import dtypes, grad_mode, rules
+from . import dtypes, grad_mode, rules, saved_hooks
 
 # PyTorch's sequence_nr: each node gets the next number; the engine runs the
 # ready node with the highest one first (see engine.py).
@@ -218,7 +218,7 @@ INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do no
 class SavedTensor:
     """In PyTorch: SavedVariable. The array backward needs, the version counter
     it shares with its tensor, and the version it had when saved."""
-    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr")
+    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr", "hooks")
 
     def __init__(self, t, output_of=None):
         if t.is_inference():
@@ -233,8 +233,13 @@ class SavedTensor:
         else:
             self.ref, self.made_by = weakref.ref(t), t.grad_fn
         self.output_nr = t._output_nr   # which output of made_by it was (unbind, split: several)
+        self.hooks = saved_hooks.pack(t) if saved_hooks.in_use else None   # saved_tensors_hooks
+        if self.hooks is not None:
+            self.data = None          # as in PyTorch, only what pack_hook returned is kept
 
     def unpack(self):
+        if self.hooks is not None:    # the hooks decide what backward sees: no version check
+            return saved_hooks.unpack(self.hooks)._data
         if self.box[0] != self.version:
             raise RuntimeError(self.modified_message())
         return self.data
@@ -254,7 +259,11 @@ class SavedTensor:
 
     def as_tensor(self, node):
         """What PyTorch's grad_fn._saved_<name> returns: the saved input itself
-        (while it lives), or for a saved output a tensor with that node as grad_fn."""
+        (while it lives), or for a saved output a tensor with that node as grad_fn.
+        Saved under saved_tensors_hooks: what unpack_hook gives back."""
+        if self.hooks is not None:
+            t = saved_hooks.unpack(self.hooks)
+            return t if self.ref is not None else node.wrap(t._data, t._version_box, node)   # an output: grad_fn is node
         self.unpack()
         if self.ref is None:          # the node's own output: its grad_fn is the node
             t = node.wrap(self.data, self.box, node)
@@ -313,6 +322,7 @@ class OpNode(Node):
     attrs = ()
     saved_arrays = ()
     is_view = False
+    hooked = False        # saved under saved_tensors_hooks (saved_hooks.py)
     to_float = False
     keeps_dtype = False
     promote_params = False
@@ -328,6 +338,7 @@ class OpNode(Node):
                             "(save_if with indices is gone: scripts/migrate_op_protocol.py converts it)")
         cls.save_plan = tuple((name, position.get(name), position.get(cls.needed_for.get(name)))
                               for name in cls.saved)
+        cls.save_plan_by_name = tuple(sorted(cls.save_plan))   # PyTorch's order (saved_hooks.py)
         # What PyTorch shows of a node: grad_fn._saved_self, grad_fn._saved_alpha, ...
         for name in cls.saved:
             setattr(cls, "_saved_" + name, property(lambda self, key=name: self.saved_value(key)))
@@ -381,7 +392,8 @@ class OpNode(Node):
                 meta.append((a._data.shape, a._data.dtype))
         self.next_functions, self.input_metadata = tuple(edges), tuple(meta)
         self.saved_values = saved = {}
-        for name, i, needed_by in self.save_plan:
+        plan = self.save_plan_by_name if saved_hooks.in_use else self.save_plan
+        for name, i, needed_by in plan:
             if needed_by is not None and edges[needed_by][0] is None:
                 saved[name] = None    # no gradient will need it: PyTorch does not save it either
             elif i is None:
@@ -390,6 +402,8 @@ class OpNode(Node):
                 saved[name] = inputs[i]   # shown as PyTorch shows it: tensor(2)
             else:
                 saved[name] = SavedTensor(inputs[i])
+        if plan is not self.save_plan:    # saved_tensors_hooks saw them by name; backward takes them in its order
+            self.saved_values, self.hooked = {name: saved[name] for name in self.saved}, True
         if self.save_plan or self.saved_arrays:
             self.wrap = out._wrap    # to show what was saved as tensors: grad_fn._saved_self
 
@@ -400,7 +414,8 @@ class OpNode(Node):
         if self.saved_values is None and (self.saved or self.saved_arrays):
             raise RuntimeError(FREED)
         saved = [s.unpack() if type(s) is SavedTensor else s
-                 for s in self.saved_values.values()] if self.saved_values else ()   # add, sum...: nothing saved
+                 for s in self.saved_values.values()] if self.saved_values and not self.hooked else (
+            self.unpacked_by_name() if self.saved_values else ())   # add, sum...: nothing saved
         if grad is None:     # only None reached this node (see engine.py): it sends None on
             return (None,) * len(self.next_functions)
         grads = self.backward(grad, *saved)
@@ -417,6 +432,13 @@ class OpNode(Node):
                 g = unbroadcast(g, meta[0])
             out.append(g if g.dtype is meta[1] else g.astype(meta[1]))
         return tuple(out)
+
+    def unpacked_by_name(self):
+        """Saved under saved_tensors_hooks: unpacked in PyTorch's order (by
+        name, as they were packed), handed to backward in its own order."""
+        values = {name: s.unpack() if type(s) is SavedTensor else s
+                  for name, s in sorted(self.saved_values.items(), key=lambda item: item[0])}
+        return [values[name] for name in self.saved_values]
 
     def call_backward_on_tensors(self, grad):
         """create_graph=True: the docstring's rule evaluated on Tensors (grad,
@@ -487,7 +509,8 @@ class OpNode(Node):
         info = []
         for name, s in self.saved_values.items():
             if type(s) is SavedTensor:
-                info.append(SavedInfo("_saved_" + name, self.wrap(s.data), s.version, s.box[0]))
+                info.append(SavedInfo("_saved_" + name, self.wrap(s.data if s.hooks is None else s.unpack()),
+                                      s.version, s.box[0]))
             elif s is not None:   # a Python number in a tensor's place: PyTorch shows it wrapped, tensor(2)
                 info.append(SavedInfo("_saved_" + name, self.wrap(np.array(s)), None, None))
         for name in self.attrs:
