@@ -43,6 +43,9 @@ GOLDEN = Path(__file__).parent / "golden"
 _DOUBLE_BACKWARD = ("under create_graph PyTorch's double-backward nodes have other names (MulBackward1 where "
                     "we record MulBackward0) and jacobian/hessian run another number of backward passes")
 KNOWN_DIFFERENCES = {
+    "optim_rmsprop_adagrad": "the same graphs and order, but the gradients drift apart by a few float32 ulps over "
+                             "500 steps: PyTorch's float32 sqrt (in RMSprop's and Adagrad's denominators) is "
+                             "MKL's, not correctly rounded (optim/rmsprop.py)",
     **{name: _DOUBLE_BACKWARD for name in (
         "errors_higher_order", "higher_order_backward_create_graph", "higher_order_edge_cases",
         "higher_order_grad_fn_names", "higher_order_hvp", "higher_order_jacobian_hessian",
