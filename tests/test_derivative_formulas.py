@@ -216,6 +216,9 @@ CASES = {
         for red in ("mean", "sum", "none")],
     "MulBackward1": [("cross_entropy with label smoothing", lambda r: [t(4, 3, rng=r)],
                       lambda x: F.cross_entropy(x, torch.tensor([0, 2, 1, 2]), label_smoothing=0.1))],
+    # the Scalar overloads a create_graph backward records (ops/scalar.py): x + 2.5 inside a rule
+    "AddBackward1": [("tensor + number", lambda r: [t(2, 3, rng=r)], lambda x: ops.AddBackward1.apply(x, 2.5))],
+    "SubBackward1": [("tensor - number", lambda r: [t(2, 3, rng=r)], lambda x: ops.SubBackward1.apply(x, 2.5))],
     "DivBackward1": [("cross_entropy with class probabilities", lambda r: [t(4, 3, rng=r), t(4, 3, low=0, high=1, rng=r)],
                       lambda x, p: F.cross_entropy(x, p))],
     "LeakyReluBackward0": [("leaky_relu", lambda r: [t(3, 4, rng=r)], lambda x: F.leaky_relu(x, 0.1))],
@@ -500,7 +503,7 @@ def test_the_rule_reads_what_the_node_saves():
     assert formulas.names(ops.MeanBackward1) == {"self_sym_sizes", "dim", "keepdim"}   # comprehension names are not read
     assert formulas.names(ops.TanhBackward0) == {"result"}   # helpers (tanh_backward) are not read from the node
     assert formulas.forward_formula(ops.AddBackward0) == "out = self + alpha * other"
-    assert formulas.rules(ops.AddBackward0) == {"self": "grad", "other": "grad * alpha"}
+    assert formulas.rules(ops.AddBackward0) == {"self": "grad", "other": "grad if alpha == 1 else grad * alpha"}
     assert "PyTorch" in formulas.notes(ops.TanhBackward0)
     assert formulas.notes(ops.MulBackward0) == ""
     rules_of_node = formulas.rules((torch.ones(2, requires_grad=True) * 2).grad_fn)

@@ -44,9 +44,7 @@ _DOUBLE_BACKWARD = ("under create_graph PyTorch's double-backward nodes have oth
                     "we record MulBackward0) and jacobian/hessian run another number of backward passes")
 KNOWN_DIFFERENCES = {
     **{name: _DOUBLE_BACKWARD for name in (
-        "errors_higher_order", "higher_order_backward_create_graph", "higher_order_edge_cases",
-        "higher_order_grad_fn_names", "higher_order_hvp", "higher_order_jacobian_hessian",
-        "higher_order_x_cubed")},
+        "higher_order_edge_cases", "higher_order_grad_fn_names", "higher_order_jacobian_hessian")},
     "misuse_custom_backward_checks": "a custom backward that returns None: PyTorch still runs the nodes "
                                      "below with no gradient (a custom backward there gets zeros, a leaf "
                                      "gets a zero .grad); our engine does not run them",

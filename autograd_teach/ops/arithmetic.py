@@ -12,7 +12,7 @@ class AddBackward0(OpNode):
     """out = self + alpha * other
 
     self: grad
-    other: grad * alpha
+    other: grad if alpha == 1 else grad * alpha
     """
     inputs = ("self", "other")
     elementwise = True
@@ -30,7 +30,7 @@ class SubBackward0(OpNode):
     """out = self - alpha * other
 
     self: grad
-    other: -grad * alpha
+    other: -grad if alpha == 1 else -grad * alpha
     """
     inputs = ("self", "other")
     elementwise = True
@@ -47,7 +47,7 @@ class SubBackward0(OpNode):
 class RsubBackward1(OpNode):
     """out = other - alpha * self   (`2 - x`: other is a Python number)
 
-    self: -grad * alpha
+    self: -grad if alpha == 1 else -grad * alpha
     """
     promote_params = True
     attrs = ("alpha",)
@@ -159,7 +159,7 @@ class PowBackward0(OpNode):
 class PowBackward1(OpNode):
     """out = self ** exponent   (both tensors)
 
-    self: where(exponent == 0, 0.0, grad * exponent * self.pow(exponent - 1))
+    self: where(exponent == 0, 0.0, grad * (exponent * self.pow(exponent - 1)))
     exponent: where((self == 0) & (exponent >= 0), 0.0, grad * result * self.log())
 
     PyTorch masks the places where the plain formula would give 0 * inf = nan
