@@ -184,10 +184,11 @@ class PowBackward1(OpNode):
 class PowBackward2(OpNode):
     """out = self ** exponent   (self is a number: `2 ** x`)
 
-    exponent: where((self == 0) & result.isfinite(), 0.0, grad * result * full_like(result, self).log())
+    exponent: grad * (result * math.log(self)) if self != 0 else grad * where(result.isfinite(), 0.0, result * -math.inf)
 
-    d/dx b ** x = b ** x * log(b). For b = 0, PyTorch makes it 0 where 0 ** x is
-    finite, that is where x >= 0 (pow_backward_exponent in derivatives.yaml).
+    d/dx b ** x = b ** x * log(b). For b = 0 (log 0 = -inf), PyTorch makes it 0
+    where 0 ** x is finite, that is where x >= 0 (pow_backward_exponent in
+    FunctionsManual.cpp).
     """
     inputs = ("exponent",)
     saved = ("result",)

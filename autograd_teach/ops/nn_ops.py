@@ -242,6 +242,7 @@ class MulBackward1(OpNode):
     attrs = ("other",)
     promote_params = True
 
+    @quiet
     def forward(self, a, other):
         self.other = other
         return a * other

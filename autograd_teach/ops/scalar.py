@@ -19,7 +19,7 @@ The rules themselves stay plain: `grad * (exponent * self.pow(exponent - 1))`.
 """
 import operator
 
-from ..node import NUMBERS, OpNode
+from ..node import NUMBERS, OpNode, quiet
 from .arithmetic import DivBackward0, SubBackward0
 from .nn_ops import DivBackward1, MulBackward1
 from .selection import full_like
@@ -32,6 +32,7 @@ class AddBackward1(OpNode):
     attrs = ("other",)
     promote_params = True
 
+    @quiet
     def forward(self, a, other):
         self.other = other
         return a + other
@@ -47,6 +48,7 @@ class SubBackward1(OpNode):
     attrs = ("other",)
     promote_params = True
 
+    @quiet
     def forward(self, a, other):
         self.other = other
         return a - other
