@@ -220,14 +220,18 @@ _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 
 
 class _CppArithmetic(ast.NodeTransformer):
-    """a * b -> __binary__("*", a, b), and likewise + - /."""
+    """a * b -> __binary__("*", b, a), and likewise + - /: the right operand is
+    evaluated first, as PyTorch's compiled C++ does (GCC evaluates the operands
+    of an overloaded operator right to left), so the nodes a rule records are
+    numbered in PyTorch's order: in -grad * (result * result) the MulBackward0
+    inside the parentheses is made before the NegBackward0."""
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
         op = _OPERATORS.get(type(node.op))
         if op is None:
             return node
-        call = ast.Call(ast.Name(_BINARY, ast.Load()), [ast.Constant(op), node.left, node.right], [])
+        call = ast.Call(ast.Name(_BINARY, ast.Load()), [ast.Constant(op), node.right, node.left], [])
         return ast.copy_location(call, node)
 
 
@@ -240,4 +244,5 @@ def _compiled(where, name, text):
 def _binary():
     # ops/scalar.py holds the Scalar overloads. This module imports no op (the
     # node base imports it), so it finds them loaded, as it finds a rule's functions.
-    return sys.modules[__package__ + ".ops.scalar"].binary
+    binary = sys.modules[__package__ + ".ops.scalar"].binary
+    return lambda op, right, left: binary(op, left, right)

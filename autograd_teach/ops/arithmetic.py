@@ -83,7 +83,7 @@ class DivBackward0(OpNode):
     """out = self / other
 
     self: grad / other
-    other: -grad * self / (other * other)
+    other: -grad * ((self / other) / other)
     """
     inputs = ("self", "other")
     elementwise = True
@@ -160,7 +160,7 @@ class PowBackward1(OpNode):
     """out = self ** exponent   (both tensors)
 
     self: where(exponent == 0, 0.0, grad * (exponent * self.pow(exponent - 1)))
-    exponent: where((self == 0) & (exponent >= 0), 0.0, grad * result * self.log())
+    exponent: grad * where((self == 0) & (exponent >= 0), 0.0, result * self.log())
 
     PyTorch masks the places where the plain formula would give 0 * inf = nan
     (pow_backward_self and pow_backward_exponent in derivatives.yaml).

@@ -53,11 +53,11 @@ class DotBackward0(_Product):
 class MvBackward0(_Product):
     """out = self.mv(vec)   (matrix @ vector)
 
-    self: grad.unsqueeze(1) * vec
+    self: grad.reshape(-1, 1) * vec
     vec: self.t().mv(grad)
 
     self's gradient is the outer product of grad and vec; PyTorch writes it
-    grad.ger(vec), which autograd_teach does not have.
+    grad.ger(vec), which is grad.reshape(-1, 1) * vec in ATen.
     """
     inputs = ("self", "vec")
     saved = ("self", "vec")

@@ -14,9 +14,9 @@ from .shape import check_dim
 class AddmmBackward0(OpNode):
     """out = beta * self + alpha * (mat1 @ mat2)
 
-    self: grad * beta
-    mat1: grad.mm(mat2.t()) * alpha
-    mat2: mat1.t().mm(grad) * alpha"""
+    self: grad if beta == 1 else grad * beta
+    mat1: grad.mm(mat2.t()) if alpha == 1 else grad.mm(mat2.t()) * alpha
+    mat2: mat1.t().mm(grad) if alpha == 1 else mat1.t().mm(grad) * alpha"""
     inputs = ("self", "mat1", "mat2")
     saved = ("mat1", "mat2")
     needed_for = {"mat1": "mat2", "mat2": "mat1"}   # x @ w.t() with a constant x: x is not needed
