@@ -19,6 +19,7 @@ The rules themselves stay plain: `grad * (exponent * self.pow(exponent - 1))`.
 """
 import operator
 
+from .. import dtypes
 from ..node import NUMBERS, OpNode, quiet
 from .arithmetic import DivBackward0, SubBackward0
 from .nn_ops import DivBackward1, MulBackward1
@@ -68,6 +69,8 @@ def binary(op, a, b):
         if op in "+*":                                  # C++: b.add(a), b.mul(a)
             return binary(op, b, a)
         filled = full_like(b, a)                        # C++: empty_like(b).fill_(a).sub_(b)
+        if filled.dtype is not dtypes.result_type(b, a):    # 0.5 - an int tensor: the float it promotes to
+            filled = full_like(b.to(dtypes.result_type(b, a)).detach(), a)
         return (SubBackward0 if op == "-" else DivBackward0).apply(filled, b)
     return _PYTHON[op](a, b)
 
