@@ -1,7 +1,10 @@
 # The graph a create_graph=True backward builds, op by op: PyTorch records the
 # nodes of its C++ derivative formulas (MulBackward1 where a formula multiplies
 # by a number, TanhBackwardBackward0, ...); autograd_teach's rules must record
-# the same nodes, with the same edges.
+# the same nodes, with the same edges. (Not here yet: softmax, log_softmax and
+# cross_entropy, whose double backward PyTorch records as nodes of their own,
+# SoftmaxBackwardDataBackward0 and the like; and abs, whose second derivative
+# PyTorch gives as a ZeroTensor that viz.torch_record cannot read.)
 import torch
 import torch.nn.functional as F
 
@@ -71,6 +74,10 @@ show("sum dim", lambda a: a.sum(1), (2, 3))
 show("mean", lambda a: a.mean(), (2, 3))
 show("mean dim", lambda a: a.mean(0), (2, 3))
 show("mm", lambda a, b: a @ b, (2, 3), (3, 4))
+show("x @ w.t()", lambda x, w: x @ w.t(), (4, 3), (2, 3))
+show("x.t() @ w", lambda x, w: x.t() @ w, (3, 4), (3, 2))
+show("linear", lambda x, w, b: F.linear(x, w, b), (4, 3), (2, 3), (2,))
+show("linear alpha", lambda x, w, b: torch.addmm(b, x, w.t(), alpha=0.5), (4, 3), (2, 3), (2,))
 show("matmul vector", lambda a, b: a @ b, (2, 3), (3,))
 show("dot", lambda a, b: a.dot(b), (3,), (3,))
 show("norm", lambda a: a.norm(), (3,))
