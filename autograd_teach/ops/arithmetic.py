@@ -5,6 +5,7 @@ import numpy as np
 
 from ..node import OpNode, quiet
 from .float32 import add_scaled, log, power, via_float64
+from .nn_ops import maybe_multiply  # noqa: F401  (the rules call it: grad * alpha, or grad itself when alpha is 1)
 from .selection import full_like, where, zeros_like  # noqa: F401  (the rules call them)
 
 
@@ -12,7 +13,7 @@ class AddBackward0(OpNode):
     """out = self + alpha * other
 
     self: grad
-    other: grad if alpha == 1 else grad * alpha
+    other: maybe_multiply(grad, alpha)
     """
     inputs = ("self", "other")
     elementwise = True
@@ -30,7 +31,7 @@ class SubBackward0(OpNode):
     """out = self - alpha * other
 
     self: grad
-    other: -grad if alpha == 1 else -grad * alpha
+    other: maybe_multiply(-grad, alpha)
     """
     inputs = ("self", "other")
     elementwise = True
@@ -47,7 +48,7 @@ class SubBackward0(OpNode):
 class RsubBackward1(OpNode):
     """out = other - alpha * self   (`2 - x`: other is a Python number)
 
-    self: -grad if alpha == 1 else -grad * alpha
+    self: maybe_multiply(-grad, alpha)
     """
     promote_params = True
     attrs = ("alpha",)
