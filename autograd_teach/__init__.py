@@ -4,7 +4,9 @@
 
 runs the autograd tutorials unchanged. This module is the front door only: it
 hands on names from the modules that do the work."""
-from . import autograd, dtypes, nn  # noqa: F401
+from . import autograd, cuda, dtypes, nn  # noqa: F401
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: F401
+from .type_info import finfo, iinfo  # noqa: F401
 from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,  # noqa: F401
                        linspace, ones, ones_like, rand, rand_like, randint, randn, randn_like, randperm,
                        tensor, zeros, zeros_like)
@@ -14,7 +16,8 @@ from .dtypes import (float16, float32, float64, int8, int16, int32, int64, uint8
 from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
                         no_grad, set_grad_enabled)
 from .printing import get_printoptions, set_printoptions  # noqa: F401
-from .random import Generator, initial_seed, manual_seed, seed  # noqa: F401
+from .generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed,  # noqa: F401
+                        set_rng_state)
 from .size import Size  # noqa: F401
 from .tensor import Tensor, device  # noqa: F401
 
@@ -51,7 +54,13 @@ for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal"
               "abs", "sgn", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "square", "dot", "mm",
               "mv", "matmul", "sum", "mean", "max", "min", "argmax", "argmin", "norm", "reshape", "t",
               "transpose", "permute", "unsqueeze", "squeeze", "flatten", "clone", "detach", "allclose",
-              "equal", "eq", "ne", "lt", "le", "gt", "ge", "all", "any"):
+              "equal", "eq", "ne", "lt", "le", "gt", "ge", "all", "any",
+              "log1p", "expm1", "rsqrt", "sign", "tan", "log2", "log10", "exp2", "asin", "acos", "atan",
+              "arcsin", "arccos", "arctan", "sinh", "cosh", "erf", "floor", "ceil", "round", "trunc", "fix",
+              "frac", "amax", "amin", "logsumexp", "nansum", "flip", "fliplr", "flipud", "roll", "tile", "tril",
+              "triu", "index_select", "sort", "argsort", "msort", "topk", "count_nonzero", "nonzero", "atan2",
+              "arctan2", "diagonal", "diag", "diag_embed", "trace", "kthvalue", "median", "masked_select",
+              "index_add", "cumprod"):
     globals()[_name] = _function_form(_name)
 del _name
 
@@ -60,6 +69,7 @@ subtract, multiply, divide, true_divide = sub, mul, div, div  # noqa: F821
 
 # --- added for torch.nn / next chapters (issue 8) ---
 from . import optim, utils  # noqa: E402,F401
+from .ops.multi_output import chunk, split, tensor_split, unbind  # noqa: E402,F401
 from .more_functions import (addmm, bmm, cat, concat, concatenate, cumsum, floor_divide, ger, isfinite,  # noqa: E402,F401
                              isinf, isnan, log_softmax, masked_fill, maximum, minimum, normal, outer, prod,
                              remainder, softmax, stack, std, var, where)

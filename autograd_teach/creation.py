@@ -128,13 +128,13 @@ def empty_like(t, dtype=None, device=None, requires_grad=False):
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, **kw):
     size = _size_kw(size, kw)
     dt = _float_dtype(dtype, "check_uniform_bounds")
-    return _finish(random.uniform(_size(size), 0.0, 1.0, dt.np), None, requires_grad)
+    return _finish(random.uniform(_size(size), 0.0, 1.0, dt.np, generator), None, requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, **kw):
     size = _size_kw(size, kw)
     dt = _float_dtype(dtype, "normal_kernel_cpu")
-    return _finish(random.normal(_size(size), 0.0, 1.0, dt.np), None, requires_grad)
+    return _finish(random.normal(_size(size), 0.0, 1.0, dt.np, generator), None, requires_grad)
 
 
 def rand_like(t, dtype=None, requires_grad=False):
@@ -145,19 +145,19 @@ def randn_like(t, dtype=None, requires_grad=False):
     return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
-def randint(low, high=None, size=None, dtype=None, requires_grad=False):
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
     """randint(high, size) or randint(low, high, size), as in PyTorch."""
     if size is None and isinstance(high, (tuple, list)):
         low, high, size = 0, low, high
     elif high is None:
         low, high = 0, low
-    return _finish(random.integers(low, high, _size((size,))), dtype, requires_grad)
+    return _finish(random.integers(low, high, _size((size,)), generator), dtype, requires_grad)
 
 
-def randperm(n, dtype=None):
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    return _finish(random.permutation(n), dtype)
+    return _finish(random.permutation(n, generator), dtype, requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):

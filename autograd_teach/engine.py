@@ -7,7 +7,10 @@ torch/csrc/autograd/engine.cpp.
 3. Loop: take the ready node with the highest priority, run it (the node
    knows its own work: an op node calls its backward, AccumulateGrad adds
    into .grad), add each gradient it returns into the buffer of the node its
-   edge leads to, and count that dependency off.
+   edge leads to, and count that dependency off. The priority is PyTorch's
+   ready queue: the highest sequence_nr first, that is the node created
+   last; AccumulateGrad's is the largest there is (UINT64_MAX), so a leaf's
+   .grad is filled as soon as its gradient is complete.
 
 Everything else is the node's business (node.py, tensor.py) or the task's:
 a `GraphTask` holds what one backward call asked for (retain_graph,
@@ -41,17 +44,17 @@ def accumulate_into(buffer, grad):
     return np.asarray(total) if isinstance(total, np.generic) else total
 
 
-def execute(roots, retain_graph=False, accumulate=True, capture=None, create_graph=False):
+def execute(roots, retain_graph=False, accumulate=True, capture=None, create_graph=False, wrap=None):
     """Run backward from roots, a list of (node, gradient): numpy arrays, or
     Tensors when create_graph. For what the other arguments mean, see GraphTask."""
-    task = GraphTask(roots, retain_graph, accumulate, capture, create_graph)
+    task = GraphTask(roots, retain_graph, accumulate, capture, create_graph, wrap)
     needed = task.needed    # None: every node runs
     deps = dependencies(task.roots)
     buffers, ready, arrival = {}, [], itertools.count()
     for node, grad in roots:
         buffers[node] = grad if node not in buffers else accumulate_into(buffers[node], grad)
-    for node in dict.fromkeys(task.roots):
-        if deps.get(node, 0) == 0 and task.reaches(node):
+    for node in buffers:    # the roots, each once, in order
+        if deps.get(node, 0) == 0 and (needed is None or task.reaches(node)):
             heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
     with task:    # observers see the run begin and end; if it fails, every .grad it wrote is put back
         while ready:
@@ -63,26 +66,29 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
                 capture[node] = grad                 # an input of autograd.grad: keep its gradient
             if needed is not None and node not in needed:
                 continue                             # not on a path to what autograd.grad wants
+            if node.retains_grad_hooks or node.pre_hooks:   # retain_grad(), grad_fn.register_prehook
+                grad = node.call_pre_hooks(grad, task)
             grads = node.run(grad, task)             # one gradient per next_functions edge
             for watcher in task.watchers:            # observers see numpy arrays, always
-                watcher.step(node, *(as_arrays(grad, grads) if create_graph else ((grad,), grads)))
-            for (nxt, _), g in zip(node.next_functions, grads):
+                outs = (grad,) if node.num_outputs == 1 else node.slots_of(grad)   # several outputs: all the slots
+                watcher.step(node, *(as_arrays(outs, grads) if create_graph else (outs, grads)))
+            for (nxt, nr), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue
                 if g is not None:   # gradients from several edges add up (accumulate_into keeps 0-d an array)
-                    buffers[nxt] = g if nxt not in buffers else accumulate_into(buffers[nxt], g)
+                    if nxt.num_outputs != 1:     # a node with several outputs: g goes to slot nr
+                        g = nxt.slot(nr, g)
+                    buffers[nxt] = g if buffers.get(nxt) is None else accumulate_into(buffers[nxt], g)
+                elif nxt not in buffers:   # None counts too: as in PyTorch, the node runs with None
+                    buffers[nxt] = None     # (a custom backward's None for an input that needed a gradient)
                 deps[nxt] -= 1
-                if deps[nxt] == 0 and nxt in buffers:
-                    # PyTorch's ready queue: the highest sequence_nr first, that is the node
-                    # created last; AccumulateGrad's is the largest there is (UINT64_MAX), so
-                    # a leaf's .grad is filled as soon as its gradient is complete. Ties: the
-                    # order they became ready in.
+                if deps[nxt] == 0:  # PyTorch's ready queue: newest node first (see the docstring); ties: arrival
                     heapq.heappush(ready, (-nxt.sequence_nr, next(arrival), nxt))
 
 
-def as_arrays(grad, grads):
+def as_arrays(outs, grads):
     """A create_graph step's gradients (Tensors) as the numpy arrays observers get."""
-    return (grad._data,), tuple(None if g is None else g._data for g in grads)
+    return tuple(None if g is None else g._data for g in outs), tuple(None if g is None else g._data for g in grads)
 
 
 def dependencies(roots):
@@ -110,6 +116,8 @@ class GraphTask:
                   and only the nodes on a path to them run, as in PyTorch
     create_graph -- the nodes run on Tensors, recording their own backward
                   (Node.run)
+    wrap        -- array -> Tensor, for the node hooks (grad_fn.register_hook),
+                  which see Tensors as in PyTorch
 
     `with task:` brackets the run: the observers' watchers begin and end
     around it, and if it fails, every .grad write in the undo log is undone.
@@ -117,10 +125,11 @@ class GraphTask:
     backward is recorded; off, nothing a hook does is.
     """
 
-    def __init__(self, roots, retain_graph, accumulate, capture, create_graph=False):
+    def __init__(self, roots, retain_graph, accumulate, capture, create_graph=False, wrap=None):
         self.roots = [node for node, _ in roots]
         self.retain_graph, self.accumulate, self.capture = retain_graph, accumulate, capture
         self.create_graph = create_graph
+        self.wrap = wrap    # array -> Tensor (Tensor._wrap): how a node hook sees a gradient
         # The nodes on a path to a captured one (PyTorch's exec_info); None: all run.
         self.needed = None if capture is None else nodes_leading_to(self.roots, capture)
         self.undo = []      # how to put back each .grad this call writes: (function, *its arguments)
@@ -131,12 +140,11 @@ class GraphTask:
 
     def __enter__(self):
         self.watchers = begin_watchers(self.roots) if _observers else ()
-        self.grad_mode_before = grad_mode.is_grad_enabled()
-        grad_mode.set_grad_enabled(bool(self.create_graph))
+        self.grad_mode_before = grad_mode.swap_grad_enabled(self.create_graph)
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        grad_mode.set_grad_enabled(self.grad_mode_before)
+        grad_mode.swap_grad_enabled(self.grad_mode_before)
         if exc_type is not None:    # a failed backward leaves no half-updated .grad behind
             for restore, *args in reversed(self.undo):
                 restore(*args)

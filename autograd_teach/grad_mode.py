@@ -13,12 +13,19 @@ import threading
 
 
 class _ThreadState(threading.local):
-    """One copy per thread; the class attributes are each new thread's start."""
-    enabled = True       # grad mode: do ops record a graph?
-    inference = False    # inference mode: are new tensors inference tensors?
+    """One copy per thread: __init__ runs again in each new thread, so every
+    thread starts here. (Instance attributes, not class defaults: every op
+    reads them, and a thread-local finds its own attributes faster.)"""
+
+    def __init__(self):
+        self.enabled = True       # grad mode: do ops record a graph?
+        self.inference = False    # inference mode: are new tensors inference tensors?
 
 
 _state = _ThreadState()
+# The calling thread's flags, read-only for the rest of the core: what every op
+# reads, where a call of is_grad_enabled() would cost as much again.
+flags = _state
 
 
 def is_grad_enabled():
@@ -31,6 +38,13 @@ def is_inference_mode_enabled():
 
 def _set(mode):
     _state.enabled = bool(mode)
+
+
+def swap_grad_enabled(mode):
+    """Set grad mode and return the previous one: what the engine does around
+    a backward run (set_grad_enabled would make an object for it, twice)."""
+    previous, _state.enabled = _state.enabled, bool(mode)
+    return previous
 
 
 class _GradMode:

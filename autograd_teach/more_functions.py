@@ -102,15 +102,13 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_gra
       normal(mean: Tensor, std=1.0)      normal(0, std) drawn, then + mean
       normal(mean: float, std: Tensor)   normal(0, 1) drawn, then * std + mean
       normal(mean: float, std: float, size)  as empty(size).normal_(mean, std)"""
-    if generator is not None:
-        raise NotImplementedError("autograd_teach: torch.normal(generator=...) is not implemented")
     m_t, s_t = isinstance(mean, Tensor), isinstance(std, Tensor)
     if m_t and s_t:
-        return O.NormalBackward3.apply(mean, std)
+        return O.NormalBackward3.apply(mean, std, generator)
     if m_t:
-        return O.NormalBackward1.apply(mean, float(std))
+        return O.NormalBackward1.apply(mean, float(std), generator)
     if s_t:
-        return O.NormalBackward2.apply(std, float(mean))
+        return O.NormalBackward2.apply(std, float(mean), generator)
     if size is None:
         raise TypeError("normal() received an invalid combination of arguments - got (float, float), but "
                         "expected one of:\n * (Tensor mean, Tensor std, *, torch.Generator generator = None, "
@@ -119,4 +117,4 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_gra
     shape = _size(tuple(size) if isinstance(size, (tuple, list)) else (size,))
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    return _finish(random.normal(shape, mean, std, dt.np), None, requires_grad)
+    return _finish(random.normal(shape, mean, std, dt.np, generator), None, requires_grad)

@@ -47,14 +47,27 @@ FREED = ("Trying to backward through the graph a second time (or directly access
 
 
 class RemovableHandle:
-    """What register_hook returns (torch.utils.hooks.RemovableHandle)."""
+    """What register_hook returns (torch.utils.hooks.RemovableHandle): remove()
+    takes the hook out of the list it was added to, or, for nn.Module's
+    hooks, out of the dicts where it is kept under the handle's id."""
+    _ids = itertools.count()
 
-    def __init__(self, hooks, hook):
-        self.hooks, self.hook = hooks, hook
+    def __init__(self, hooks, hook=None, *more_dicts):
+        self.hooks, self.hook, self.more_dicts = hooks, hook, more_dicts
+        self.id = next(RemovableHandle._ids)
 
     def remove(self):
-        if self.hook in self.hooks:
+        if isinstance(self.hooks, dict):
+            for hooks in (self.hooks, *self.more_dicts):
+                hooks.pop(self.id, None)
+        elif self.hook in self.hooks:
             self.hooks.remove(self.hook)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
 
 
 class Node:
@@ -69,8 +82,11 @@ class Node:
     """
     next_functions = ()
     sequence_nr = 0
+    num_outputs = 1             # unbind, split...: several (ops/multi_output.py)
     tensor_pre_hooks = None
     retains_grad_hooks = None   # retain_grad() on the output: keep(node, grad, undo)
+    pre_hooks = None            # register_prehook(): hook(grad_outputs) -> None or new grad_outputs
+    post_hooks = None           # register_hook(): hook(grad_inputs, grad_outputs) -> None or new grad_inputs
 
     def name(self):
         return type(self).__name__
@@ -78,13 +94,30 @@ class Node:
     def __repr__(self):
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
-    def add_tensor_pre_hook(self, hook):
+    def add_tensor_pre_hook(self, hook, output_nr=0):
         if self.tensor_pre_hooks is None:
             self.tensor_pre_hooks = []
         self.tensor_pre_hooks.append(hook)
         return RemovableHandle(self.tensor_pre_hooks, hook)
 
-    def add_retains_grad_hook(self, keep):
+    def register_prehook(self, hook):
+        """hook(grad_outputs) is called before this node runs, with the gradients
+        of its outputs (a tuple of Tensors); it may return a tuple to use instead."""
+        if self.pre_hooks is None:
+            self.pre_hooks = []
+        self.pre_hooks.append(hook)
+        return RemovableHandle(self.pre_hooks, hook)
+
+    def register_hook(self, hook):
+        """hook(grad_inputs, grad_outputs) is called after this node ran, with what
+        it sends along each next_functions edge and what it received; it may
+        return a tuple to send instead."""
+        if self.post_hooks is None:
+            self.post_hooks = []
+        self.post_hooks.append(hook)
+        return RemovableHandle(self.post_hooks, hook)
+
+    def add_retains_grad_hook(self, keep, output_nr=0):
         if self.retains_grad_hooks is None:
             self.retains_grad_hooks = []
         self.retains_grad_hooks.append(keep)
@@ -97,12 +130,18 @@ class Node:
                 grad = out
         return grad
 
+    def call_pre_hooks(self, grad, task):
+        """Before the node runs (the engine calls this when there are any):
+        retain_grad() keeps the gradient, then the grad_fn.register_prehook
+        hooks may change it, in PyTorch's order."""
+        if self.retains_grad_hooks and grad is not None:     # None: nothing to retain, as in PyTorch
+            for keep in self.retains_grad_hooks:
+                keep(self, grad, task.undo)
+        return call_pre_hooks(self, (grad,), task)[0] if self.pre_hooks else grad
+
     def run(self, grad, task):
         """What the engine calls once the gradient w.r.t. this node's output is
         complete: returns one gradient per next_functions entry."""
-        if self.retains_grad_hooks:
-            for keep in self.retains_grad_hooks:
-                keep(self, grad, task.undo)
         if task.create_graph:
             # create_graph=True: grad is a Tensor and grad mode is on, so the
             # backward's own ops are recorded and can be differentiated again.
@@ -114,6 +153,8 @@ class Node:
                           for g, (fn, _) in zip(grads, self.next_functions))
         if not task.retain_graph:
             self.release_variables()
+        if self.post_hooks:                          # grad_fn.register_hook: may change what goes out
+            grads = call_post_hooks(self, grads, (grad,), task)
         return grads
 
     def call_backward(self, grad):
@@ -132,6 +173,45 @@ class Node:
     def saved_freed(self):
         return False
 
+def call_pre_hooks(node, grads, task):
+    """A node's register_prehook hooks, in order: each sees the gradients of
+    its outputs (a tuple) as Tensors and may return a tuple to go on with."""
+    for hook in list(node.pre_hooks):
+        out = hook(_as_tensors(grads, task))
+        if out is not None:
+            grads = _checked_result(hook, out, len(grads), task)
+    return grads
+
+
+def call_post_hooks(node, grads, grad_outputs, task):
+    """A node's register_hook hooks, in order: each sees (grad_inputs,
+    grad_outputs) as Tensors (None where nothing goes) and may return a tuple
+    of grad_inputs to send instead."""
+    for hook in list(node.post_hooks):
+        out = hook(_as_tensors(grads, task), _as_tensors(grad_outputs, task))
+        if out is not None:
+            grads = _checked_result(hook, out, len(grads), task)
+    return tuple(grads)
+
+
+def _as_tensors(grads, task):
+    return tuple(task.wrap(g) if type(g) is np.ndarray else g for g in grads)
+
+
+def _checked_result(hook, out, expected, task):
+    """A hook's tuple, checked as PyTorch checks it, as the engine's arrays
+    (Tensors under create_graph)."""
+    name = getattr(hook, "__name__", hook)
+    if not isinstance(out, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(out).__name__}'")
+    if len(out) != expected:
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got {len(out)}, "
+                           f"but expected {expected})")
+    if task.create_graph:
+        return tuple(out)
+    return tuple(None if g is None else g._data for g in out)
+
+
 INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
                    "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
                    "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
@@ -141,7 +221,7 @@ INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do no
 class SavedTensor:
     """In PyTorch: SavedVariable. The array backward needs, the version counter
     it shares with its tensor, and the version it had when saved."""
-    __slots__ = ("data", "box", "version", "ref", "made_by")
+    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr")
 
     def __init__(self, t, output_of=None):
         if t.is_inference():
@@ -155,6 +235,7 @@ class SavedTensor:
             self.ref, self.made_by = None, type(output_of)
         else:
             self.ref, self.made_by = weakref.ref(t), t.grad_fn
+        self.output_nr = t._output_nr   # which output of made_by it was (unbind, split: several)
 
     def unpack(self):
         if self.box[0] != self.version:
@@ -179,13 +260,17 @@ class SavedTensor:
         (while it lives), or for a saved output a tensor with that node as grad_fn."""
         self.unpack()
         if self.ref is None:          # the node's own output: its grad_fn is the node
-            return node.wrap(self.data, self.box, node)
-        t = self.ref()
-        if t is not None:
-            return t
-        # An input that is gone: its values with the history it had, so that a
-        # graph built from it (create_graph=True) still leads back to the leaves.
-        return node.wrap(self.data, self.box, self.made_by)
+            t = node.wrap(self.data, self.box, node)
+        else:
+            t = self.ref()
+            if t is not None:
+                return t
+            # An input that is gone: its values with the history it had, so that a
+            # graph built from it (create_graph=True) still leads back to the leaves.
+            t = node.wrap(self.data, self.box, self.made_by)
+        if self.output_nr:            # output k of a node with several outputs
+            t._set_grad_fn(t.grad_fn, self.output_nr)
+        return t
 
 
 def op_name(node_name):
@@ -272,7 +357,7 @@ class OpNode(Node):
             data = np.asarray(data)
         if data.dtype is not dt.np and not cls.is_view:
             data = data.astype(node.out_dtype(dt).np, copy=False)
-        recording = recording and grad_mode.is_grad_enabled()   # any input requires grad, grad mode on
+        recording = recording and grad_mode.flags.enabled   # any input requires grad, grad mode on
         out = first._wrap(data, None, node if recording else None)
         # 2. A view shares its input's storage and version counter (views.py).
         if cls.is_view:
@@ -295,7 +380,7 @@ class OpNode(Node):
                 edges.append(NO_EDGE)
                 meta.append(None)
             else:
-                edges.append(a._grad_edge() if a.grad_fn is None else (a.grad_fn, 0))
+                edges.append(a._grad_edge() if a.grad_fn is None else (a.grad_fn, a._output_nr))
                 meta.append((a._data.shape, a._data.dtype))
         self.next_functions, self.input_metadata = tuple(edges), tuple(meta)
         self.saved_values = saved = {}
@@ -317,8 +402,10 @@ class OpNode(Node):
         each gradient to its input's shape and dtype."""
         if self.saved_values is None and (self.saved or self.saved_arrays):
             raise RuntimeError(FREED)
-        saved = () if self.saved_values is None else [
-            s.unpack() if type(s) is SavedTensor else s for s in self.saved_values.values()]
+        saved = [s.unpack() if type(s) is SavedTensor else s
+                 for s in self.saved_values.values()] if self.saved_values else ()   # add, sum...: nothing saved
+        if grad is None:     # only None reached this node (see engine.py): it sends None on
+            return (None,) * len(self.next_functions)
         grads = self.backward(grad, *saved)
         if type(grads) is not tuple:
             grads = (grads,)
@@ -346,6 +433,9 @@ class OpNode(Node):
             raise RuntimeError(FREED)
         missing = [name for name, (fn, _) in zip(self.inputs, self.next_functions)
                    if fn is not None and name not in rules.rules(self)]
+        if grad is None:     # only None reached this node (see engine.py): it sends None on
+            self.live_values()   # the saved tensors are still checked, as PyTorch unpacks them first
+            return (None,) * len(self.next_functions)
         if missing:
             raise NotImplementedError(f"autograd_teach: the derivative of {self.name()} for {missing[0]} has no "
                                       "rule in its docstring, so it cannot run with create_graph=True")

@@ -43,12 +43,19 @@ Limits (what is NOT guaranteed to match):
   unseeded program starts from 67280421310721, the seed of a fresh
   ``torch.Generator()`` (c10's default_rng_seed_val), so it is at least
   repeatable; ``initial_seed()`` says so;
+* bernoulli (so dropout masks) follows PyTorch's default kernel, which
+  PyTorch runs on CPUs that are not Intel's (checked against torch 2.13 on
+  an AMD EPYC).  On Intel CPUs PyTorch's MKL builds take another path
+  (native/cpu/DistributionKernels.cpp): one word of the generator seeds
+  MKL's own generator, which draws the mask, so the masks differ there (and
+  so do the numbers drawn after a dropout, as only one word was used);
 * randperm's algorithm for n >= 2**32 / 20 (a different shuffle) is not
-  implemented, nor are other distributions (bernoulli, dropout masks, ...),
+  implemented, nor are other distributions (exponential, multinomial, ...),
   nor the float randint of ranges beyond 2**24.
 """
+import functools
 import math
-import os
+import threading
 
 import numpy as np
 
@@ -77,7 +84,8 @@ class _MT19937:
             prev = state[-1]
             state.append((1812433253 * (prev ^ (prev >> 30)) + j) & 0xFFFFFFFF)
         self.state = np.array(state, dtype=_U32)
-        self.out = np.empty(0, dtype=_U32)   # tempered words not yet handed out
+        self.out = np.empty(0, dtype=_U32)   # tempered words not yet handed out:
+        self.end = 0                         # those of state[end - len(out):end]
 
     @staticmethod
     def _twist(u, v):
@@ -94,9 +102,13 @@ class _MT19937:
         new[227:454] = new[:227] ^ self._twist(old[227:454], old[228:455])
         new[454:623] = new[227:396] ^ self._twist(old[454:623], old[455:])
         new[623] = new[396] ^ self._twist(old[623:], new[:1])[0]
-        self.state = new
-        # operator(): tempering
-        y = new.copy()
+        self.state, self.end = new, _N
+        return self.temper(new)
+
+    @staticmethod
+    def temper(words):
+        """operator(): what a state word becomes when it is handed out."""
+        y = words.copy()
         y ^= y >> _U32(11)
         y ^= (y << _U32(7)) & _U32(0x9D2C5680)
         y ^= (y << _U32(15)) & _U32(0xEFC60000)
@@ -119,37 +131,40 @@ class _MT19937:
         return (w[0::2] << np.uint64(32)) | w[1::2]
 
 
-# The default generator's state (CPUGeneratorImpl): the engine, the seed it
+# A stream (what PyTorch's CPUGeneratorImpl holds): the engine, the seed it
 # was built from, and the cached second Box-Muller sample of the scalar
-# normal path (next_double_normal_sample).
-_seed = _DEFAULT_SEED
-_engine = _MT19937(_seed)
-_next_normal = None
+# normal path (next_double_normal_sample).  torch.Generator (generator.py)
+# wraps one; the functions below draw from `default_stream` unless given a
+# generator.
+
+class Stream:
+    """Every draw holds the stream's lock, as PyTorch's kernels hold the
+    generator's mutex, so threads sharing one take whole draws in turn."""
+
+    def __init__(self, seed=_DEFAULT_SEED):
+        self.lock = threading.RLock()
+        self.reseed(seed)
+
+    def reseed(self, seed):
+        with self.lock:
+            self.seed = seed
+            self.engine = _MT19937(seed)
+            self.next_normal = None
+
+    def pack(self):
+        with self.lock:
+            return _pack_state(self)
+
+    def unpack(self, data):
+        with self.lock:
+            _unpack_state(self, data)
 
 
-def manual_seed(seed):
-    """torch.manual_seed: re-create the engine and drop the cached normal."""
-    global _seed, _engine, _next_normal
-    s = int(seed)
-    # THPGenerator_manualSeed reads an unsigned 64-bit int, or a signed one
-    # reinterpreted (so -1 becomes 2**64 - 1).
-    if not -2**63 <= s < 2**64:
-        raise ValueError("Overflow when unpacking long long")
-    _seed = s % 2**64
-    _engine = _MT19937(_seed)
-    _next_normal = None
-    return _Generator()
+default_stream = Stream()
 
 
-def initial_seed():
-    return _seed
-
-
-def seed():
-    """torch.seed: seed with 64 bits from the OS (getNonDeterministicRandom)."""
-    s = int.from_bytes(os.urandom(8), "little")
-    manual_seed(s)
-    return s
+def _stream(generator):
+    return default_stream if generator is None else generator.stream
 
 
 # ---------------------------------------------------------------------------
@@ -217,27 +232,30 @@ def fma64(a, b, c):
 # Uniform: uniform_real_distribution (core/DistributionsHelper.h)
 # ---------------------------------------------------------------------------
 
-def _uniform01_f32(n):
+def _uniform01_f32(engine, n):
     # float: one 32-bit word, its low 24 bits times 2**-24.
-    return (_engine.random(n) & _U32(0xFFFFFF)).astype(np.float32) * np.float32(2.0**-24)
+    return (engine.random(n) & _U32(0xFFFFFF)).astype(np.float32) * np.float32(2.0**-24)
 
 
-def _uniform01_f64(n):
+def _uniform01_f64(engine, n):
     # double: one random64, its low 53 bits times 2**-53.
-    return (_engine.random64(n) & np.uint64(2**53 - 1)).astype(np.float64) * 2.0**-53
+    return (engine.random64(n) & np.uint64(2**53 - 1)).astype(np.float64) * 2.0**-53
 
 
-def uniform(shape, low, high, np_dtype):
+def uniform(shape, low, high, np_dtype, generator=None):
     """rand / Tensor.uniform_: uniform_kernel computes x * (to - from) + from
     (fused), in float32 for float16 too; a value that rounds up to `to`
     becomes `from`, so the result stays in [from, to)."""
     n = int(np.prod(shape, dtype=np.int64))
     dt = np.dtype(np_dtype)
+    g = _stream(generator)
+    with g.lock:
+        u = _uniform01_f64(g.engine, n) if dt == np.float64 else _uniform01_f32(g.engine, n)
     if dt == np.float64:
-        x = fma64(_uniform01_f64(n), float(high) - float(low), float(low))
+        x = fma64(u, float(high) - float(low), float(low))
     else:
         lo, hi = np.float32(low), np.float32(high)
-        x = fma32(_uniform01_f32(n), hi - lo, lo).astype(dt)
+        x = fma32(u, hi - lo, lo).astype(dt)
     return np.where(x == dt.type(high), dt.type(low), x).reshape(shape)
 
 
@@ -245,34 +263,35 @@ def uniform(shape, low, high, np_dtype):
 # Normal (native/cpu/DistributionTemplates.h: normal_kernel)
 # ---------------------------------------------------------------------------
 
-def normal(shape, mean, std, np_dtype):
+def normal(shape, mean, std, np_dtype, generator=None):
     """randn / Tensor.normal_."""
     n = int(np.prod(shape, dtype=np.int64))
-    if n >= 16:
-        if np.dtype(np_dtype) == np.float64:
-            x = _normal_fill(n, _normal16_f64, _uniform01_f64, float(mean), float(std))
+    g = _stream(generator)
+    with g.lock:
+        if n < 16:
+            x = np.array([_normal_scalar(g, float(mean), float(std)) for _ in range(n)])
+        elif np.dtype(np_dtype) == np.float64:
+            x = _normal_fill(n, _normal16_f64, functools.partial(_uniform01_f64, g.engine),
+                             float(mean), float(std))
         else:
             # float16 runs the float32 kernel chunk by chunk (see _normal_fill)
-            x = _normal_fill(n, _normal16_f32, _uniform01_f32, np.float32(mean), np.float32(std),
-                             chunked=np.dtype(np_dtype) == np.float16)
-    else:
-        x = np.array([_normal_scalar(float(mean), float(std)) for _ in range(n)])
+            x = _normal_fill(n, _normal16_f32, functools.partial(_uniform01_f32, g.engine),
+                             np.float32(mean), np.float32(std), chunked=np.dtype(np_dtype) == np.float16)
     return x.astype(np_dtype).reshape(shape)
 
 
-def _normal_scalar(mean, std):
+def _normal_scalar(g, mean, std):
     """One sample of normal_distribution<double> (core/DistributionsHelper.h).
 
     Box-Muller makes two samples from two uniform doubles; the second is
     cached in the generator and returned by the next call."""
-    global _next_normal
-    if _next_normal is not None:
-        z, _next_normal = _next_normal, None
+    if g.next_normal is not None:
+        z, g.next_normal = g.next_normal, None
     else:
-        u1, u2 = _uniform01_f64(2).tolist()
+        u1, u2 = _uniform01_f64(g.engine, 2).tolist()
         r = math.sqrt(-2.0 * math.log1p(-u2))
         theta = 2.0 * math.pi * u1
-        _next_normal = r * math.sin(theta)
+        g.next_normal = r * math.sin(theta)
         z = r * math.cos(theta)
     return fma64(z, std, mean)[()]          # transformation::normal
 
@@ -368,7 +387,7 @@ def _normal16_f32(u, mean, std):
 # Integers
 # ---------------------------------------------------------------------------
 
-def integers(low, high, shape):
+def integers(low, high, shape, generator=None):
     """randint: random_from_to_kernel, (word % range) + low.  The word is a
     random() for small ranges and a random64() once range >= 2**28 (the
     threshold in PyTorch 2.13's binary; the source once said 2**32)."""
@@ -376,7 +395,9 @@ def integers(low, high, shape):
     rng = int(high) - int(low)
     if rng <= 0:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    words = _engine.random(n) if rng < 2**28 else _engine.random64(n)
+    g = _stream(generator)
+    with g.lock:
+        words = g.engine.random(n) if rng < 2**28 else g.engine.random64(n)
     vals = (words.astype(np.uint64) % np.uint64(rng)).astype(np.int64) + np.int64(low)
     return vals.reshape(shape)
 
@@ -385,48 +406,73 @@ def permutation(n, generator=None):
     """randperm (native/TensorFactories.cpp, randperm_cpu for small n): a
     Fisher-Yates shuffle of 0..n-1, swapping r[i] with r[i + random() % (n-i)].
     `generator`: a Generator to draw from instead of the default one."""
-    engine = _engine if generator is None else generator._engine
     n = int(n)
     if n >= (2**32 - 1) // 20:
         raise NotImplementedError("randperm for n >= 214748364 is not implemented")
     r = np.arange(n, dtype=np.int64)
     if n > 1:
-        offsets = (engine.random(n - 1) % np.arange(n, 1, -1, dtype=np.uint32)).tolist()
+        g = _stream(generator)
+        with g.lock:
+            words = g.engine.random(n - 1)
+        offsets = (words % np.arange(n, 1, -1, dtype=np.uint32)).tolist()
         for i, z in enumerate(offsets):
             r[i], r[i + z] = r[i + z], r[i]
     return r
 
 
-class _Generator:
-    def initial_seed(self):
-        return _seed
-
-    def __repr__(self):
-        return f"<torch._C.Generator object at {hex(id(self))}>"
-
-
-# --- added for torch.utils.data (issue 8) ---
-class Generator:
-    """torch.Generator(): a generator of its own, with its own engine (the
-    DataLoader's shuffle draws its permutation from one)."""
-
-    def __init__(self, device="cpu"):
-        self.manual_seed(_DEFAULT_SEED)
-
-    def manual_seed(self, seed):
-        self._seed = int(seed) % 2**64
-        self._engine = _MT19937(self._seed)
-        return self
-
-    def initial_seed(self):
-        return self._seed
-
-    def __repr__(self):
-        return f"<torch._C.Generator object at {hex(id(self))}>"
+def bernoulli(shape, p, generator=None):
+    """Tensor.bernoulli_(p) with a number p, as PyTorch's default CPU kernel
+    (native/cpu/DistributionTemplates.h: bernoulli_kernel): per element one
+    uniform double (a random64) and 1 if it is < p.  Returns 0/1 float64."""
+    n = int(np.prod(shape, dtype=np.int64))
+    g = _stream(generator)
+    with g.lock:
+        u = _uniform01_f64(g.engine, n)
+    return (u < p).astype(np.float64).reshape(shape)
 
 
 def random_int64(generator=None):
     """torch.empty((), dtype=torch.int64).random_(): one random64() word
     reduced to [0, 2**63) (random_kernel, transformation::uniform_int)."""
-    engine = _engine if generator is None else generator._engine
-    return int(engine.random64(1)[0]) % 2**63
+    g = _stream(generator)
+    with g.lock:
+        return int(g.engine.random64(1)[0]) % 2**63
+
+
+# ---------------------------------------------------------------------------
+# get_state / set_state: CPUGeneratorImplState (CPUGeneratorImpl.cpp), byte
+# for byte, so a state saved by one runs on in the other
+# ---------------------------------------------------------------------------
+
+_STATE = np.dtype([("seed", "<u8"), ("left", "<i4"), ("seeded", "<i4"), ("next", "<u8"),
+                   ("state", "<u8", _N), ("normal_x", "<f8"), ("normal_y", "<f8"), ("normal_rho", "<f8"),
+                   ("normal_is_valid", "<i4"), ("pad", "<i4"), ("next_float", "<f4"),
+                   ("float_is_valid", "u1"), ("pad2", "u1", 3)])       # 5056 bytes
+
+
+def _pack_state(g):
+    """at::mt19937 keeps untempered words, an index `next` and a countdown
+    `left` (a twist is due when it reaches 0); ours keeps the words still
+    to hand out, tempered, which are those of state[end - len(out):end]."""
+    e, rec = g.engine, np.zeros((), _STATE)
+    rec["seed"], rec["seeded"], rec["state"] = g.seed, 1, e.state
+    rec["left"], rec["next"] = len(e.out) + 1, e.end - len(e.out)
+    if g.next_normal is not None:
+        rec["normal_is_valid"], rec["normal_y"] = 1, g.next_normal
+    return np.frombuffer(rec.tobytes(), np.uint8).copy()
+
+
+def _unpack_state(g, data):
+    if data.size != _STATE.itemsize:
+        raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE.itemsize} but found the input "
+                           f"RNG state size to be {data.size}")
+    rec = np.frombuffer(data.tobytes(), _STATE)[0]
+    left, nxt = int(rec["left"]), int(rec["next"])
+    if not (rec["seeded"] and 0 < left <= _N and nxt <= _N):       # mt19937::is_valid
+        raise RuntimeError("Invalid mt19937 state")
+    e = _MT19937(0)
+    e.state = rec["state"].astype(_U32)
+    e.end = min(nxt + left - 1, _N)
+    e.out = e.temper(e.state[nxt:e.end])
+    g.seed, g.engine = int(rec["seed"]), e
+    g.next_normal = float(rec["normal_y"]) if rec["normal_is_valid"] else None

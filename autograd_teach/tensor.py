@@ -19,6 +19,7 @@ through these (tests/test_architecture.py checks it):
     t._version_box        the version counter (a one-element list), shared by views
     Tensor._wrap(array)   a new plain tensor around an array (what ops return)
     t._grad_edge()        the (node, input_nr) a new node's edge points to
+    t._output_nr          which output of its grad_fn t is (unbind, split: several)
     t._set_grad_fn(node)  make node the tensor's history (an op's output)
     t._track_view(...)    t is a view; t._inplace(op, ...) runs an in-place op;
     t._bump_version()     an in-place write happened (all three in views.py)
@@ -31,7 +32,7 @@ import numpy as np
 
 from . import dtypes, engine, grad_mode, printing
 from . import ops as O
-from .node import Node, RemovableHandle
+from .node import Node, RemovableHandle, call_post_hooks
 from .size import Size
 from .tensor_methods import TensorMethods, unwrap
 from .views import InplaceOrView
@@ -75,6 +76,7 @@ class Tensor(InplaceOrView, TensorMethods):
     _acc = None             # a leaf's AccumulateGrad, weakly
     _hooks = None           # a leaf's register_hook() hooks (a non-leaf's live on its grad_fn)
     _inference = False      # made under torch.inference_mode() (or a view or .data of such a tensor)
+    _output_nr = 0          # which output of grad_fn this is: a, b = y.chunk(2) share one node
 
     def __init__(self, *args):
         # torch.Tensor([1, 2]) copies data as float32; torch.Tensor(2, 3) makes a 2x3 tensor.
@@ -91,7 +93,7 @@ class Tensor(InplaceOrView, TensorMethods):
         t._data = data
         t._version_box = [0] if version_box is None else version_box
         t.grad_fn, t._requires_grad = grad_fn, grad_fn is not None
-        if grad_mode.is_inference_mode_enabled():
+        if grad_mode.flags.inference:
             t._inference = True
         return t
 
@@ -134,6 +136,8 @@ class Tensor(InplaceOrView, TensorMethods):
 
     device = property(lambda self: _CPU)
     is_cuda = property(lambda self: False)
+
+    output_nr = property(lambda self: self._output_nr)
 
     @property
     def is_leaf(self):
@@ -198,7 +202,7 @@ class Tensor(InplaceOrView, TensorMethods):
             return
         if not self._retains_grad:
             self._retains_grad = True
-            self.grad_fn.add_retains_grad_hook(RetainGrad(self))
+            self.grad_fn.add_retains_grad_hook(RetainGrad(self), self._output_nr)
 
     def register_hook(self, hook):
         """Call hook(grad) whenever the gradient w.r.t. this tensor is computed;
@@ -207,7 +211,7 @@ class Tensor(InplaceOrView, TensorMethods):
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
-            return self.grad_fn.add_tensor_pre_hook(TensorHook(hook))
+            return self.grad_fn.add_tensor_pre_hook(TensorHook(hook), self._output_nr)
         if self._hooks is None:
             self._hooks = []
         self._hooks.append(TensorHook(hook))
@@ -248,7 +252,7 @@ class Tensor(InplaceOrView, TensorMethods):
     def _grad_edge(self):
         """The (node, input_nr) that a new op's next_functions points to."""
         if self.grad_fn is not None:
-            return (self.grad_fn, 0)
+            return (self.grad_fn, self._output_nr)
         if not self._requires_grad:
             return (None, 0)
         acc = self._acc() if self._acc is not None else None
@@ -257,8 +261,10 @@ class Tensor(InplaceOrView, TensorMethods):
             self._acc = weakref.ref(acc)
         return (acc, 0)
 
-    def _set_grad_fn(self, node):
+    def _set_grad_fn(self, node, output_nr=0):
         self.grad_fn, self._requires_grad = node, True
+        if output_nr or self._output_nr:
+            self._output_nr = output_nr
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
@@ -319,7 +325,7 @@ class Tensor(InplaceOrView, TensorMethods):
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))     # as PyTorch: each row is an output of one UnbindBackward0
 
     def __bool__(self):
         if self._data.size == 0:
@@ -430,9 +436,9 @@ class AccumulateGrad(Node):
         return self.variable._hooks
 
     def run(self, grad, task):
-        if task.accumulate:
+        if task.accumulate and grad is not None:     # None (see engine.py): nothing to add
             accumulate_grad(self.variable, grad, task.undo)
-        return ()
+        return call_post_hooks(self, (), (grad,), task) if self.post_hooks else ()
 
 
 def accumulate_grad(leaf, grad, undo):
@@ -441,7 +447,7 @@ def accumulate_grad(leaf, grad, undo):
     old = leaf._grad
     if old is None:
         undo.append((_restore_grad, leaf, None, None))
-        leaf._grad = Tensor._wrap(np.array(grad, dtype=leaf._data.dtype))
+        leaf._grad = Tensor._wrap(grad.astype(leaf._data.dtype))   # a copy (np.array's, without its argument parsing)
     else:
         undo.append((_restore_grad, leaf, old, old._data.copy()))
         old._data += grad
@@ -498,6 +504,10 @@ class TensorHook:
         self.hook = hook
 
     def __call__(self, grad):
+        if grad is None:    # only None reached the node (see engine.py): the hook sees None, as in PyTorch
+            if self.hook(None) is not None:
+                raise RuntimeError("can't replace a None gradient with a non-None value")
+            return None
         on_tensors = isinstance(grad, Tensor)
         out = self.hook(grad if on_tensors else Tensor._wrap(grad))
         if out is None:
@@ -527,14 +537,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         # Attributed to this line, so Python's default filter shows it once, as PyTorch does (TORCH_WARN_ONCE)
         warnings.warn(CREATE_GRAPH_CYCLE_WARNING, UserWarning, stacklevel=1)
     if inputs is None:
-        engine.execute(roots, retain_graph=bool(retain_graph), create_graph=create_graph)
+        engine.execute(roots, retain_graph=bool(retain_graph), create_graph=create_graph, wrap=Tensor._wrap)
         return
     inputs = as_tuple(inputs)
     capture = {t._grad_edge()[0]: None for t in inputs}
     engine.execute(roots, retain_graph=bool(retain_graph), accumulate=False, capture=capture,
-                   create_graph=create_graph)
+                   create_graph=create_graph, wrap=Tensor._wrap)
     for t in inputs:
-        g = capture[t._grad_edge()[0]]
+        g = O.multi_output.captured(capture, t)
         if g is not None:
             with grad_mode.set_grad_enabled(bool(create_graph)):
                 accumulate_grad(t, g, [])
@@ -561,7 +571,8 @@ def gradient_roots(outputs, grad_outputs, create_graph=False):
     if create_graph:
         roots = [(node, g if g is not None else Tensor._wrap(array))
                  for (node, array), g in zip(roots, (_root_tensor(t, g) for t, g in zip(outputs, grads)))]
-    return roots
+    # output k of a node with several outputs starts the run in that node's slot k
+    return [(n, g if n.num_outputs == 1 else n.slot(t._output_nr, g)) for (n, g), t in zip(roots, outputs)]
 
 
 def _root_tensor(t, g):

@@ -132,6 +132,66 @@ class TensorMethods:
     def relu(self):
         return O.ReluBackward0.apply(self)
 
+    # log1p ... frac: ops/unary.py
+    def log1p(self):
+        return O.Log1PBackward0.apply(self)
+
+    def expm1(self):
+        return O.Expm1Backward0.apply(self)
+
+    def rsqrt(self):
+        return O.RsqrtBackward0.apply(self)
+
+    def sign(self):
+        return O.SignBackward0.apply(self)
+
+    def tan(self):
+        return O.TanBackward0.apply(self)
+
+    def log2(self):
+        return O.Log2Backward0.apply(self)
+
+    def log10(self):
+        return O.Log10Backward0.apply(self)
+
+    def exp2(self):
+        return O.Exp2Backward0.apply(self)
+
+    def asin(self):
+        return O.AsinBackward0.apply(self)
+
+    def acos(self):
+        return O.AcosBackward0.apply(self)
+
+    def atan(self):
+        return O.AtanBackward0.apply(self)
+
+    def sinh(self):
+        return O.SinhBackward0.apply(self)
+
+    def cosh(self):
+        return O.CoshBackward0.apply(self)
+
+    def erf(self):
+        return O.ErfBackward0.apply(self)
+
+    def floor(self):
+        return O.FloorBackward0.apply(self)
+
+    def ceil(self):
+        return O.CeilBackward0.apply(self)
+
+    def round(self):
+        return O.RoundBackward0.apply(self)
+
+    def trunc(self):
+        return O.TruncBackward0.apply(self)
+
+    def frac(self):
+        return O.FracBackward0.apply(self)
+
+    arcsin, arccos, arctan, fix = asin, acos, atan, trunc    # PyTorch's numpy-style aliases
+
     def clamp(self, min=None, max=None):
         return O.ClampBackward1.apply(self, min, max)
 
@@ -241,6 +301,22 @@ class TensorMethods:
 
     def t(self):
         return O.TBackward0.apply(self)
+
+    # several outputs, one node (ops/multi_output.py)
+    def unbind(self, dim=0):
+        return O.multi_output.unbind(self, dim)
+
+    def split(self, split_size, dim=0):
+        return O.multi_output.split(self, split_size, dim)
+
+    def split_with_sizes(self, split_sizes, dim=0):
+        return O.multi_output.split_with_sizes(self, split_sizes, dim)
+
+    def chunk(self, chunks, dim=0):
+        return O.multi_output.chunk(self, chunks, dim)
+
+    def tensor_split(self, indices_or_sections, dim=0):
+        return O.multi_output.tensor_split(self, indices_or_sections, dim)
 
     @property
     def T(self):
@@ -434,6 +510,145 @@ class TensorMethods:
         t = self if dtype is None else self._cast(dtype)
         return O.CumsumBackward0.apply(t, dim if axis is None else axis)
 
+    # new_*: a new tensor with this one's dtype (and device), not in any graph
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        if isinstance(data, TensorMethods):
+            warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
+                          "or sourceTensor.clone().detach().requires_grad_(True), rather than "
+                          "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+            data = data._data
+        return self._new(np.array(data, dtype=(dtypes.as_dtype(dtype) or self.dtype).np), requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_full(_shape_arg(size), 0, dtype=dtype, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_full(_shape_arg(size), 1, dtype=dtype, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        dt = dtypes.as_dtype(dtype) or self.dtype
+        return self._new(np.full(_shape_arg((size,)), fill_value, dtype=dt.np), requires_grad)
+
+    def _new(self, array, requires_grad):
+        out = self._wrap(array)
+        return out.requires_grad_(True) if requires_grad else out
+
+    def count_nonzero(self, dim=None):
+        axis = None if dim is None else O.reduction.normalize_dims(dim, self.dim())
+        return self._wrap(np.asarray(np.count_nonzero(self._data, axis=axis), dtype=np.int64))
+
+    def nonzero(self, *, as_tuple=False):
+        if as_tuple:
+            found = np.nonzero(self._data) if self.dim() else np.nonzero(self._data.reshape(1))
+            return tuple(self._wrap(i.astype(np.int64)) for i in found)
+        return self._wrap(np.argwhere(self._data).astype(np.int64))
+
+    def atan2(self, other):
+        return O.Atan2Backward0.apply(self, other)
+
+    arctan2 = atan2
+
+    # amax ... topk: ops/reduction.py, ops/rearrange.py, ops/sorting.py
+    def amax(self, dim=(), keepdim=False):
+        return O.AmaxBackward0.apply(self, dim, keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return O.AminBackward0.apply(self, dim, keepdim)
+
+    def logsumexp(self, dim, keepdim=False):
+        return O.LogsumexpBackward0.apply(self, dim, keepdim)
+
+    def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        return O.NansumBackward0.apply(self if dtype is None else self._cast(dtype), dim, keepdim)
+
+    def flip(self, *dims):
+        return O.FlipBackward0.apply(self, _shape_arg(dims))
+
+    def fliplr(self):
+        return self.flip(1)
+
+    def flipud(self):
+        return self.flip(0)
+
+    def roll(self, shifts, dims=None):
+        return O.RollBackward0.apply(self, shifts, () if dims is None else dims)
+
+    def repeat(self, *repeats):
+        return O.RepeatBackward0.apply(self, _shape_arg(repeats))
+
+    def tile(self, *dims):
+        dims = _shape_arg(dims)
+        return self.repeat((1,) * (self.dim() - len(dims)) + dims)
+
+    def tril(self, diagonal=0):
+        return O.TrilBackward0.apply(self, diagonal)
+
+    def triu(self, diagonal=0):
+        return O.TriuBackward0.apply(self, diagonal)
+
+    def index_select(self, dim, index):
+        return O.IndexSelectBackward0.apply(self, dim, index._data)
+
+    def sort(self, dim=-1, descending=False, stable=False):
+        dim, indices = O.sorting.sort_indices(self._data, dim, descending)
+        return ReturnTypes("sort", O.SortBackward0.apply(self, dim, indices), self._wrap(indices))
+
+    def argsort(self, dim=-1, descending=False, stable=False):
+        return self.detach().sort(dim, descending).indices
+
+    def msort(self):
+        return self.sort(0).values
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        dim, indices = O.sorting.topk_indices(self._data, k, dim, largest)
+        return ReturnTypes("topk", O.TopkBackward0.apply(self, dim, indices), self._wrap(indices))
+
+    def kthvalue(self, k, dim=-1, keepdim=False):
+        dim, indices = O.sorting.kth_indices(self._data, k, dim, keepdim)
+        return ReturnTypes("kthvalue", O.KthvalueBackward0.apply(self, dim, keepdim, indices), self._wrap(indices))
+
+    def median(self, dim=None, keepdim=False):
+        if dim is None:
+            return O.MedianBackward0.apply(self)
+        size = self.shape[O.shape.check_dim(dim, self.dim())] if self.dim() else 1
+        dim, indices = O.sorting.kth_indices(self._data, (size + 1) // 2, dim, keepdim)
+        return ReturnTypes("median", O.MedianBackward1.apply(self, dim, keepdim, indices), self._wrap(indices))
+
+    def masked_select(self, mask):
+        return O.MaskedSelectBackward0.apply(self, mask._data)
+
+    def index_add(self, dim, index, source, *, alpha=1):
+        return O.IndexAddBackward0.apply(self, source, dim, index._data, alpha)
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        return O.DiagonalBackward0.apply(self, offset, dim1, dim2)
+
+    def diag(self, diagonal=0):
+        if self.dim() == 1:
+            return O.DiagEmbedBackward0.apply(self, diagonal, 0, 1)
+        if self.dim() != 2:
+            raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " f"{self.dim()}D")
+        return O.DiagonalBackward0_copy.apply(self, diagonal, 0, 1)
+
+    def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+        return O.DiagEmbedBackward0.apply(self, offset, dim1, dim2)
+
+    def trace(self):
+        return O.TraceBackward0.apply(self)
+
+    @property
+    def mT(self):
+        if self.dim() < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.dim()}-D tensor.")
+        return self.transpose(-2, -1)
+
+    def cumprod(self, dim, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        return O.CumprodBackward0.apply(t, dim)
+
     def maximum(self, other):
         return O.MaximumBackward0.apply(self, other)
 
@@ -489,6 +704,8 @@ def _operand(x, like):
     numbers (np.float64 is a float subclass, but numpy would compute with it in
     float64); numpy arrays become tensors (plain ones, made by like._wrap).
     Lists do not: PyTorch raises a TypeError."""
+    if isinstance(x, TensorMethods):   # the common case first
+        return x
     if isinstance(x, np.bool_):   # PyTorch's argument parser reads a numpy bool as a float
         return float(x)
     if isinstance(x, np.number):

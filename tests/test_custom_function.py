@@ -72,3 +72,59 @@ def test_saved_tensors_are_freed_and_version_checked():
     c.add_(1)                              # modifies the tensor Cube saved
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.sum().backward()
+
+
+# --- None from a custom backward above: a custom backward below gets zeros ---------
+
+class _DropSecond(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, d):
+        return a * 1 + d
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+
+
+def _below(materialize, got):
+    class Below(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, c):
+            ctx.set_materialize_grads(materialize)
+            return c * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            got.append(g)
+            return None if g is None else g * 2
+    return Below
+
+
+def test_a_custom_backward_below_a_none_gradient_gets_zeros():
+    # PyTorch materializes the missing gradient (ctx.materialize_grads, True by default):
+    # zeros shaped like the output, in its dtype; the leaf then gets a zero .grad.
+    got = []
+    a = torch.ones(2, requires_grad=True)
+    c = torch.ones(2, 3, dtype=torch.float64, requires_grad=True)
+    d = _below(True, got).apply(c).sum(1).float()
+    _DropSecond.apply(a, d).sum().backward()
+    assert len(got) == 1 and got[0].shape == (2, 3) and got[0].dtype == torch.float64
+    assert got[0].tolist() == [[0.0] * 3] * 2
+    assert c.grad.tolist() == [[0.0] * 3] * 2
+
+
+def test_set_materialize_grads_false_gets_none():
+    got = []
+    a = torch.ones(2, requires_grad=True)
+    c = torch.ones(2, requires_grad=True)
+    _DropSecond.apply(a, _below(False, got).apply(c)).sum().backward()
+    assert got == [None] and c.grad is None
+
+
+def test_a_custom_backward_below_a_none_gradient_with_create_graph():
+    got = []
+    a = torch.ones(2, requires_grad=True)
+    c = torch.ones(2, requires_grad=True)
+    ga, gc = torch.autograd.grad(_DropSecond.apply(a, _below(True, got).apply(c)).sum(), [a, c],
+                                 create_graph=True)
+    assert got[0].tolist() == [0.0, 0.0] and gc.tolist() == [0.0, 0.0] and ga.tolist() == [1.0, 1.0]

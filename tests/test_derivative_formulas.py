@@ -27,6 +27,10 @@ from autograd_teach.ops import formulas
 # Ops with no rule at all: not in derivatives.yaml.
 NO_RULE = {
     "CopySlices": "PyTorch builds it in C++ (x[i] = v, in-place ops on views); it replays a chain of view ops",
+    # several outputs: the rule reads one gradient per output, which the rule evaluator does not take
+    # (ops/multi_output.py; gradcheck and gradgradcheck check them, and tests/test_multi_output.py)
+    "UnbindBackward0": "several outputs", "SplitBackward0": "several outputs",
+    "SplitWithSizesBackward0": "several outputs",
 }
 # Ops PyTorch gives no derivative (their rule is not_implemented(...)): backward
 # through them raises, and so does their rule, with PyTorch's message.
@@ -126,6 +130,60 @@ CASES = {
                                                                   requires_grad=True)], lambda x: x.abs())],
     "SgnBackward0": [("sgn", lambda r: [t(2, 3, rng=r)], lambda x: x.sgn())],
     "SinBackward0": [("sin", lambda r: [t(2, 3, rng=r)], lambda x: x.sin())],
+    "DiagonalBackward0": [("offset", lambda r: [t(3, 4, rng=r)], lambda x: x.diagonal(-1))],
+    "DiagonalBackward0_copy": [("diag", lambda r: [t(3, 4, rng=r)], lambda x: x.diag(1))],
+    "DiagonalBackwardBackward0": [("twice", lambda r: [t(3, 4, rng=r)],
+                                   lambda x: torch.autograd.grad((x.diagonal() ** 2).sum(), x, create_graph=True)[0])],
+    "DiagEmbedBackward0": [("vector", lambda r: [t(3, rng=r)], lambda x: x.diag(1))],
+    "TraceBackward0": [("trace", lambda r: [t(3, 4, rng=r)], lambda x: x.trace())],
+    "MedianBackward0": [("all", lambda r: [t(3, 3, rng=r)], lambda x: x.median()),
+                        ("ties", lambda r: with_ties(), lambda x: x.median())],
+    "MedianBackward1": [("dim", lambda r: [t(3, 4, rng=r)], lambda x: x.median(1).values)],
+    "KthvalueBackward0": [("keepdim", lambda r: [t(3, 4, rng=r)], lambda x: x.kthvalue(2, 0, keepdim=True).values)],
+    "MaskedSelectBackward0": [("broadcast", lambda r: [t(3, rng=r)],
+                               lambda x: x.masked_select(torch.tensor([[True, False, True], [False, True, True]])))],
+    "IndexAddBackward0": [("repeated", lambda r: [t(3, 2, rng=r), t(3, 2, rng=r)],
+                           lambda x, s: x.index_add(0, torch.tensor([2, 0, 2]), s, alpha=1.5))],
+    "CumprodBackward0": [("zeros", lambda r: [t(2, 4, rng=r)],
+                          lambda x: (x * torch.tensor([1.0, 0.0, 1.0, 0.0], dtype=torch.float64)).cumprod(1))],
+    "Atan2Backward0": [("broadcast", lambda r: [t(2, 3, rng=r), t(3, rng=r)], lambda x, y: torch.atan2(x, y))],
+    "AmaxBackward0": [("dim", lambda r: [t(2, 3, rng=r)], lambda x: x.amax(1)),
+                      ("ties", lambda r: with_ties(), lambda x: x.amax(1, keepdim=True))],
+    "AminBackward0": [("all", lambda r: [t(2, 3, rng=r)], lambda x: x.amin()),
+                      ("ties", lambda r: with_ties(), lambda x: x.amin(0))],
+    "LogsumexpBackward0": [("dim", lambda r: [t(2, 3, rng=r)], lambda x: x.logsumexp(1)),
+                           ("keepdim", lambda r: [t(2, 3, rng=r)], lambda x: x.logsumexp((0, 1), keepdim=True))],
+    "NansumBackward0": [("dim", lambda r: [t(2, 3, rng=r)], lambda x: x.nansum(0))],
+    "FlipBackward0": [("dims", lambda r: [t(2, 3, rng=r)], lambda x: x.flip(0, 1))],
+    "RollBackward0": [("flat", lambda r: [t(2, 3, rng=r)], lambda x: x.roll(2)),
+                      ("dims", lambda r: [t(2, 3, rng=r)], lambda x: x.roll((1, -1), (0, 1)))],
+    "RepeatBackward0": [("new dim", lambda r: [t(2, 3, rng=r)], lambda x: x.repeat(2, 1, 3)),
+                        ("zero", lambda r: [t(2, 3, rng=r)], lambda x: x.repeat(0, 1))],
+    "TrilBackward0": [("tril", lambda r: [t(3, 3, rng=r)], lambda x: x.tril(-1))],
+    "TriuBackward0": [("triu", lambda r: [t(3, 3, rng=r)], lambda x: x.triu(1))],
+    "IndexSelectBackward0": [("repeated", lambda r: [t(2, 3, rng=r)],
+                              lambda x: x.index_select(1, torch.tensor([0, 2, 0])))],
+    "SortBackward0": [("sort", lambda r: [t(2, 3, rng=r)], lambda x: x.sort(1, descending=True).values)],
+    "TopkBackward0": [("topk", lambda r: [t(2, 3, rng=r)], lambda x: x.topk(2, 0, largest=False).values)],
+    "Log1PBackward0": [("log1p", lambda r: [t(2, 3, low=0.1, high=2, rng=r)], lambda x: x.log1p())],
+    "Expm1Backward0": [("expm1", lambda r: [t(2, 3, rng=r)], lambda x: x.expm1())],
+    "RsqrtBackward0": [("rsqrt", lambda r: [t(2, 3, low=0.5, high=2, rng=r)], lambda x: x.rsqrt())],
+    "SignBackward0": [("sign", lambda r: [t(2, 3, rng=r)], lambda x: x.sign())],
+    "TanBackward0": [("tan", lambda r: [t(2, 3, low=-1.2, high=1.2, rng=r)], lambda x: x.tan())],
+    "Log2Backward0": [("log2", lambda r: [t(2, 3, low=0.5, high=2, rng=r)], lambda x: x.log2())],
+    "Log10Backward0": [("log10", lambda r: [t(2, 3, low=0.5, high=2, rng=r)], lambda x: x.log10())],
+    "Exp2Backward0": [("exp2", lambda r: [t(2, 3, rng=r)], lambda x: x.exp2())],
+    "AsinBackward0": [("asin", lambda r: [t(2, 3, low=-0.9, high=0.9, rng=r)], lambda x: x.asin())],
+    "AcosBackward0": [("acos", lambda r: [t(2, 3, low=-0.9, high=0.9, rng=r)], lambda x: x.acos())],
+    "AtanBackward0": [("atan", lambda r: [t(2, 3, rng=r)], lambda x: x.atan())],
+    "SinhBackward0": [("sinh", lambda r: [t(2, 3, rng=r)], lambda x: x.sinh())],
+    "CoshBackward0": [("cosh", lambda r: [t(2, 3, rng=r)], lambda x: x.cosh())],
+    "ErfBackward0": [("erf", lambda r: [t(2, 3, rng=r)], lambda x: x.erf())],
+    "FloorBackward0": [("floor", lambda r: [t(2, 3, rng=r)], lambda x: x.floor())],
+    "CeilBackward0": [("ceil", lambda r: [t(2, 3, rng=r)], lambda x: x.ceil())],
+    "RoundBackward0": [("round", lambda r: [t(2, 3, rng=r)], lambda x: x.round())],
+    "TruncBackward0": [("trunc", lambda r: [t(2, 3, rng=r)], lambda x: x.trunc())],
+    "FracBackward0": [("frac", lambda r: [t(2, 3, rng=r)], lambda x: x.frac())],
     "CosBackward0": [("cos", lambda r: [t(2, 3, rng=r)], lambda x: x.cos())],
     "TanhBackward0": [("tanh", lambda r: [t(2, 3, rng=r)], lambda x: x.tanh())],
     "SigmoidBackward0": [("sigmoid", lambda r: [t(2, 3, rng=r)], lambda x: x.sigmoid())],
@@ -196,6 +254,14 @@ CASES = {
     "CopyBackwards": [("copy_", lambda r: [t(2, 3, rng=r)], lambda x: torch.zeros(2, 3, dtype=torch.float64).copy_(x)),
                       ("broadcast", lambda r: [t(3, rng=r)], lambda x: torch.zeros(2, 3, dtype=torch.float64).copy_(x)),
                       ("into a non-leaf", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, v: (x * 1).copy_(v))],
+    "UnbindBackward0": [("rows, one unused", lambda r: [t(3, 4, rng=r)], lambda x: _unbind_rows(x)),
+                        ("dim 1, one used twice", lambda r: [t(2, 3, rng=r)],
+                         lambda x: (lambda u: u[0] * u[1] + u[1] ** 2)(x.unbind(1)))],
+    "SplitBackward0": [("chunk, one unused", lambda r: [t(6, 2, rng=r)], lambda x: (lambda a, b, c: a * c)(*x.chunk(3))),
+                       ("split dim 1", lambda r: [t(2, 5, rng=r)],
+                        lambda x: (lambda a, b, c: a.sum(1) * b[:, 1] + c[:, 0])(*x.split(2, 1)))],
+    "SplitWithSizesBackward0": [("sizes", lambda r: [t(2, 6, rng=r)],
+                                 lambda x: (lambda a, b: a * b.sum(1, keepdim=True))(*x.split([1, 5], 1)))],
     "CopySlices": [("setitem", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, v: _setitem(x, v))],
     # -- the ops under torch.nn and the next chapters ---------------------------------------------
     "AddmmBackward0": [("linear", lambda r: [t(4, 3, rng=r), t(2, 3, rng=r), t(2, rng=r)],
@@ -222,6 +288,13 @@ CASES = {
     "DivBackward1": [("cross_entropy with class probabilities", lambda r: [t(4, 3, rng=r), t(4, 3, low=0, high=1, rng=r)],
                       lambda x, p: F.cross_entropy(x, p))],
     "LeakyReluBackward0": [("leaky_relu", lambda r: [t(3, 4, rng=r)], lambda x: F.leaky_relu(x, 0.1))],
+    "GeluBackward0": [("gelu", lambda r: [t(3, 4, rng=r)], lambda x: F.gelu(x)),
+                      ("gelu_tanh", lambda r: [t(3, 4, rng=r)], lambda x: F.gelu(x, approximate="tanh"))],
+    "GeluBackwardBackward0": [
+        ("double backward of gelu", lambda r: [t(3, 4, rng=r), t(3, 4, rng=r)],
+         lambda g, x: torch.autograd.grad(F.gelu(x), x, g, create_graph=True)[0]),
+        ("double backward of gelu_tanh", lambda r: [t(3, 4, rng=r), t(3, 4, rng=r)],
+         lambda g, x: torch.autograd.grad(F.gelu(x, approximate="tanh"), x, g, create_graph=True)[0])],
     "LeakyReluBackward1": [("leaky_relu_", lambda r: [t(3, 4, rng=r)],
                             modified(lambda y: F.leaky_relu(y, 0.1, inplace=True)))],
     "CatBackward0": [("dim 0", lambda r: [t(2, 3, rng=r), t(1, 3, rng=r)], lambda x, y: torch.cat([x, y])),
@@ -269,6 +342,11 @@ def _mse_backward(x, y, reduction):
     out = F.mse_loss(x, y, reduction=reduction)
     gx, gy = torch.autograd.grad(out, (x, y), torch.ones_like(out).requires_grad_(), create_graph=True)
     return gx + gy * 0.5
+
+
+def _unbind_rows(x):
+    first, _, last = x.unbind(0)
+    return first * 2 + last ** 2
 
 
 def _setitem(x, v):

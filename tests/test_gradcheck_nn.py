@@ -1,7 +1,8 @@
 """Finite differences in float64 for every op added for torch.nn and the
 next chapters (issue 8): addmm / linear, softmax, log_softmax, nll_loss,
 cross_entropy, binary_cross_entropy, l1_loss, cat, stack, where, masked_fill,
-prod, var, std, remainder, outer, the in-place methods and torch.normal's
+prod, var, std, remainder, outer, the in-place methods, dropout (a fixed
+mask: the generator is re-seeded before each evaluation) and torch.normal's
 (zero) gradient. Each case is one test id; the last tests show the checks can fail."""
 import numpy as np
 import pytest
@@ -105,6 +106,32 @@ CASES = [
 ]
 
 
+def seeded(fn, seed=0):
+    """fn with the default generator re-seeded before each call, so every
+    finite-difference evaluation of a dropout sees the same mask."""
+    def call(*args):
+        torch.manual_seed(seed)
+        return fn(*args)
+    return call
+
+
+CASES += [
+    ("dropout", seeded(lambda a: F.dropout(a, 0.3)), lambda: (rnd(4, 5),)),
+    ("dropout_p_high", seeded(lambda a: F.dropout(a, 0.9), seed=3), lambda: (rnd(20),)),
+    ("dropout_p1", lambda a: F.dropout(a, 1.0), lambda: (rnd(3),)),
+    ("dropout_inplace", seeded(lambda a: F.dropout(a * 1, 0.5, inplace=True)), lambda: (rnd(6),)),
+    ("dropout_module_then_linear", seeded(lambda a, w: F.linear(torch.nn.Dropout(0.4)(a), w)),
+     lambda: (rnd(3, 4), rnd(2, 4, seed=1))),
+    ("gelu", F.gelu, lambda: (rnd(3, 4),)),
+    ("gelu_tanh", lambda a: F.gelu(a, approximate="tanh"), lambda: (rnd(3, 4),)),
+    ("gelu_wide_range", F.gelu, lambda: (rnd(20, low=-6, high=6),)),
+    ("gelu_module_in_mlp", lambda a, w: torch.nn.GELU()(F.linear(a, w)).sum(),
+     lambda: (rnd(3, 4), rnd(2, 4, seed=1))),
+    ("dropout_shared_in_loop", seeded(lambda a: sum(F.dropout(a, 0.5) * k for k in range(3))),
+     lambda: (rnd(5),)),
+]
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_gradcheck(case):
     _, fn, make, *kw = case
@@ -145,3 +172,23 @@ def test_gradcheck_catches_a_wrong_cat(monkeypatch):
                         lambda self, grad: tuple(reversed(np.split(grad, np.cumsum(self._sizes)[:-1], axis=0))))
     with pytest.raises(GradcheckError):
         gradcheck(lambda a, b: torch.cat([a, b]), (rnd(2, 3), rnd(2, 3, seed=1)))
+
+
+def test_dropout_gradient_is_the_mask_and_a_new_mask_each_call_fails_gradcheck():
+    torch.manual_seed(0)
+    x = torch.ones(50, dtype=torch.float64, requires_grad=True)
+    out = F.dropout(x, 0.2)
+    out.sum().backward()
+    assert set(out.tolist()) == {0.0, 1.25}               # kept ones are scaled by 1 / (1 - p)
+    assert x.grad.tolist() == out.tolist()                # d out / d x is the mask
+    with pytest.raises(GradcheckError):                   # unseeded: each evaluation draws a new mask
+        gradcheck(lambda a: F.dropout(a, 0.5), (rnd(8),))
+
+
+def test_gelu_second_and_third_derivatives_match_finite_differences():
+    from autograd_teach.autograd import gradgradcheck
+    for approximate in ("none", "tanh"):
+        assert gradgradcheck(lambda a: F.gelu(a, approximate=approximate), (rnd(6),))
+        # third order: the rule of GeluBackwardBackward0 (gelu_double_backward) is built from ops
+        assert gradgradcheck(lambda a: torch.autograd.grad(F.gelu(a, approximate=approximate).sum(), a,
+                                                           create_graph=True)[0], (rnd(5),))

@@ -62,7 +62,7 @@ def test_assignment_errors_and_registration():
             self.w = nn.Parameter(torch.ones(2))
 
     m = M()
-    with pytest.raises(TypeError, match="cannot assign 'autograd_teach.tensor.Tensor' as parameter 'w'"):
+    with pytest.raises(TypeError, match="cannot assign 'torch.FloatTensor' as parameter 'w'"):
         m.w = torch.ones(2)
     m.w = None
     assert list(m.parameters()) == []
@@ -232,3 +232,158 @@ def test_deepcopy_of_a_model_is_independent():
     assert type(twin[0].weight) is nn.Parameter and twin[0].weight.requires_grad
     twin[0].weight.data.fill_(1.0)
     assert not np.array_equal(net[0].weight._data, twin[0].weight._data)
+
+
+# ---- Dropout ------------------------------------------------------------------
+
+def test_dropout_returns_its_input_when_there_is_nothing_to_drop():
+    x = torch.randn(3, 4, requires_grad=True)
+    assert F.dropout(x, 0.5, training=False) is x
+    assert F.dropout(x, 0.0) is x
+    empty = torch.ones(0, 4)
+    assert F.dropout(empty, 0.5) is empty
+    m = nn.Dropout(0.5).eval()
+    assert m(x) is x and not m.training
+    # nothing was drawn: the stream is where it was
+    torch.manual_seed(2)
+    F.dropout(x, 0.5, training=False)
+    nn.Dropout(0.3).eval()(x)
+    after = torch.rand(3).tolist()
+    torch.manual_seed(2)
+    assert torch.rand(3).tolist() == after
+
+
+def test_dropout_keeps_dtype_shape_and_expected_value():
+    torch.manual_seed(0)
+    for dt in (torch.float16, torch.float32, torch.float64):
+        x = torch.ones(2000, dtype=dt)
+        out = F.dropout(x, 0.25)
+        assert out.dtype == dt and out.shape == x.shape
+        kept = out[out != 0]
+        assert set(kept.tolist()) == {float(torch.tensor(1 / 0.75, dtype=dt))}
+        assert abs(out.double().mean().item() - 1.0) < 0.1
+    p1 = F.dropout(torch.ones(5, requires_grad=True), 1.0)
+    assert p1.tolist() == [0.0] * 5 and p1.grad_fn.name() == "MulBackward0"
+
+
+def test_dropout_inplace_modifies_and_versions_its_input():
+    a = torch.ones(6, requires_grad=True)
+    b = a * 1
+    out = F.dropout(b, 0.5, inplace=True)
+    assert out is b and b._version == 1 and out.grad_fn.name() == "MulBackward0"
+    out.sum().backward()
+    assert a.grad.tolist() == out.tolist()
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+        F.dropout(torch.ones(3, requires_grad=True), 0.5, inplace=True)
+
+
+def test_dropout_misuse():
+    for bad in (-0.5, 1.01):
+        with pytest.raises(ValueError, match=f"dropout probability has to be between 0 and 1, but got {bad}"):
+            F.dropout(torch.ones(2), bad)
+        with pytest.raises(ValueError, match="dropout probability has to be between 0 and 1"):
+            nn.Dropout(bad)
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        F.dropout(torch.arange(4), 0.5)
+
+
+def test_dropout_in_threads_draws_whole_masks():
+    # each thread's mask is one whole draw: as many zeros as some sequential draw has
+    results = []
+
+    def run():
+        results.append(F.dropout(torch.ones(500), 0.5).tolist())
+    torch.manual_seed(9)
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    torch.manual_seed(9)
+    sequential = [F.dropout(torch.ones(500), 0.5).tolist() for _ in range(4)]
+    assert sorted(results) == sorted(sequential)
+
+
+def test_model_with_dropout_trains_and_evaluates():
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Dropout(0.5), nn.Linear(8, 1))
+    x = torch.randn(16, 4)
+    train_a, train_b = net(x), net(x)
+    assert not torch.equal(train_a, train_b)          # a new mask each call
+    net.eval()
+    assert torch.equal(net(x), net(x))
+    net.train()
+    loss = net(x).pow(2).mean()
+    loss.backward()
+    assert all(p.grad is not None for p in net.parameters())
+
+
+# ---- DataLoader workers ------------------------------------------------------------
+
+@pytest.mark.filterwarnings("ignore:This DataLoader will create")     # 3 workers: more than some machines' CPUs
+def test_workers_run_in_this_process_and_give_the_same_batches_and_stream():
+    import multiprocessing
+    ds = data.TensorDataset(torch.arange(23))
+    out = {}
+    for nw in (0, 3):
+        g = torch.Generator().manual_seed(11)
+        batches = [b.tolist() for (b,) in data.DataLoader(ds, batch_size=4, shuffle=True, num_workers=nw,
+                                                          generator=g)]
+        out[nw] = batches, g.get_state()
+    assert multiprocessing.active_children() == []
+    assert out[0][0] == out[3][0]
+    assert torch.equal(out[0][1], out[3][1])
+    assert sorted(i for b in out[0][0] for i in b) == list(range(23))
+
+
+def test_persistent_workers_draw_one_base_seed():
+    from autograd_teach import random as R
+    ds = data.TensorDataset(torch.arange(5))
+    g, ref = torch.Generator(), torch.Generator()
+    loader = data.DataLoader(ds, batch_size=2, num_workers=2, persistent_workers=True, generator=g)
+    for _ in range(3):
+        assert [b.tolist() for (b,) in loader] == [[0, 1], [2, 3], [4]]
+    R.random_int64(ref)
+    assert torch.equal(g.get_state(), ref.get_state())
+    loader = data.DataLoader(ds, batch_size=2, num_workers=2, generator=g)
+    for _ in range(3):
+        list(loader)
+    for _ in range(3):
+        R.random_int64(ref)
+    assert torch.equal(g.get_state(), ref.get_state())
+
+
+def test_two_loaders_sharing_a_generator_interleave_its_stream():
+    ds = data.TensorDataset(torch.arange(12))
+    g = torch.Generator().manual_seed(1)
+    a = data.DataLoader(ds, batch_size=5, shuffle=True, generator=g)
+    b = data.DataLoader(ds, batch_size=5, shuffle=True, generator=g, num_workers=1)
+    epochs = [[i for (t,) in loader for i in t.tolist()] for loader in (a, b, a)]
+    assert all(sorted(e) == list(range(12)) for e in epochs)
+    assert epochs[0] != epochs[2]                     # the shared stream moved on
+    g.manual_seed(1)
+    assert [i for (t,) in a for i in t.tolist()] == epochs[0]
+
+
+def test_too_many_workers_warn_with_the_cpu_count(monkeypatch):
+    import os
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    ds = data.TensorDataset(torch.arange(4))
+    with pytest.warns(UserWarning, match="This DataLoader will create 4 worker processes in total. Our suggested "
+                                         "max number of worker in current system is 1, which is smaller"):
+        loader = data.DataLoader(ds, num_workers=4)
+    with pytest.warns(UserWarning, match="will create 4 worker processes"):
+        assert len(list(loader)) == 4
+
+
+def test_worker_options_misuse():
+    ds = data.TensorDataset(torch.arange(4))
+    with pytest.raises(ValueError, match="num_workers option should be non-negative"):
+        data.DataLoader(ds, num_workers=-1)
+    with pytest.raises(ValueError, match="persistent_workers option needs num_workers > 0"):
+        data.DataLoader(ds, persistent_workers=True)
+    with pytest.raises(ValueError, match="prefetch_factor option could only be specified in multiprocessing"):
+        data.DataLoader(ds, prefetch_factor=2)
+    with pytest.raises(AssertionError, match="prefetch_factor must be greater than 0"):
+        iter(data.DataLoader(ds, num_workers=1, prefetch_factor=0))
+    assert data.DataLoader(ds, num_workers=1).prefetch_factor == 2

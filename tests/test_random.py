@@ -94,3 +94,109 @@ def test_fma_emulation_rounds_once():
     # tiny c must decide the rounding (a float64 sum would lose it and tie).
     up, down = R.fma32(np.full(2, a32), a32, np.float32([2.0**-60, -(2.0**-60)]))
     assert up == np.float32(1 + 2.0**-11 + 2.0**-23) and down == np.float32(1 + 2.0**-11)
+
+
+# ---- Generator objects ---------------------------------------------------------
+
+def test_a_generator_is_a_stream_of_its_own():
+    g = torch.Generator().manual_seed(5)
+    torch.manual_seed(5)
+    ref = [torch.rand(3).tolist(), torch.randn(20).tolist(), torch.randint(0, 9, (4,)).tolist(),
+           torch.randperm(7).tolist(), torch.normal(0.0, 2.0, (3,)).tolist()]
+    torch.manual_seed(123)
+    mine = [torch.rand(3, generator=g).tolist(), torch.randn(20, generator=g).tolist(),
+            torch.randint(0, 9, (4,), generator=g).tolist(), torch.randperm(7, generator=g).tolist(),
+            torch.normal(0.0, 2.0, (3,), generator=g).tolist()]
+    assert mine == ref
+    after = torch.rand(2).tolist()          # the default stream did not move
+    torch.manual_seed(123)
+    assert torch.rand(2).tolist() == after
+
+
+def test_manual_seed_returns_the_default_generator():
+    assert torch.manual_seed(1) is torch.default_generator
+    assert torch.default_generator.initial_seed() == torch.initial_seed() == 1
+    g = torch.Generator()
+    assert g.manual_seed(2) is g and g.initial_seed() == 2
+    with pytest.raises(RuntimeError, match="manual_seed expected a long, but got float"):
+        g.manual_seed(2.0)
+    assert torch.manual_seed(2.0).initial_seed() == 2       # torch.manual_seed takes int(seed)
+
+
+def test_state_round_trips_mid_block_and_with_a_cached_normal():
+    g = torch.Generator().manual_seed(0)
+    for n in (0, 1, 623, 624, 625, 1300):
+        g.manual_seed(0)
+        torch.rand(n, generator=g)
+        torch.randn(1, generator=g)                       # leaves a cached second sample
+        s = g.get_state()
+        want = [torch.randn(1, generator=g).tolist(), torch.rand(700, generator=g).tolist()]
+        h = torch.Generator().set_state(s)
+        assert [torch.randn(1, generator=h).tolist(), torch.rand(700, generator=h).tolist()] == want
+        assert torch.equal(h.get_state(), g.get_state())
+
+
+def test_set_state_misuse():
+    g = torch.Generator()
+    with pytest.raises(RuntimeError, match="Expected a CPUGeneratorImplState of size 5056 but found the input RNG "
+                                           "state size to be 3"):
+        g.set_state(torch.zeros(3, dtype=torch.uint8))
+    with pytest.raises(TypeError, match="RNG state must be a torch.ByteTensor"):
+        g.set_state(torch.zeros(5056))
+    with pytest.raises(RuntimeError, match="Invalid mt19937 state"):
+        g.set_state(torch.zeros(5056, dtype=torch.uint8))
+    with pytest.raises(RuntimeError, match="device type not an accelerator"):
+        torch.Generator("meta")
+    assert torch.equal(g.get_state(), torch.Generator().get_state())    # failed set_states changed nothing
+
+
+def test_threads_sharing_a_generator_take_whole_draws():
+    import threading
+    g = torch.Generator().manual_seed(8)
+    results = []
+
+    def run():
+        for _ in range(5):
+            results.append(torch.randn(300, generator=g).tolist())
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    g.manual_seed(8)
+    sequential = [torch.randn(300, generator=g).tolist() for _ in range(20)]
+    assert sorted(results) == sorted(sequential)
+
+
+def test_bernoulli_consumes_one_random64_per_element():
+    g, ref = torch.Generator().manual_seed(4), torch.Generator().manual_seed(4)
+    mask = R.bernoulli((3, 5), 0.3, g)
+    u = R._uniform01_f64(ref.stream.engine, 15).reshape(3, 5)
+    assert np.array_equal(mask, (u < 0.3).astype(np.float64))
+    assert torch.equal(g.get_state(), ref.get_state())
+
+
+def test_copies_and_pickles_of_a_generator_continue_its_stream():
+    import copy
+    import pickle
+    g = torch.Generator().manual_seed(3)
+    torch.randn(5, generator=g)
+    for other in (copy.copy(g), copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        assert other is not g and other.initial_seed() == 3
+        assert torch.equal(other.get_state(), g.get_state())
+    h = copy.deepcopy(g)
+    assert torch.rand(4, generator=h).tolist() == torch.rand(4, generator=g).tolist()
+
+
+def test_init_functions_and_inplace_draws_use_the_given_generator():
+    g, ref = torch.Generator().manual_seed(1), torch.Generator().manual_seed(1)
+    torch.manual_seed(0)
+    w = torch.empty(3, 4)
+    torch.nn.init.xavier_uniform_(w, generator=g)
+    bound = 3.0 ** 0.5 * (2.0 / 7.0) ** 0.5     # init's formula: sqrt(3) * gain * sqrt(2 / (fan_in + fan_out))
+    assert w.tolist() == torch.empty(3, 4).uniform_(-bound, bound, generator=ref).tolist()
+    torch.nn.init.normal_(w, 0.0, 0.01, generator=g)
+    assert w.tolist() == torch.empty(3, 4).normal_(0.0, 0.01, generator=ref).tolist()
+    after = torch.rand(2).tolist()               # the default stream was not used
+    torch.manual_seed(0)
+    assert torch.rand(2).tolist() == after

@@ -1,5 +1,7 @@
 """Views, in-place ops and edge cases found in review. Every expected value
 below is what PyTorch 2.13 gives for the same code (checked with real torch)."""
+import copy
+
 import numpy as np
 import pytest
 
@@ -182,3 +184,213 @@ def test_fill_with_a_tensor_sends_its_gradient_to_the_value():
     assert s.grad.item() == 6.0
     with pytest.raises(RuntimeError, match="fill_ only supports 0-dimension value tensor but got tensor with 1 dim"):
         torch.ones(2).fill_(torch.ones(1))
+
+
+# --- an in-place op on a view: CopySlices holds the op's node, as in PyTorch -------
+
+def test_inplace_on_a_view_puts_the_ops_node_inside_copyslices():
+    # PyTorch: x's new grad_fn is CopySlices(old base, then the op's edges but its first);
+    # the MulBackward0 of mul_ is not a node below it (the torch cross-check compares this).
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    a[1:].mul_(5)
+    assert _names(a.grad_fn) == ["MulBackward0", None]     # 5 is a number: no edge
+    assert a.grad_fn.fn.name() == "MulBackward0"             # held inside
+    w = torch.tensor([3.0], requires_grad=True)
+    b = x * 1
+    b[1:].mul_(w)
+    assert _names(b.grad_fn) == ["MulBackward0", "torch::autograd::AccumulateGrad"]
+    c = x * 1
+    c.t()[:1].pow_(2)
+    assert _names(c.grad_fn) == ["MulBackward0"]
+    d = x * 1
+    d.view(2, 1)[0][0] = w[0] * 3        # setitem on a view of a view: CopySlices(d, value)
+    assert _names(d.grad_fn) == ["MulBackward0", "MulBackward0"]
+
+
+def _through_views(x, w):
+    a = x * 1
+    a[1:].mul_(w)                     # a view's mul_ with a tensor
+    a.t()[:2].add_(w.sum()).pow_(2)   # two in a row on another view
+    v = a.view(3, 1)[0]
+    v[0] = w[0] * 3                   # setitem on a view
+    a[2:].zero_()                     # the op's gradient for the region is zero
+    a.unsqueeze(0)[0][1:2].sin_()
+    a[:2][[0]] = w[1:] * x[2]         # advanced setitem on a view: CopySlices held in a CopySlices
+    return a * torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64) + a.sum() * a[1]
+
+
+def test_inplace_on_a_view_gradients_by_finite_differences():
+    from autograd_teach.autograd import gradcheck
+    x = torch.tensor([1.0, -2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
+    assert gradcheck(_through_views, (x, w))
+
+
+def test_inplace_on_a_view_second_derivatives_by_finite_differences():
+    # create_graph=True through a CopySlices holding the op's node: its backward
+    # is recorded (the region write is a CopySlices again) and differentiated.
+    from autograd_teach.autograd import gradgradcheck
+    x = torch.tensor([1.0, -2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
+    assert gradgradcheck(_through_views, (x, w))
+
+
+def test_inplace_on_a_view_create_graph_gives_the_same_gradients():
+    # gradgradcheck checks the second derivative of what create_graph built; this
+    # checks that what it built is the first derivative.
+    x = torch.tensor([1.0, -2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
+    plain = torch.autograd.grad(_through_views(x, w).sum(), (x, w))
+    recorded = torch.autograd.grad(_through_views(x, w).sum(), (x, w), create_graph=True)
+    for p, r in zip(plain, recorded):
+        assert r.grad_fn is not None and np.allclose(p.detach().numpy(), r.detach().numpy())
+
+
+def test_double_backward_through_copyslices_holding_a_node():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    a = x * 1
+    a[1:].pow_(3)                     # a = [x0, x1^3, x2^3]
+    (g,) = torch.autograd.grad(a.sum(), x, create_graph=True)
+    assert g.tolist() == [1.0, 12.0, 27.0]                   # 3 x^2
+    assert g.grad_fn is not None
+    g.sum().backward()
+    assert x.grad.tolist() == [0.0, 12.0, 18.0]              # 6 x
+
+
+def test_inplace_on_a_view_of_a_base_without_grad():
+    # The base needs no gradient: CopySlices has no edge for it, only the op's others.
+    w = torch.tensor([2.0, 3.0], requires_grad=True)
+    a = torch.zeros(3)
+    a[:2].add_(w)
+    assert _names(a.grad_fn) == [None, "torch::autograd::AccumulateGrad"]
+    (a * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert w.grad.tolist() == [1.0, 2.0]
+
+
+def test_a_second_backward_through_a_held_node_is_refused():
+    # The held node's saved tensors are freed with CopySlices'.
+    # (AddBackward0 saves nothing: only the held MulBackward0 can refuse.)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0], requires_grad=True)
+    a = x + 0
+    a[1:].mul_(w)
+    a.sum().backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        a.sum().backward()
+
+
+# --- a view whose base changed is re-derived when its grad_fn is read, as in PyTorch ----
+
+def _run_order(out):
+    from autograd_teach import engine
+    ran = []
+
+    class Watcher:
+        def step(self, node, grad_outputs, grad_inputs):
+            ran.append(node.name())
+
+        def end(self):
+            pass
+    handle = engine.add_observer(lambda roots: Watcher())
+    try:
+        out.backward()
+    finally:
+        handle.remove()
+    return ran
+
+
+def test_a_view_of_a_changed_base_gets_its_node_when_read():
+    # PyTorch re-derives v1 when its grad_fn is read: v1's AsStridedBackward0 is made
+    # after v2.sum()'s node, so backward runs it first (the highest sequence number
+    # first). Made at mul_, it ran after SumBackward0. v2, written through, is
+    # re-derived at once.
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    v1, v2 = a[0], a[1:]
+    v2.mul_(5)
+    s = v2.sum()
+    out = v1 + s
+    assert a.grad_fn.sequence_nr < v2.grad_fn.sequence_nr < s.grad_fn.sequence_nr < v1.grad_fn.sequence_nr
+    assert _run_order(out)[:3] == ["AddBackward0", "AsStridedBackward0", "SumBackward0"]
+    assert x.grad.tolist() == [1.0, 5.0]
+
+
+def test_a_view_read_twice_after_a_change_keeps_one_node():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    v = a[0]
+    a.mul_(3)
+    first = v.grad_fn
+    assert first.name() == "AsStridedBackward0" and v.grad_fn is first
+    assert first.next_functions[0][0] is a.grad_fn
+    a.add_(1)                          # changed again: a new node, from the newest base
+    assert v.grad_fn is not first and v.grad_fn.next_functions[0][0] is a.grad_fn
+    v.backward()
+    assert x.grad.tolist() == [3.0, 0.0]
+
+
+def test_a_view_of_a_base_changed_under_no_grad_is_re_derived_too():
+    # PyTorch: any in-place change of the base (the version counter moved) re-derives
+    # the view's grad_fn on read, also under no_grad, also when read under no_grad.
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    v = a[0]
+    with torch.no_grad():
+        a.mul_(2)
+    with torch.no_grad():
+        assert v.grad_fn.name() == "AsStridedBackward0"
+    assert v.grad_fn.next_functions[0][0] is a.grad_fn     # a kept its MulBackward0
+    t = x.t()                          # a view of a leaf that requires grad
+    with torch.no_grad():
+        x.add_(1)
+    assert t.grad_fn.name() == "AsStridedBackward0"
+    assert t.grad_fn.next_functions[0][0].name() == "torch::autograd::AccumulateGrad"
+
+
+def test_a_view_of_a_base_that_gets_a_history_requires_grad():
+    w = torch.tensor([2.0, 3.0], requires_grad=True)
+    b = torch.zeros(2)
+    v = b[1]
+    b.add_(torch.ones(2))               # nothing requires grad: nothing to re-derive
+    assert v.grad_fn is None and not v.requires_grad
+    b.mul_(w)
+    assert v.requires_grad and v.is_leaf is False
+    (v * 4).backward()                  # an op on the view records: it reads the new history
+    assert w.grad.tolist() == [0.0, 4.0]
+
+
+def test_a_stale_view_is_still_a_plain_tensor_to_the_user():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    v, u = a[0], a[1]
+    a.mul_(2)
+    assert isinstance(v, torch.Tensor) and repr(type(v)) == repr(torch.Tensor)
+    assert "AsStridedBackward0" in repr(v)
+    assert type(v) is torch.Tensor      # read: up to date again
+    b = torch.tensor([1.0, 2.0])
+    s = b[1]
+    b.add_(1)
+    c = copy.copy(s)                    # copy (and pickle) see it re-derived: a plain Tensor
+    assert type(c) is torch.Tensor and type(s) is torch.Tensor and c.tolist() == 3.0
+    assert (u * 1).grad_fn.next_functions[0][0].name() == "AsStridedBackward0"
+
+
+def test_threads_reading_a_stale_view_share_one_node():
+    import threading
+    for _ in range(20):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        a = x * 1
+        v = a[0]
+        a.mul_(2)
+        seen, start = [], threading.Barrier(4)
+
+        def read():
+            start.wait()
+            seen.append(v.grad_fn)
+        threads = [threading.Thread(target=read) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(set(map(id, seen))) == 1 and seen[0] is v.grad_fn

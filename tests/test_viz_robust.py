@@ -45,6 +45,74 @@ def test_a_leaf_feeding_a_thousand_nodes_is_drawn_smaller_and_says_so():
     assert "Graph too large to lay out quickly" in " ".join(texts(d.svg()))
 
 
+def shared_rnn(n):
+    w = torch.ones(2, 2, requires_grad=True)
+    b = torch.ones(2, requires_grad=True)
+    h = torch.ones(2)
+    for _ in range(n):
+        h = (w @ h + b).tanh()
+    return h.sum()
+
+
+def called_twice(n):
+    w = torch.ones(2, requires_grad=True)
+
+    def model(z):
+        for _ in range(n):
+            z = (z * w).tanh()
+        return z
+    return (model(torch.ones(2)) + model(torch.ones(2) * 2)).sum()
+
+
+def fan_in(n):
+    x = torch.ones(2, requires_grad=True)
+    return sum((x * float(i)).sum() for i in range(n))
+
+
+def functions_in(g):
+    """Functions the model draws: a collapsed run stands for all its members."""
+    return sum(len(n.members) if n.kind == G.REPEAT else 1
+               for n in g.nodes if n.kind in (G.FUNCTION, G.ACCUMULATE, G.REPEAT))
+
+
+BIG = {"reuse loop": lambda: reuse_loop(5000), "RNN, shared w and b": lambda: shared_rnn(800),
+       "one leaf, fan-in": lambda: fan_in(1000), "model called twice": lambda: called_twice(1200)}
+
+
+@pytest.mark.parametrize("what", sorted(BIG))
+def test_max_nodes_none_past_the_layout_budget_is_collapsed_and_says_so(what):
+    out = BIG[what]()
+    total = sum(1 for _ in G.iter_functions([out]))
+    assert total > G.LAYOUT_NODES                       # too big to draw whole: the case under test
+    g = G.build_for_drawing(out, max_nodes=None)
+    assert G.LAYOUT_NODES // 2 <= G.layout_cost(g) <= G.LAYOUT_NODES   # cut to the budget, not far below
+    assert g.hidden[0] == ("caption.collapsed", {"n": len(g.nodes)})
+    hidden = [n for n in g.nodes if n.kind == G.HIDDEN]
+    assert len(hidden) == 1
+    assert functions_in(g) + hidden[0].count == total   # every Function is drawn or counted as hidden
+
+
+def test_a_graph_under_the_layout_budget_is_drawn_whole_with_max_nodes_none():
+    out = reuse_loop(400)                               # 803 nodes with its copies
+    total = sum(1 for _ in G.iter_functions([out]))
+    g = G.build_for_drawing(out, max_nodes=None)
+    assert G.layout_cost(g) <= G.LAYOUT_NODES
+    assert functions_in(g) == total
+    assert not any(n.kind == G.HIDDEN for n in g.nodes)
+    assert "caption.collapsed" not in [key for key, _ in g.hidden]
+
+
+def test_collapsed_caption_is_drawn_and_the_svg_is_the_same_every_time():
+    out = shared_rnn(500)
+    with viz.record() as rec:
+        out.backward()
+    first = viz.draw(out, recording=rec, max_nodes=None)
+    again = viz.draw(out, recording=rec, max_nodes=None)
+    words = " ".join(texts(first.svg()))
+    assert f"only the {len(first.graph.nodes)} nodes nearest the output are drawn" in words
+    assert first.svg() == again.svg()
+
+
 def test_small_shared_graphs_are_drawn_as_they_are():
     x = torch.ones(2, requires_grad=True)
     g = viz.draw(x * x + x).graph

@@ -38,14 +38,6 @@ KNOWN_DIFFERENCES = {
     "higher_order_edge_cases": "backward(inputs=[x]): PyTorch runs x's AccumulateGrad node (a step of its own); "
                                "our engine captures the gradient at that node and adds it to x.grad after the "
                                "run (tensor.backward), so the run has one step less",
-    "misuse_custom_backward_checks": "a custom backward that returns None: PyTorch still runs the nodes "
-                                     "below with no gradient (a custom backward there gets zeros, a leaf "
-                                     "gets a zero .grad); our engine does not run them",
-    "misuse_view_of_changed_base": "an in-place op on a view: PyTorch's CopySlices holds the op's node; "
-                                   "ours hangs it, and the view op, below CopySlices; and a view whose base "
-                                   "changed gets AsStridedBackward0 when its grad_fn is read, ours at the op",
-    "misuse_zero_dim_inplace": "an in-place op on a view: PyTorch's CopySlices holds the op's node; ours "
-                               "hangs it, and the view op, below CopySlices",
 }
 ALL_PROGRAMS = sorted((GOLDEN / "programs").glob("*.py"))
 PROGRAMS = [p for p in ALL_PROGRAMS if p.stem not in KNOWN_DIFFERENCES]

@@ -14,14 +14,25 @@ in the graph as a node named <YourClass>Backward, exactly as in PyTorch.
             return grad * y
 
     y = MyExp.apply(x)     # y.grad_fn is a MyExpBackward node; ctx is that node
+
+A forward may return a tuple: every tensor in it is an output of the same
+node (a, b = F.apply(x): a.grad_fn is b.grad_fn, b.output_nr == 1), and
+backward receives one gradient per output, zeros for an output that got none
+(None instead after ctx.set_materialize_grads(False)); see
+ops/multi_output.py for how a node with several outputs gets its gradients.
 """
+import warnings
+
+import numpy as np
+
 from .. import grad_mode
-from ..node import FREED, Node, SavedTensor, next_sequence_nr, unbroadcast
+from ..node import FREED, SavedTensor, next_sequence_nr, unbroadcast
+from ..ops.multi_output import MultiOutputNode
 from ..ops.shape import ViewBackward0
 from ..tensor import Tensor
 
 
-class BackwardCFunction(Node):
+class BackwardCFunction(MultiOutputNode):
     """The graph node of a custom Function; it is also the `ctx` that forward
     and backward receive."""
     _fn = None          # the user's Function class
@@ -31,12 +42,38 @@ class BackwardCFunction(Node):
         self._tensor_args = tuple(isinstance(a, Tensor) for a in args)
         self._saved = ()
         self._freed = False
+        self._dirty = self._non_differentiable = ()
+        self.materialize_grads = True
+        self.output_metadata = ()     # (shape, dtype) of each output; None where it is not a tensor
 
     def __repr__(self):
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
     def save_for_backward(self, *tensors):
         self._saved = tuple(None if t is None else SavedTensor(t) for t in tensors)
+
+    def mark_dirty(self, *tensors):
+        """forward changed these inputs in place (and returns them)."""
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        """These outputs get no gradient: requires_grad False, zeros in backward."""
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value):
+        """False: backward gets None, not zeros, for an output that got no gradient."""
+        self.materialize_grads = value
+
+    def materialized(self, grads, wrap):
+        """One gradient per output, as backward receives it: wrap(array) makes
+        a Tensor of an array; None becomes zeros of the output's shape and
+        dtype (materialize_grads), or stays None (and for a non-tensor output)."""
+        out = []
+        for g, meta in zip(grads, self.output_metadata):
+            if g is None and self.materialize_grads and meta is not None:
+                g = Tensor._wrap(np.zeros(*meta))
+            out.append(wrap(g) if g is not None and not isinstance(g, Tensor) else g)
+        return out
 
     wrap = staticmethod(Tensor._wrap)
 
@@ -55,13 +92,13 @@ class BackwardCFunction(Node):
     def saved_tensors_info(self):
         return []
 
-    def call_backward(self, grad):
-        return checked_grads(self, self._fn.backward(self, Tensor._wrap(grad)))
+    def call_backward(self, grads):
+        return checked_grads(self, self._fn.backward(self, *self.materialized(grads, Tensor._wrap)))
 
-    def call_backward_on_tensors(self, grad):
+    def call_backward_on_tensors(self, grads):
         """create_graph=True: the user's backward runs on Tensors with grad mode
         on, so its ops are recorded, as PyTorch does. Checked as without a graph."""
-        grads = self._fn.backward(self, grad)
+        grads = self._fn.backward(self, *self.materialized(grads, Tensor._wrap))
         checked_grads(self, grads)
         grads = grads if isinstance(grads, tuple) else (grads,)
         return tuple(g for g, is_tensor in zip(grads, self._tensor_args) if is_tensor)
@@ -124,28 +161,82 @@ class CustomFunctionView(ViewBackward0):
     custom_function_view = True
 
 
-def _saved_output_is_ours(ctx, out):
-    """ctx.save_for_backward(y) of forward's own output: if y is changed in
+class CustomFunctionMultiView(ViewBackward0):
+    """The same, for an input returned in a tuple of outputs: PyTorch treats
+    it as a view made by a function that returns several views."""
+    multi_output_view = True
+
+
+LEAF_DIRTY = "a leaf Variable that requires grad has been used in an in-place operation."
+LEGACY = ("Legacy autograd function with non-static forward method is deprecated. Please use new-style autograd "
+          "function with static forward method. (Example: https://pytorch.org/docs/stable/autograd.html"
+          "#torch.autograd.Function)")
+
+
+def _saved_output_is_ours(ctx, out, k):
+    """ctx.save_for_backward(y) of forward's own output k: if y is changed in
     place later, PyTorch's error names this Function ('output 0 of MyExp'),
     not the op that changed it, as for any node's saved output."""
     for s in ctx._saved:
         if s is not None and s.ref is not None and s.ref() is out:
-            s.ref, s.made_by = None, type(ctx)
+            s.ref, s.made_by, s.output_nr = None, type(ctx), k
 
 
-def _alias_if_input(out, args):
+def _alias_if_input(out, args, several):
     """A forward that returns one of its inputs unchanged (`return x`) gets,
     as in PyTorch, a view of it: the output takes the new grad_fn and the
     input keeps its own history (a leaf stays a leaf)."""
     if any(out is a for a in args):
         with grad_mode.no_grad():
-            return CustomFunctionView.apply(out, tuple(out.shape))
+            view = CustomFunctionMultiView if several else CustomFunctionView
+            return view.apply(out, tuple(out.shape))
+    return out
+
+
+def _wrap_output(ctx, k, out, args, recording, several):
+    """Output k of forward as apply returns it: a dirty input itself (version
+    bumped), an input returned as-is as a view of it, and, if it is
+    differentiable, with ctx as its grad_fn."""
+    if not isinstance(out, Tensor):
+        return out
+    _saved_output_is_ours(ctx, out, k)
+    if any(out is d for d in ctx._dirty):
+        return _dirty_output(ctx, k, out, recording)
+    out = _alias_if_input(out, args, several)
+    differentiable = out._data.dtype.kind == "f" and not any(out is n for n in ctx._non_differentiable)
+    if recording and differentiable:
+        out._set_grad_fn(ctx, k)
+    return out
+
+
+def _dirty_output(ctx, k, out, recording):
+    """An input forward changed in place (ctx.mark_dirty): returned itself,
+    its version bumped, and, as after any in-place op, its history is now
+    ctx; on a view, its base's history changes too (CopySlices, views.py)."""
+    if not recording:
+        out._bump_version()
+        return out
+    if out.is_leaf and out.requires_grad:
+        raise RuntimeError(LEAF_DIRTY)
+    new_values = Tensor._wrap(out._data, None, ctx)
+    new_values._set_grad_fn(ctx, k)
+    out._inplace(lambda old: new_values)       # the values are already in place: this records the history
+    if out.grad_fn is ctx:
+        out._set_grad_fn(ctx, k)
     return out
 
 
 class Function:
     """Subclass with static forward(ctx, *args) and backward(ctx, *grads); call
-    with .apply(*args). Only single-tensor outputs are supported."""
+    with .apply(*args). forward may return a Tensor or a tuple."""
+
+    def __init__(self, *args, **kwargs):
+        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "
+                      "so you should invoke them on the class itself. Instantiating an autograd function will raise "
+                      "an error in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(LEGACY)
 
     @staticmethod
     def forward(ctx, *args):
@@ -165,13 +256,13 @@ class Function:
         ctx = node_cls(args)
         with grad_mode.no_grad():    # forward's own ops are not recorded, as in PyTorch
             out = cls.forward(ctx, *args)
-        if not isinstance(out, Tensor):
-            raise NotImplementedError("autograd_teach: a custom Function must return a single Tensor")
-        _saved_output_is_ours(ctx, out)
-        out = _alias_if_input(out, args)
-        if grad_mode.is_grad_enabled() and any(ctx.needs_input_grad):
+        outs = out if isinstance(out, tuple) else (out,)
+        recording = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
+        if recording:   # the edges first: a dirty input's edge is to its history before forward
             ctx.input_metadata = tuple((a._data.shape, a._data.dtype) for a in args if isinstance(a, Tensor))
             ctx.next_functions = tuple(a._grad_edge() for a in args if isinstance(a, Tensor))
             ctx.sequence_nr = next_sequence_nr()
-            out._set_grad_fn(ctx)
-        return out
+        ctx.num_outputs = len(outs)
+        ctx.output_metadata = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else None for o in outs)
+        outs = tuple(_wrap_output(ctx, k, o, args, recording, len(outs) > 1) for k, o in enumerate(outs))
+        return outs if isinstance(out, tuple) else outs[0]

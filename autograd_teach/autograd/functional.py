@@ -8,6 +8,7 @@ jacobian of a jacobian computed with create_graph=True)."""
 import numpy as np
 
 from .. import engine, grad_mode
+from .. import ops as O
 from ..more_functions import stack
 from ..tensor import Tensor, as_tuple, backward, gradient_roots  # noqa: F401
 
@@ -26,10 +27,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     roots = gradient_roots(outputs, grad_outputs, create_graph)
     capture = {t._grad_edge()[0]: None for t in inputs}
     engine.execute(roots, retain_graph=bool(retain_graph), accumulate=False, capture=capture,
-                   create_graph=create_graph)
+                   create_graph=create_graph, wrap=Tensor._wrap)
     result = []
     for i, t in enumerate(inputs):
-        g = capture[t._grad_edge()[0]]
+        g = O.multi_output.captured(capture, t)     # output k of a node with several outputs: slot k
         if g is None and not allow_unused:
             raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
                                "Set allow_unused=True if this is the desired behavior.")

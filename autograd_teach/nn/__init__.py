@@ -1,6 +1,6 @@
 """torch.nn: Module and Parameter, layers, activations, losses, init."""
 from . import functional, init  # noqa: F401
-from .modules import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Flatten, Identity, L1Loss, LeakyReLU,  # noqa: F401,E501
-                      Linear, LogSoftmax, Module, ModuleList, MSELoss, NLLLoss, ReLU, Sequential, Sigmoid,
-                      Softmax, Tanh)
+from .modules import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, Flatten, GELU,  # noqa: F401
+                      Identity, L1Loss, LeakyReLU, Linear, LogSoftmax, Module, ModuleList, MSELoss, NLLLoss,
+                      ReLU, Sequential, Sigmoid, Softmax, Tanh)
 from .parameter import Parameter  # noqa: F401

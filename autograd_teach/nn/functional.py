@@ -2,7 +2,11 @@
 losses. Each builds the graph PyTorch builds (same nodes, same order)."""
 import warnings
 
+import numpy as np
+
 from .. import ops as O
+from .. import random
+from ..creation import from_numpy, zeros
 
 
 def mse_loss(input, target, reduction="mean"):
@@ -157,3 +161,43 @@ def flatten(input, start_dim=0, end_dim=-1):
     shape = tuple(input.shape)
     return input.reshape(shape[:s] + (-1,) + shape[e + 1:])
 
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero each element with probability p and scale the others by
+    1 / (1 - p), so the expected value is unchanged; the identity when not
+    training.  The graph is one MulBackward0: input * mask."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return _dropout(input, p, training, inplace)
+
+
+def _dropout(input, p, train, inplace):
+    """at::dropout on CPU (native/Dropout.cpp, _dropout_impl): nothing to do
+    returns the input itself; p == 1 multiplies by a 0-d zero; otherwise the
+    mask is empty_like(input).bernoulli_(1 - p).div_(1 - p) (one uniform
+    double per element, drawn from the default generator)."""
+    if p == 0 or not train or input.numel() == 0:
+        return input
+    if p == 1:
+        mask = zeros((), dtype=input.dtype)
+    else:
+        dt = input.dtype.np
+        keep = random.bernoulli(tuple(input.shape), 1 - p)
+        if dt.kind != "f":
+            raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                               f"{input.dtype.legacy_name}")
+        # div_ in the mask's dtype (float16 is computed in float32, then rounded)
+        work = np.dtype(np.float32) if dt == np.float16 else dt
+        mask = from_numpy((keep.astype(work) / work.type(1 - p)).astype(dt))
+    return input.mul_(mask) if inplace else input.mul(mask)
+
+
+def gelu(input, approximate="none"):
+    """x * Phi(x) (Phi: the standard normal CDF), or with approximate='tanh'
+    0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"GeluKernelImpl" not implemented for \'{input.dtype.legacy_name}\'')
+    return O.GeluBackward0.apply(input, approximate)

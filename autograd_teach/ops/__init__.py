@@ -35,7 +35,7 @@ from .alias import AliasBackward0  # noqa: F401
 from .as_strided import AsStridedBackward0  # noqa: F401
 from .matmul_nd import matmul, matmul_nd  # noqa: F401
 from .reshape import ReshapeAliasBackward0, UnsafeViewBackward0, reshape_node  # noqa: F401
-from .arithmetic import (AddBackward0, DivBackward0, MulBackward0, NegBackward0, PowBackward0,  # noqa: F401
+from .arithmetic import (AddBackward0, Atan2Backward0, DivBackward0, MulBackward0, NegBackward0, PowBackward0,  # noqa: F401
                          PowBackward1, PowBackward2, ReciprocalBackward0, RsubBackward1, SubBackward0)
 from .linalg import BmmBackward0, DotBackward0, MmBackward0, MvBackward0  # noqa: F401
 from .loss import BinaryCrossEntropyWithLogitsBackward0, MseLossBackward0, MseLossBackwardBackward0  # noqa: F401
@@ -43,7 +43,8 @@ from .pointwise import (AbsBackward0, ClampBackward1, CosBackward0, ExpBackward0
                         ReluBackward0, SgnBackward0, SigmoidBackward0, SigmoidBackwardBackward0, SinBackward0,
                         SqrtBackward0, TanhBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0,
                         ZeroBackward0, FillBackward2, FillBackward3, UniformBackward0, NormalBackward0)
-from .reduction import (LinalgVectorNormBackward0, MaxBackward0, MaxBackward1, MeanBackward0,  # noqa: F401
+from .reduction import (AmaxBackward0, AminBackward0, LogsumexpBackward0, NansumBackward0,  # noqa: F401
+                        LinalgVectorNormBackward0, MaxBackward0, MaxBackward1, MeanBackward0,  # noqa: F401
                         MeanBackward1, MinBackward0, MinBackward1, SumBackward0, SumBackward1)
 from .selection import (IndexPutImplBackward0, ScatterBackward0, SelectBackwardBackward0,  # noqa: F401
                         SliceBackwardBackward0, WhereBackward0)
@@ -53,6 +54,7 @@ from .shape import (CloneBackward0, CopyBackwards, ExpandBackward0, IndexBackwar
                     CopySlices)
 # --- added for torch.nn / next chapters (issue 8) ---
 from .join import CatBackward0, StackBackward0  # noqa: F401,E402
+from .multi_output import SplitBackward0, SplitWithSizesBackward0, UnbindBackward0  # noqa: F401,E402
 from .nn_ops import (AddmmBackward0, BinaryCrossEntropyBackward0, DivBackward1, LogSoftmaxBackward0,  # noqa: F401,E402,E501
                      LeakyReluBackward0, LeakyReluBackward1, MulBackward1, NllLossBackward0, SoftmaxBackward0)
 from .random_ops import NormalBackward1, NormalBackward2, NormalBackward3  # noqa: F401,E402
@@ -61,3 +63,15 @@ from .select_ops import (MaskedFillBackward0, MaximumBackward0, MinimumBackward0
 from .stats import CumsumBackward0, ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
 from .scalar import AddBackward1, SubBackward1  # noqa: F401,E402
 from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402
+from .gelu import GeluBackward0, GeluBackwardBackward0  # noqa: F401,E402
+from .unary import (AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, CoshBackward0,  # noqa: F401,E402
+                    ErfBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, Log10Backward0,
+                    Log1PBackward0, Log2Backward0, RoundBackward0, RsqrtBackward0, SignBackward0, SinhBackward0,
+                    TanBackward0, TruncBackward0)
+from .rearrange import (FlipBackward0, IndexAddBackward0, IndexSelectBackward0, MaskedSelectBackward0,  # noqa: F401,E402
+                        RepeatBackward0, RollBackward0, TrilBackward0, TriuBackward0)
+from .sorting import (KthvalueBackward0, MedianBackward0, MedianBackward1, SortBackward0,  # noqa: F401,E402
+                      TopkBackward0)
+from .diagonal import (DiagEmbedBackward0, DiagonalBackward0, DiagonalBackward0_copy,  # noqa: F401,E402
+                       DiagonalBackwardBackward0, TraceBackward0)
+from .stats import CumprodBackward0  # noqa: F401,E402

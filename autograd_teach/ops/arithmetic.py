@@ -206,3 +206,23 @@ class PowBackward2(OpNode):
         if self.self == 0:   # PyTorch: 0 ** x has gradient 0 where it is finite (x >= 0)
             return np.where(np.isfinite(result), 0.0, grad * result * -np.inf)
         return grad * (result * result.dtype.type(np.log(self.self)))   # log(base) rounded to result's dtype
+
+
+class Atan2Backward0(OpNode):
+    """out = torch.atan2(self, other)   (the angle of the point (other, self))
+
+    self: grad * other / (self * self + other * other)
+    other: grad * -self / (self * self + other * other)
+    """
+    inputs = ("self", "other")
+    saved = ("self", "other")
+    to_float = True
+    elementwise = True
+
+    def forward(self, a, b):
+        return via_float64(np.arctan2, a, b)
+
+    @quiet
+    def backward(self, grad, a, b):
+        denom = a * a + b * b
+        return grad * b / denom, grad * -a / denom

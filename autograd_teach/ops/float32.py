@@ -26,12 +26,15 @@ STEP = 16              # multi_row_sum's rows per level: 2**max(4, ceil(log2(row
 GRAIN = 32768          # above this PyTorch splits a sum over threads: numpy's order is kept there
 
 
+FLOAT32, FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)   # astype(dtype) is faster than astype(type)
+
+
 def via_float64(fn, a, *args):
     """fn computed in float64 and rounded once to a's float dtype: the
     correctly rounded result in nearly every case (float64 inputs unchanged)."""
-    if a.dtype != np.float32:
+    if a.dtype != FLOAT32:
         return fn(a, *args)
-    return fn(a.astype(np.float64), *args).astype(np.float32)
+    return fn(a.astype(FLOAT64), *args).astype(FLOAT32)
 
 
 def log(a):

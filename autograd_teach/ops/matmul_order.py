@@ -13,14 +13,20 @@ product is used as is, not always PyTorch's bits). Measured against torch
 2.13 on x86-64."""
 import numpy as np
 
+try:    # np.einsum(..., optimize=False) is exactly this call behind numpy's array-function
+    from numpy._core.multiarray import c_einsum        # dispatch, which costs more than a
+except ImportError:    # numpy < 2                       2x2 product itself (same code, same bits)
+    from numpy.core.multiarray import c_einsum
+
 SMALL_K = 512
 BLAS_ROWS, BLAS_COLS = 4, 12    # from this output size on, PyTorch's small-K loop gives way to BLAS (measured)
+FLOAT32 = np.dtype(np.float32)   # a dtype compares with a dtype faster than with a type
 
 
 def mm(a, b):
     """a @ b for 2-D a and 2-D (or 1-D) b."""
     k = a.shape[-1]
-    if a.dtype != np.float32 or k > SMALL_K or k <= 1:    # one product per element: nothing to order
+    if a.dtype != FLOAT32 or k > SMALL_K or k <= 1:    # one product per element: nothing to order
         return a @ b
     if a.shape[0] >= BLAS_ROWS and b.ndim == 2 and b.shape[1] >= BLAS_COLS:
         return a @ b
@@ -28,7 +34,7 @@ def mm(a, b):
         # einsum's loop adds in this order for any layout when K <= 3 (checked);
         # for longer K it switches to pairwise sums on contiguous rows
         # order="C": a row-major result, as PyTorch's mm (x.contiguous() reads the layout)
-        return np.einsum("ik,k->i" if b.ndim == 1 else "ik,kj->ij", a, b, order="C")
+        return c_einsum("ik,k->i" if b.ndim == 1 else "ik,kj->ij", a, b, order="C")
     vec = b.ndim == 1
     if vec:
         b = b[:, None]

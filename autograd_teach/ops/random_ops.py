@@ -16,8 +16,8 @@ class NormalBackward1(OpNode):
     inputs = ("mean",)
     to_float = True
 
-    def forward(self, mean, std):
-        z = random.normal(mean.shape, 0.0, std, mean.dtype)
+    def forward(self, mean, std, generator=None):
+        z = random.normal(mean.shape, 0.0, std, mean.dtype, generator)
         return z + mean
 
     def backward(self, grad):
@@ -31,8 +31,8 @@ class NormalBackward2(OpNode):
     inputs = ("std",)
     to_float = True
 
-    def forward(self, std, mean):
-        z = random.normal(std.shape, 0.0, 1.0, std.dtype)
+    def forward(self, std, mean, generator=None):
+        z = random.normal(std.shape, 0.0, 1.0, std.dtype, generator)
         return z * std + np.asarray(mean, dtype=std.dtype)
 
     def backward(self, grad):
@@ -46,9 +46,9 @@ class NormalBackward3(OpNode):
     std: zeros_like(grad)"""
     inputs = ("mean", "std")
 
-    def forward(self, mean, std):
+    def forward(self, mean, std, generator=None):
         shape = np.broadcast_shapes(mean.shape, std.shape)
-        z = random.normal(shape, 0.0, 1.0, np.result_type(mean, std))
+        z = random.normal(shape, 0.0, 1.0, np.result_type(mean, std), generator)
         return z * std + mean
 
     def backward(self, grad):

@@ -230,6 +230,94 @@ class LinalgVectorNormBackward0(OpNode):
 
 
 
+class AmaxBackward0(OpNode):
+    """out = self.amax(dim, keepdim)   (the largest value along dim; no indices)
+
+    self: scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim),
+          restore_reduced_dims(result, dim, keepdim) == self, dim)
+
+    Unlike max(dim), ties share the gradient evenly.
+    """
+    saved = ("self", "result")
+    attrs = ("dim", "keepdim")
+    _reduce = staticmethod(np.max)
+
+    def forward(self, a, dim=(), keepdim=False):
+        self.dim = normalize_dims(dim, a.ndim) if a.ndim and dim != () else tuple(range(a.ndim))
+        self.keepdim = keepdim
+        name = type(self).__name__[:4].lower()
+        for d in self.dim:
+            if a.shape[d] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        return self._reduce(a, axis=self.dim, keepdims=keepdim) if a.ndim else a.copy()
+
+    def backward(self, grad, a, result):
+        if not self.keepdim and a.ndim:
+            grad, result = np.expand_dims(grad, self.dim), np.expand_dims(result, self.dim)
+        mask = a == result
+        return mask * (grad / mask.sum(axis=self.dim, keepdims=True))
+
+
+class AminBackward0(AmaxBackward0):
+    """out = self.amin(dim, keepdim)   (the smallest value along dim; no indices)
+
+    self: scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim),
+          restore_reduced_dims(result, dim, keepdim) == self, dim)
+
+    Unlike min(dim), ties share the gradient evenly.
+    """
+    _reduce = staticmethod(np.min)
+
+
+class LogsumexpBackward0(OpNode):
+    """out = self.logsumexp(dim, keepdim)   (log(sum(exp(self))), without overflow)
+
+    self: logsumexp_backward(grad, self, result, dim, keepdim)
+
+    That is grad * (self - result).exp(): the softmax of self along dim.
+    """
+    saved = ("self", "result")
+    attrs = ("dim", "keepdim")
+    to_float = True
+
+    @quiet
+    def forward(self, a, dim, keepdim=False):
+        self.dim, self.keepdim = normalize_dims(dim, a.ndim) if a.ndim else (), keepdim
+        if not a.ndim:
+            return a.copy()
+        m = a.max(axis=self.dim, keepdims=True) if a.size else np.zeros((1,) * a.ndim, a.dtype)
+        m = np.where(np.isinf(m), 0, m)        # all -inf (or inf) along dim: no shift
+        out = np.log(np.exp(a - m).sum(axis=self.dim, keepdims=True)) + m
+        return out if keepdim else out.squeeze(self.dim)
+
+    @quiet
+    def backward(self, grad, a, result):
+        if not self.keepdim and a.ndim:
+            grad, result = np.expand_dims(grad, self.dim), np.expand_dims(result, self.dim)
+        return grad * np.exp(a - result)
+
+
+class NansumBackward0(OpNode):
+    """out = self.nansum(dim, keepdim)   (nan counted as 0)
+
+    self: nansum_backward(grad, self, dim, keepdim)
+
+    grad spread back as for sum, but not to the nans.
+    """
+    saved = ("self",)
+    attrs = ("dim", "keepdim")
+
+    def forward(self, a, dim=None, keepdim=False):
+        self.dim = normalize_dims(dim, a.ndim) if dim is not None and a.ndim else tuple(range(a.ndim))
+        self.keepdim = keepdim
+        return np.nansum(a, axis=self.dim, keepdims=keepdim)
+
+    out_dtype = SumBackward0.out_dtype
+
+    def backward(self, grad, a):
+        return _expand_back(grad, a.shape, self.dim, self.keepdim) * ~np.isnan(a)
+
+
 # -- the functions the rules call, as PyTorch's (FunctionsManual.cpp) -----------------
 
 def _unsqueeze_dims(t, dims):
@@ -269,3 +357,23 @@ def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim):
         mask = np.abs(self._data) == result._data
         return grad * self._wrap(np.sign(self._data) * mask / mask.sum(axis=dim, keepdims=True))
     return where(result == 0, 0.0, grad * sign * self.abs().pow(ord - 1) / result.pow(ord - 1))
+
+
+def scale_grad_by_count(grad, mask, dims):
+    """amax/amin: grad shared evenly among the elements equal to the result."""
+    return (grad / mask.sum(dims, True)) * mask
+
+
+def restore_reduced_dims(t, dims, keepdim):
+    """The reduced dims put back with size 1 (PyTorch's restore_reduced_dims)."""
+    return t if keepdim else _unsqueeze_dims(t, dims)
+
+
+def logsumexp_backward(grad, self, result, dim, keepdim):
+    if not keepdim and self.dim():
+        grad, result = _unsqueeze_dims(grad, dim), _unsqueeze_dims(result, dim)
+    return grad * (self - result).exp()
+
+
+def nansum_backward(grad, self, dim, keepdim):
+    return sum_backward(grad, self.shape, dim, keepdim) * self.isnan().logical_not()

@@ -401,9 +401,48 @@ class CopySlices(OpNode):
         replay_view(g_self, self.view)[self.index] = 0
         return g_self, replay_view(grad, self.view)[self.index]
 
+    # -- an in-place op on a view: this node holds the op's node -------------------
+    fn = None       # v.mul_(2), v a view of x: the MulBackward0 of mul_, held inside
+
+    def hold(self, fn):
+        """An in-place op on a view (v.mul_(2), v a view of x): as in PyTorch,
+        this node holds the op's node fn inside it instead of hanging it below.
+        Its edges are the old base's, then fn's edges but the first (fn's first
+        input was the view itself: now the region of the base)."""
+        self.fn = fn
+        self.next_functions = self.next_functions[:1] + fn.next_functions[1:]
+        self.input_metadata = self.input_metadata[:1] + fn.input_metadata[1:]
+
+    def call_backward(self, grad):
+        """Holding fn: the base's gradient is grad with its region replaced by
+        what fn sends to its first input (PyTorch's CopySlices::apply); fn's
+        other gradients go on as they are."""
+        if self.fn is None or grad is None:     # None: it sends None on, as PyTorch's CopySlices
+            return super().call_backward(grad)
+        g_self = grad.copy(order="K")
+        region = replay_view(g_self, self.view)
+        grads = self.fn.call_backward(self.held_gradient(region.copy()))
+        region[...] = 0 if grads[0] is None else grads[0]
+        return (g_self if self.next_functions[0][0] is not None else None,) + tuple(grads[1:])
+
+    def held_gradient(self, g):
+        """g as the held node takes it: a custom Function's node (mark_dirty)
+        takes one gradient per output (ops/multi_output.py), an op node one."""
+        slots_of = getattr(self.fn, "slots_of", None)
+        return g if slots_of is None else slots_of(g)
+
+    def release_variables(self):
+        super().release_variables()
+        if self.fn is not None:
+            self.fn.release_variables()
+
     def call_backward_on_tensors(self, grad):
         """create_graph=True: the same two steps as backward, as Tensor ops
         (no rule to evaluate: this node is not in derivatives.yaml)."""
+        if grad is None:     # only None reached this node (see engine.py): it sends None on
+            return (None,) * len(self.next_functions)
+        if self.fn is not None:
+            return self.held_backward_on_tensors(grad)
         need_self, need_src = self.needs_input_grad
         g_self = g_src = None
         if need_src:
@@ -412,6 +451,21 @@ class CopySlices(OpNode):
             g_self = grad.clone()
             _region(g_self, self.view)[self.index] = 0     # itself a CopySlices node
         return self.to_inputs([g_self, g_src])
+
+    def held_backward_on_tensors(self, grad):
+        """create_graph=True, holding fn: call_backward's steps as Tensor ops.
+        Writing fn's gradient into the region of a copy of grad is itself an
+        in-place op on a view, so it is recorded as a CopySlices too."""
+        g_self = grad.clone()
+        region = _region(g_self, self.view)
+        grads = self.fn.call_backward_on_tensors(self.held_gradient(region.clone()))
+        if self.next_functions[0][0] is None:
+            g_self = None
+        elif grads[0] is None:
+            region.zero_()
+        else:
+            region.copy_(grads[0])
+        return (g_self,) + tuple(grads[1:])
 
 
 def _region(t, view):

@@ -138,6 +138,37 @@ class CumsumBackward0(OpNode):
         return np.flip(np.cumsum(np.flip(grad, self.dim), axis=self.dim), self.dim)
 
 
+
+class CumprodBackward0(OpNode):
+    """out = self.cumprod(dim)   (running products along dim)
+
+    self: cumprod_backward(grad, self, dim)
+
+    d out_j / d self_k is the product of self_0..self_j without self_k, for
+    j >= k. Computed without dividing by self, so zeros are handled (PyTorch's
+    cumprod_backward does it in O(n); this is the plain O(n^2) sum).
+    """
+    saved = ("self",)
+    attrs = ("dim",)
+
+    def forward(self, a, dim):
+        (self.dim,) = normalize_dims(dim, a.ndim)
+        return np.cumprod(a, axis=self.dim) if a.ndim else a.copy()
+
+    def out_dtype(self, dt):
+        return dt if dt.is_floating_point else dtypes.int64
+
+    def backward(self, grad, a):
+        if a.ndim == 0:
+            return grad
+        x, g = np.moveaxis(a, self.dim, -1), np.moveaxis(grad, self.dim, -1)
+        out = np.empty_like(g)
+        for k in range(x.shape[-1]):
+            without_k = x.copy()
+            without_k[..., k] = 1
+            out[..., k] = (g[..., k:] * np.cumprod(without_k, axis=-1)[..., k:]).sum(-1)
+        return np.moveaxis(out, -1, self.dim)
+
 # -- the functions the rules call (PyTorch: FunctionsManual's var_backward, prod_backward) --
 
 def unsqueeze_to(grad, dim, keepdim):
@@ -166,3 +197,20 @@ def prod_others(self, dim=None):
     others = [flat.masked_fill(flat._wrap(eye[i]), 1).prod(-1) for i in range(flat.shape[-1])]
     from_rows = StackBackward0.apply(others, -1)
     return from_rows.reshape(self.shape) if dim is None else from_rows.transpose(-1, dim)
+
+
+def cumprod_backward(grad, self, dim):
+    """The gradient of cumprod as Tensor ops: for each position k, the running
+    products with self_k left out, weighted by grad from k on."""
+    if self.dim() == 0:
+        return grad
+    n = self.shape[dim]
+    eye = np.eye(n, dtype=bool)
+    shape = [1] * self.dim()
+    shape[dim] = n
+    parts = []
+    for k in range(n):
+        without_k = self.masked_fill(self._wrap(eye[k].reshape(shape)), 1).cumprod(dim)
+        from_k = self._wrap((np.arange(n) >= k).reshape(shape))
+        parts.append((grad * without_k * from_k).sum(dim))
+    return StackBackward0.apply(parts, dim)

@@ -1,4 +1,5 @@
-"""torch.optim: SGD, Adam, AdamW."""
+"""torch.optim: SGD, Adam, AdamW, RMSprop, Adagrad, and lr_scheduler."""
 from .adam import Adam, AdamW  # noqa: F401
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
+from .rmsprop import Adagrad, RMSprop  # noqa: F401

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from functools import cached_property
 
 # Node kinds.  Each has its own style in dot.py and its own entry in the legend.
 OUTPUT = "output"          # a tensor passed to draw()
@@ -30,7 +31,7 @@ REPEAT = "repeat"          # a run of identical Functions collapsed into one
 REF = "ref"                # a shared node drawn again next to one of its uses (see _shorten_long_edges)
 
 DEFAULT_MAX_NODES = 400
-LAYOUT_NODES = 2200   # drawn nodes the layout handles in about 2 s here (docs/benchmarks.md)
+LAYOUT_NODES = 2200   # layout_cost() at most this: 0.6-0.85 s of CPU for every shape in docs/benchmarks.md
 
 
 @dataclass
@@ -165,28 +166,48 @@ def build_graph(outputs, names=None, name=None, show_constants=False, show_saved
 
 
 def build_for_drawing(outputs, max_nodes=DEFAULT_MAX_NODES, **options):
-    """:func:`build_graph`, made small enough to lay out in a few seconds.
+    """:func:`build_graph`, made small enough to lay out in well under a second.
 
-    Whatever ``max_nodes`` says (``None`` too), a graph with more than
-    :data:`LAYOUT_NODES` drawn nodes is built again with fewer, and its
-    caption says so: a diagram never hangs.  The cost is estimated on the
-    model, before any layout runs.
+    Whatever ``max_nodes`` says (``None`` too), a graph whose layout would
+    place more than :data:`LAYOUT_NODES` nodes (:func:`layout_cost`) is built
+    again with fewer, and its caption says so: a diagram never hangs.  The
+    cost is estimated on the model, before any layout runs.
     """
-    g = _build(outputs, max_nodes=max_nodes, **options)
+    walk = _Walk(outputs)         # walked once, however often the model is rebuilt
     limit = max_nodes
-    while len(g.nodes) > LAYOUT_NODES:
+    if (limit is None or limit > LAYOUT_NODES) and len(walk.functions) > LAYOUT_NODES:
+        limit = LAYOUT_NODES      # every Function is a drawn node: too many, no need to build them all
+    g = _build(outputs, max_nodes=limit, walk=walk, **options)
+    cost = layout_cost(g)
+    while cost > LAYOUT_NODES and limit != 1:
         functions = sum(n.kind in (FUNCTION, ACCUMULATE, REPEAT) for n in g.nodes)
-        limit = max(1, min(functions, limit or functions) * LAYOUT_NODES // len(g.nodes) - 1)
-        g = _build(outputs, max_nodes=limit, **options)
-        if limit == 1:
-            break
+        limit = max(1, min(functions, limit or functions) * LAYOUT_NODES // cost - 1)
+        g = _build(outputs, max_nodes=limit, walk=walk, **options)
+        cost = layout_cost(g)
     if limit != max_nodes:
         g.hidden.insert(0, ("caption.collapsed", {"n": len(g.nodes)}))
     return g
 
 
+class _Walk:
+    """The Functions behind some outputs in graph order, and their repeated runs,
+    each found once (when first asked for)."""
+
+    def __init__(self, outputs):
+        self.outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+
+    @cached_property
+    def functions(self):
+        return list(iter_functions(self.outputs))
+
+    @cached_property
+    def runs(self):
+        return _repeated_runs(self.functions)
+
+
 def _build(outputs, names=None, name=None, show_constants=False, show_saved=False,
-           max_nodes=DEFAULT_MAX_NODES, depth=None):
+           max_nodes=DEFAULT_MAX_NODES, depth=None, walk=None):
+    walk = walk or _Walk(outputs)
     outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
     names = dict(names or {})
     if name is not None:
@@ -223,8 +244,8 @@ def _build(outputs, names=None, name=None, show_constants=False, show_saved=Fals
         return node
 
     runs = {}
-    if max_nodes is not None and _count_functions(outputs) > max_nodes:
-        runs = _repeated_runs(outputs)
+    if max_nodes is not None and len(walk.functions) > max_nodes:
+        runs = walk.runs
         if runs:
             total = sum(len(r) for r in runs.values())
             g.hidden.append(("caption.repeated", {"total": total, "runs": len(runs)}))
@@ -288,8 +309,8 @@ def _build(outputs, names=None, name=None, show_constants=False, show_saved=Fals
                 continue
             add_edge(node, reach(child, d + 1), slot=slot, multi=multi)
 
-    if cut:
-        _add_hidden(g, cut, add_node, add_edge, max_nodes, depth)
+    if cut:   # every Function not drawn lies beyond a cut edge
+        _add_hidden(g, cut, len(walk.functions) - len(g._by_fn), add_node, add_edge, max_nodes, depth)
     for e in g.edges:
         if e.kind in ("grad", "output", "hidden"):
             g.node(e.dst).fan_in += 1
@@ -333,6 +354,11 @@ def virtual_nodes(g, rank=None):
     return sum(max(0, rank[e.dst] - rank[e.src] - 1) for e in g.edges)
 
 
+def layout_cost(g):
+    """How many nodes the layout places: the drawn ones and the virtual nodes of long edges."""
+    return len(g.nodes) + virtual_nodes(g)
+
+
 def _shorten_long_edges(g):
     rank = ranks(g)
     if virtual_nodes(g, rank) <= LONG_BUDGET:
@@ -364,18 +390,7 @@ def _add_saved(node, fn, add_node, add_edge):
             node.notes.append(f"{s.name} = {s.value!r}")
 
 
-def _add_hidden(g, cut, add_node, add_edge, max_nodes, depth):
-    shown = set(g._by_fn)
-    hidden = 0
-    seen = set()
-    stack = [fn for _, _, _, fn in cut]
-    while stack:                  # count what was left out, iteratively
-        fn = stack.pop()
-        if id(fn) in seen or id(fn) in shown:
-            continue
-        seen.add(id(fn))
-        hidden += 1
-        stack.extend(c for c, _ in fn.next_functions if c is not None)
+def _add_hidden(g, cut, hidden, add_node, add_edge, max_nodes, depth):
     why = []
     if depth is not None:
         why.append(f"depth={depth}")
@@ -400,18 +415,14 @@ def iter_functions(outputs):
         queue.extend(c for c, _ in fn.next_functions)
 
 
-def _count_functions(outputs):
-    return sum(1 for _ in iter_functions(outputs))
-
-
-def _repeated_runs(outputs, min_len=3):
+def _repeated_runs(fns, min_len=3):
     """Chains of same-named Functions, each with one parent and one input to the next.
 
+    ``fns`` are the graph's Functions in graph order (:func:`iter_functions`).
     Returns {id(fn): run} for the head of every run of at least ``min_len``;
     the run lists the Functions from head to tail.  ``b = b * 2`` in a loop
     makes exactly such a chain.
     """
-    fns = list(iter_functions(outputs))
     parents = {}
     for fn in fns:
         for c, _ in fn.next_functions:

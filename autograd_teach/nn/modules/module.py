@@ -8,6 +8,7 @@ from collections import OrderedDict, namedtuple
 from ... import grad_mode
 from ...tensor import Tensor
 from ..parameter import Parameter, zero_grad_of
+from . import hooks
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -30,6 +31,15 @@ def _addindent(s_, num_spaces):
     return first + "\n" + "\n".join(s)
 
 
+def _typename(obj):
+    """torch.typename: 'torch.FloatTensor' for a tensor, 'int' for a
+    builtin, 'module.Class' otherwise."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module, name = type(obj).__module__, type(obj).__qualname__
+    return name if module == "builtins" else f"{module}.{name}"
+
+
 class Module:
     training: bool
 
@@ -41,12 +51,26 @@ class Module:
         object.__setattr__(self, "_parameters", {})
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
+        for name in ("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs", "_forward_hooks",
+                     "_forward_hooks_with_kwargs"):
+            object.__setattr__(self, name, OrderedDict())
 
     def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
+        if self._forward_pre_hooks or self._forward_hooks:     # nn/modules/hooks.py
+            return hooks.call(self, args, kwargs, self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs,
+                              self._forward_hooks, self._forward_hooks_with_kwargs)
         return self.forward(*args, **kwargs)
+
+    # -- forward hooks (nn/modules/hooks.py) --------------------------------------
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        return hooks.add(self._forward_pre_hooks, self._forward_pre_hooks_with_kwargs, hook, prepend, with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        return hooks.add(self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend, with_kwargs)
 
     # -- registration ----------------------------------------------------------
     def __setattr__(self, name, value):
@@ -58,7 +82,7 @@ class Module:
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{type(value).__module__}.{type(value).__name__}' as parameter "
+                raise TypeError(f"cannot assign '{_typename(value)}' as parameter "
                                 f"'{name}' (torch.nn.Parameter or None expected)")
             self.register_parameter(name, value)
         elif isinstance(value, Module):
@@ -69,13 +93,13 @@ class Module:
             modules[name] = value
         elif self.__dict__.get("_modules") is not None and name in self._modules:
             if value is not None:
-                raise TypeError(f"cannot assign '{type(value).__module__}.{type(value).__name__}' as child "
+                raise TypeError(f"cannot assign '{_typename(value)}' as child "
                                 f"module '{name}' (torch.nn.Module or None expected)")
             self._modules[name] = value
         elif self.__dict__.get("_buffers") is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{type(value).__module__}.{type(value).__name__}' as buffer "
-                                f"'{name}' (torch.Tensor or None expected)")
+                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
             self._buffers[name] = value
         else:
             object.__setattr__(self, name, value)
@@ -104,18 +128,46 @@ class Module:
         if "." in name:
             raise KeyError('parameter name can\'t contain "."')
         if param is not None and not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{type(param).__module__}.{type(param).__name__}' object to "
+            raise TypeError(f"cannot assign '{_typename(param)}' object to "
                             f"parameter '{name}' (torch.nn.Parameter or None required)")
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
+        """A tensor that belongs to the module but is not a parameter (a
+        running mean, a step count); in state_dict unless persistent=False."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"buffer name should be a string. Got {_typename(name)}")
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
         self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def _persistent_buffers(self):
+        return [(k, v) for k, v in self._buffers.items() if k not in self._non_persistent_buffers_set]
 
     def add_module(self, name, module):
         if module is not None and not isinstance(module, Module):
-            raise TypeError(f"{type(module).__module__}.{type(module).__name__} is not a Module subclass")
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {_typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
         if "." in name:
             raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
         self._modules[name] = module
 
     register_module = add_module
@@ -207,7 +259,7 @@ class Module:
         out = OrderedDict() if destination is None else destination
         for name, module in self.named_modules(prefix=prefix.rstrip(".")):
             head = name + "." if name else ""
-            for key, value in list(module._parameters.items()) + list(module._buffers.items()):
+            for key, value in list(module._parameters.items()) + module._persistent_buffers():
                 if value is not None:
                     out[head + key] = value if keep_vars else value.detach()
         return out

@@ -6,6 +6,7 @@ Generator seeded with it, then randperm from that generator. So after
 `torch.manual_seed(s)` the shuffled batches come in PyTorch's order."""
 import itertools
 
+from ... import generator as generators
 from ... import random
 
 
@@ -30,10 +31,10 @@ class SequentialSampler(Sampler):
 
 class RandomSampler(Sampler):
     def __init__(self, data_source, replacement=False, num_samples=None, generator=None):
-        if replacement:
-            raise NotImplementedError("autograd_teach: RandomSampler(replacement=True) is not implemented")
         self.data_source, self.replacement, self._num_samples = data_source, replacement, num_samples
         self.generator = generator
+        if not isinstance(replacement, bool):
+            raise TypeError(f"replacement should be a boolean value, but got replacement={replacement}")
         if not isinstance(self.num_samples, int) or self.num_samples <= 0:
             raise ValueError(f"num_samples should be a positive integer value, but got "
                              f"num_samples={self.num_samples}")
@@ -45,15 +46,35 @@ class RandomSampler(Sampler):
     def __iter__(self):
         n = len(self.data_source)
         if self.generator is None:
-            generator = random.Generator().manual_seed(random.random_int64())
+            generator = generators.Generator().manual_seed(random.random_int64())
         else:
             generator = self.generator
+        if self.replacement:
+            # with replacement: randint(high=n) in blocks of 32, then the rest
+            for _ in range(self.num_samples // 32):
+                yield from random.integers(0, n, (32,), generator).tolist()
+            yield from random.integers(0, n, (self.num_samples % 32,), generator).tolist()
+            return
         for _ in range(self.num_samples // n):
             yield from random.permutation(n, generator).tolist()
         yield from random.permutation(n, generator).tolist()[:self.num_samples % n]
 
     def __len__(self):
         return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The given indices, in an order drawn by randperm."""
+
+    def __init__(self, indices, generator=None):
+        self.indices, self.generator = indices, generator
+
+    def __iter__(self):
+        for i in random.permutation(len(self.indices), self.generator).tolist():
+            yield self.indices[i]
+
+    def __len__(self):
+        return len(self.indices)
 
 
 class BatchSampler(Sampler):

@@ -1,0 +1,138 @@
+"""sort and topk: the values in order, and where each came from. The
+gradient of each value goes back to the place it came from (PyTorch:
+value_selecting_reduction_backward, the same as for max(dim)).
+
+The indices are found first (sort_indices, topk_indices: they are returned
+even when no graph is recorded); the op then picks the values at them."""
+import numpy as np
+
+from ..node import OpNode
+from .reduction import value_selecting_reduction_backward  # noqa: F401  (the rules call it)
+from .shape import check_dim
+
+
+def _order(a, dim, descending):
+    """Indices that sort a along dim, ties in their original order (stable);
+    nan counts as the largest value, as in PyTorch."""
+    key = a
+    if descending:
+        key = -a.astype(np.int64) if a.dtype.kind in "bu" else -a
+        if a.dtype.kind == "f":
+            key = np.where(np.isnan(a), -np.inf, key)    # nan first when descending
+    return np.argsort(key, axis=dim, kind="stable")
+
+
+def sort_indices(a, dim, descending):
+    """(dim, indices) of x.sort(dim, descending)."""
+    d = check_dim(dim, a.ndim)
+    return d, (_order(a, d, descending) if a.ndim else np.zeros((), dtype=np.int64))
+
+
+def topk_indices(a, k, dim, largest):
+    """(dim, indices) of x.topk(k, dim, largest): the first k of the sorted order."""
+    d = check_dim(dim, a.ndim)
+    if not 0 <= k <= (a.shape[d] if a.ndim else 1):
+        raise RuntimeError("selected index k out of range")
+    if not a.ndim:
+        return d, np.zeros((), dtype=np.int64)
+    return d, np.take(_order(a, d, largest), np.arange(k), axis=d)
+
+
+class SortBackward0(OpNode):
+    """out = self.sort(dim, descending)   (values; the indices are saved)
+
+    self: value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, True)
+    """
+    attrs = ("dim", "self_sym_sizes", "indices")
+    saved_arrays = ("indices",)
+
+    def forward(self, a, dim, indices):
+        self.dim, self.self_sym_sizes, self.indices = dim, a.shape, indices.astype(np.int64)
+        return np.take_along_axis(a, indices, axis=dim) if a.ndim else a.copy()
+
+    def backward(self, grad):
+        if not grad.ndim:
+            return grad
+        out = np.zeros(self.self_sym_sizes, dtype=grad.dtype)
+        np.put_along_axis(out, self.indices, grad, axis=self.dim)
+        return out
+
+
+class TopkBackward0(SortBackward0):
+    """out = self.topk(k, dim, largest, sorted)   (values; the indices are saved)
+
+    self: value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, True)
+    """
+
+
+def kth_indices(a, k, dim, keepdim):
+    """(dim, indices) of the k-th smallest (1-based) along dim, ties taken in order."""
+    d = check_dim(dim, a.ndim)
+    size = a.shape[d] if a.ndim else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    if not a.ndim:
+        return d, np.zeros((), dtype=np.int64)
+    idx = np.take(_order(a, d, False), [k - 1], axis=d)
+    return d, idx if keepdim else idx.squeeze(d)
+
+
+class KthvalueBackward0(OpNode):
+    """out = self.kthvalue(k, dim, keepdim)   (values; the indices are saved)
+
+    self: value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)
+    """
+    attrs = ("dim", "keepdim", "self_sym_sizes", "indices")
+    saved_arrays = ("indices",)
+
+    def forward(self, a, dim, keepdim, indices):
+        self.dim, self.keepdim, self.self_sym_sizes, self.indices = dim, keepdim, a.shape, indices.astype(np.int64)
+        if not a.ndim:
+            return a.copy()
+        idx = indices if keepdim else np.expand_dims(indices, dim)
+        values = np.take_along_axis(a, idx, axis=dim)
+        return values if keepdim else values.squeeze(dim)
+
+    def backward(self, grad):
+        if not grad.ndim and not len(self.self_sym_sizes):
+            return grad
+        out = np.zeros(self.self_sym_sizes, dtype=grad.dtype)
+        idx, g = self.indices, grad
+        if not self.keepdim:
+            idx, g = np.expand_dims(idx, self.dim), np.expand_dims(g, self.dim)
+        np.put_along_axis(out, idx, g, axis=self.dim)
+        return out
+
+
+class MedianBackward1(KthvalueBackward0):
+    """out = self.median(dim, keepdim)   (the lower median along dim; the indices are saved)
+
+    self: value_selecting_reduction_backward(grad, dim, indices, self_sym_sizes, keepdim)
+    """
+
+
+class MedianBackward0(OpNode):
+    """out = self.median()   (the lower median of all elements)
+
+    self: evenly_distribute_backward(grad, self, result)
+
+    Every element equal to the median shares the gradient, as for max().
+    """
+    saved = ("self", "result")
+
+    def forward(self, a):
+        if a.size == 0:
+            return np.asarray(np.nan, dtype=a.dtype)
+        flat = np.sort(a.reshape(-1), kind="stable")
+        nans = np.isnan(flat) if a.dtype.kind == "f" else np.zeros(flat.shape, bool)
+        return np.asarray(flat[-1] if nans.any() else flat[(a.size - 1) // 2])   # nan, if any, is the median
+
+    def backward(self, grad, a, result):
+        mask = (a == result) | (np.isnan(a) & np.isnan(result))
+        return mask * (grad / mask.sum())
+
+
+def evenly_distribute_backward(grad, self, result):
+    """max()/min()/median() of all elements: ties share the gradient evenly."""
+    mask = (self == result) | (self.isnan() & result.isnan())
+    return mask * (grad / mask.sum())

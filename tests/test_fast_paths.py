@@ -1,0 +1,80 @@
+"""The core's fast paths (benchmarks/, docs/benchmarks.md) give the bits of
+the general code they stand in for, on adversarial inputs: -0.0, nan, inf,
+denormals, empty, 0-d, non-contiguous and broadcast arrays."""
+import numpy as np
+import pytest
+
+from autograd_teach.ops import matmul_order
+
+TINY = np.finfo(np.float32).smallest_subnormal
+SPECIALS = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, TINY, -TINY, 1.0, -1.0, 3e38, -3e38, 1e-30],
+                    np.float32)
+
+
+def same_bits(x, y):
+    x, y = np.asarray(x), np.asarray(y)
+    return x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
+
+
+def adversarial_matrices(k, seed=0):
+    """(a, b) pairs with a K of k: special values, random values, transposed layouts."""
+    rng = np.random.default_rng(seed)
+    for m, n in ((2, 2), (3, 1), (1, 3), (5, 4), (0, 2), (2, 0)):
+        a = rng.choice(SPECIALS, size=(m, k)).astype(np.float32)
+        b = rng.choice(SPECIALS, size=(k, n)).astype(np.float32)
+        yield a, b
+        yield np.ascontiguousarray(a.T).T, np.ascontiguousarray(b.T).T    # column-major
+        if n:
+            yield a, b[:, 0]                                                  # matrix @ vector
+            yield a[::-1], b[::-1, ::-1][:, 0]                                # negative strides
+        r = rng.standard_normal((m, k)).astype(np.float32)
+        yield r, rng.standard_normal((k, n)).astype(np.float32)
+
+
+@pytest.mark.parametrize("k", (2, 3))
+def test_small_k_matmul_calls_einsum_without_its_wrapper(k):
+    for a, b in adversarial_matrices(k, seed=k):
+        spec = "ik,k->i" if b.ndim == 1 else "ik,kj->ij"
+        assert same_bits(matmul_order.mm(a, b), np.einsum(spec, a, b, order="C")), (a, b)
+
+
+def adversarial_arrays(dtype, seed=0):
+    """Arrays of dtype, special values included: 0-d, empty, strided, reversed, broadcast."""
+    rng = np.random.default_rng(seed)
+    values = SPECIALS.astype(dtype) if np.dtype(dtype).kind == "f" else np.array([0, 1, -1, 7, -128], np.int64).astype(dtype)
+    base = rng.choice(values, size=(6, 5))
+    yield from (base, base[::2, ::-1], base.T, np.asarray(base[0, 0]), base[:0], np.broadcast_to(base[0], (3, 5)))
+    yield np.asarray(values)
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64, np.float16, np.int64, np.int32, np.uint8, np.bool_))
+def test_relu_with_a_zero_array_is_relu_with_the_number_zero(dtype):
+    from autograd_teach.ops.pointwise import ReluBackward0
+    node = ReluBackward0.__new__(ReluBackward0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for a in adversarial_arrays(dtype, seed=1):
+            assert same_bits(node.forward(a), np.where(a < 0, 0, a).astype(a.dtype, copy=False)), a
+            for grad in adversarial_arrays(np.float32 if a.dtype.kind != "f" else a.dtype, seed=2):
+                if grad.shape == a.shape:
+                    assert same_bits(node.backward(grad, a), np.where(a <= 0, 0, grad)), (a, grad)
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64, np.float16))
+def test_a_first_gradient_is_copied_as_np_array_copies_it(dtype):
+    import autograd_teach as torch
+    from autograd_teach.tensor import accumulate_grad
+    for grad in adversarial_arrays(np.float32, seed=3):
+        leaf = torch.zeros(grad.shape, dtype=torch.tensor(np.zeros(0, dtype)).dtype, requires_grad=True)
+        with np.errstate(over="ignore"):     # 3e38 overflows float16 (np.array warns alike)
+            accumulate_grad(leaf, grad, [])
+            got, want = leaf.grad.detach().numpy(), np.array(grad, dtype=dtype)
+        assert same_bits(got, want) and got.strides == want.strides, grad
+        assert not np.shares_memory(got, grad)
+
+
+def test_float32_via_float64_with_dtype_objects_is_the_same_as_with_types():
+    from autograd_teach.ops.float32 import via_float64
+    with np.errstate(all="ignore"):
+        for fn in (np.exp, np.tanh, np.sin, np.expm1):
+            for a in adversarial_arrays(np.float32, seed=4):
+                assert same_bits(via_float64(fn, a), fn(a.astype(np.float64)).astype(np.float32)), (fn, a)
