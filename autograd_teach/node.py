@@ -148,6 +148,9 @@ class Node:
             grads = self.call_backward_on_tensors(grad)
         else:
             grads = self.call_backward(grad)         # numpy arrays: the fast path
+        if task.needed is not None:    # as PyTorch, no gradient along an edge to nothing autograd.grad wants
+            grads = tuple(g if fn is not None and task.reaches(fn) else None
+                          for g, (fn, _) in zip(grads, self.next_functions))
         if not task.retain_graph:
             self.release_variables()
         if self.post_hooks:                          # grad_fn.register_hook: may change what goes out

@@ -34,6 +34,13 @@ ops/formulas.py, which adds numpy-array gradients:
                          rule's ops are recorded. Only the inputs that get a
                          gradient (a `next_functions` edge) are evaluated.
 
+A rule reads as C++, as PyTorch's formulas are: a number in it is a C++
+Scalar, so its + - * / between a tensor and a number record the Scalar
+overloads (`exponent * self.pow(exponent - 1)` records MulBackward1, as
+PyTorch's pow_backward does, where Python's `2 * x` records MulBackward0).
+`evaluate` compiles each rule so that its + - * / go through
+ops/scalar.py's `binary`, which says which node each case records.
+
 What `evaluate` returns is the rule's value before un-broadcasting: where an
 input was broadcast, the engine then sums it back to the input's shape (and
 casts it to the input's dtype). A value may be `grad` itself; do not write
@@ -41,6 +48,7 @@ into it. This module imports no op: a rule finds the functions it calls in
 its own op's module, so the node base can use it without an import cycle.
 """
 import ast
+import functools
 import inspect
 import math
 import re
@@ -189,9 +197,52 @@ def evaluate(node, grad, values=None, create_graph=False):
     wanted = set().union(*(_names_in(t) for t in todo.values())) - env.keys()
     given = dict(values) if values is not None else {}
     given.update(saved_values(node, wanted - given.keys()))
+    # A number that stood in a tensor's place (the 2 of x * 2) is a tensor in
+    # PyTorch (a "wrapped number"), so a rule computes with it as with a tensor,
+    # not as with a C++ Scalar: read it as PyTorch shows it, grad_fn._saved_other.
+    for name in set(getattr(type(node), "saved", ())) & given.keys():
+        if type(given[name]) in (int, float, bool):
+            given[name] = getattr(node, "_saved_" + name)
     env.update(given)
-    env.update({"__builtins__": _BUILTINS, "math": math, "grad": grad})
+    env.update({"__builtins__": _BUILTINS, "math": math, "grad": grad, _BINARY: _binary()})
     where = type(node).__name__
+    # In alphabetical order of the input names, as PyTorch's generated backward
+    # runs its formulas (load_derivatives.py sorts them): with create_graph the
+    # order numbers the nodes they record, and so the order a later backward runs them.
     with grad_mode.set_grad_enabled(create_graph):
-        return {name: eval(compile(text, f"<{where} rule for {name}>", "eval"), env)  # noqa: S307 (our docstrings)
-                for name, text in todo.items()}
+        return {name: eval(_compiled(where, name, todo[name]), env)  # noqa: S307 (our docstrings)
+                for name in sorted(todo)}
+
+
+# -- a rule's + - * / as C++ computes them (see the docstring) ------------------------
+_BINARY = "__binary__"      # a name no rule can write: the rules are parsed before the rewrite
+_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
+
+
+class _CppArithmetic(ast.NodeTransformer):
+    """a * b -> __binary__("*", b, a), and likewise + - /: the right operand is
+    evaluated first, as PyTorch's compiled C++ does (GCC evaluates the operands
+    of an overloaded operator right to left), so the nodes a rule records are
+    numbered in PyTorch's order: in -grad * (result * result) the MulBackward0
+    inside the parentheses is made before the NegBackward0."""
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        op = _OPERATORS.get(type(node.op))
+        if op is None:
+            return node
+        call = ast.Call(ast.Name(_BINARY, ast.Load()), [ast.Constant(op), node.right, node.left], [])
+        return ast.copy_location(call, node)
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(where, name, text):
+    tree = ast.fix_missing_locations(_CppArithmetic().visit(ast.parse(text, mode="eval")))
+    return compile(tree, f"<{where} rule for {name}>", "eval")
+
+
+def _binary():
+    # ops/scalar.py holds the Scalar overloads. This module imports no op (the
+    # node base imports it), so it finds them loaded, as it finds a rule's functions.
+    binary = sys.modules[__package__ + ".ops.scalar"].binary
+    return lambda op, right, left: binary(op, left, right)

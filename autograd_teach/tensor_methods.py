@@ -363,6 +363,8 @@ class TensorMethods:
         lead = len(shape) - len(size)
         if lead < 0 or any(s != 1 and s != n for s, n in zip(size, shape[lead:])):
             raise RuntimeError(f"size {{{_dims(size)}}} is not expandable to size {{{_dims(shape)}}}.")
+        if not size:        # PyTorch's sum_to: down to a 0-d tensor is a plain sum(), even of a 0-d one
+            return self.sum()
         dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1)
         t = self.sum(dims, keepdim=True) if dims else self
         return t.view(size) if lead else t

@@ -282,6 +282,9 @@ CASES = {
         for red in ("mean", "sum", "none")],
     "MulBackward1": [("cross_entropy with label smoothing", lambda r: [t(4, 3, rng=r)],
                       lambda x: F.cross_entropy(x, torch.tensor([0, 2, 1, 2]), label_smoothing=0.1))],
+    # the Scalar overloads a create_graph backward records (ops/scalar.py): x + 2.5 inside a rule
+    "AddBackward1": [("tensor + number", lambda r: [t(2, 3, rng=r)], lambda x: ops.AddBackward1.apply(x, 2.5))],
+    "SubBackward1": [("tensor - number", lambda r: [t(2, 3, rng=r)], lambda x: ops.SubBackward1.apply(x, 2.5))],
     "DivBackward1": [("cross_entropy with class probabilities", lambda r: [t(4, 3, rng=r), t(4, 3, low=0, high=1, rng=r)],
                       lambda x, p: F.cross_entropy(x, p))],
     "LeakyReluBackward0": [("leaky_relu", lambda r: [t(3, 4, rng=r)], lambda x: F.leaky_relu(x, 0.1))],
@@ -578,7 +581,7 @@ def test_the_rule_reads_what_the_node_saves():
     assert formulas.names(ops.MeanBackward1) == {"self_sym_sizes", "dim", "keepdim"}   # comprehension names are not read
     assert formulas.names(ops.TanhBackward0) == {"result"}   # helpers (tanh_backward) are not read from the node
     assert formulas.forward_formula(ops.AddBackward0) == "out = self + alpha * other"
-    assert formulas.rules(ops.AddBackward0) == {"self": "grad", "other": "grad * alpha"}
+    assert formulas.rules(ops.AddBackward0) == {"self": "grad", "other": "maybe_multiply(grad, alpha)"}
     assert "PyTorch" in formulas.notes(ops.TanhBackward0)
     assert formulas.notes(ops.MulBackward0) == ""
     rules_of_node = formulas.rules((torch.ones(2, requires_grad=True) * 2).grad_fn)
@@ -627,3 +630,44 @@ def test_malformed_rules_are_errors_not_silence():
     with pytest.raises(ValueError, match="not a Python expression"):
         formulas.rules(NotPython)
     assert formulas.rules(Inherited) == {}      # a rule belongs to the class that states it
+
+
+# -- a number in a rule is a C++ Scalar (ops/scalar.py) ------------------------------
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64])
+@pytest.mark.parametrize("op", ["+", "-", "*", "/"])
+@pytest.mark.parametrize("number", [3, -0.1])
+def test_a_rules_arithmetic_with_a_number_gives_pythons_values_with_one_edge(op, number, dtype):
+    """binary() computes what Python's operator does (value and dtype), but a
+    number is no input: its node has an edge for the tensor only, or, for
+    number - t and number / t (C++ fills a tensor with the number), a None
+    edge in the number's place. And its gradient is right."""
+    from autograd_teach.ops.scalar import binary
+    x = torch.tensor([[1.5, -2.0], [4.0, 0.5]]).to(dtype)
+    if dtype.is_floating_point:
+        x.requires_grad_()
+    for a, b in ((x, number), (number, x)):
+        got, want = binary(op, a, b), eval(f"a {op} b")      # noqa: S307 (the four operators)
+        assert got.dtype == want.dtype and np.array_equal(got.detach().numpy(), want.detach().numpy())
+        if not dtype.is_floating_point:
+            assert got.grad_fn is None
+            continue
+        edges = [fn for fn, _ in got.grad_fn.next_functions]
+        assert edges == ([x.grad_fn or edges[-1]] if a is x or op in "+*" else [None, edges[-1]])
+        assert edges[-1] is not None
+        (g,) = torch.autograd.grad(got.sum(), x)
+        (g_python,) = torch.autograd.grad(want.sum(), x)
+        np.testing.assert_allclose(g.numpy(), g_python.numpy(), rtol=1e-6)
+
+
+def test_the_rewrite_leaves_the_rule_text_and_non_tensor_arithmetic_alone():
+    # the inspector shows the rule as written; the rewrite is only in what is evaluated
+    assert formulas.rules(ops.PowBackward0)["self"].startswith("grad * (exponent * self.pow(exponent - 1))")
+    # tuples, shapes and numbers still compute as Python: (slice(None),) * dim in SelectBackwardBackward0
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    g = torch.ones(2, dtype=torch.float32, requires_grad=True)
+    y = x[:, 1]
+    (gx,) = torch.autograd.grad(y, x, g, create_graph=True)
+    np.testing.assert_array_equal(gx.detach().numpy(), [[0.0, 1.0], [0.0, 1.0]])
+    (gg,) = torch.autograd.grad(gx.sum(), g)
+    np.testing.assert_array_equal(gg.numpy(), [1.0, 1.0])

@@ -58,6 +58,8 @@ CASES = [
      lambda: (rnd(3, 4),)),
     ("mul_number_node", lambda a: ops.MulBackward1.apply(a, 2.5), lambda: (rnd(3),)),
     ("div_number_node", lambda a: ops.DivBackward1.apply(a, -4.0), lambda: (rnd(3),)),
+    ("add_number_node", lambda a: ops.AddBackward1.apply(a, 2.5), lambda: (rnd(3),)),
+    ("sub_number_node", lambda a: ops.SubBackward1.apply(a, -4.0), lambda: (rnd(3),)),
     ("bce_mean", lambda p, t: F.binary_cross_entropy(p, t), lambda: (prob(3, 2), prob(3, 2, seed=1))),
     ("bce_sum_target_const", lambda p: F.binary_cross_entropy(p, PROB_T, reduction="sum"),
      lambda: (prob(3, 2),)),

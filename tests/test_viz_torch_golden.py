@@ -31,25 +31,16 @@ from autograd_teach import engine  # noqa: E402
 from autograd_teach.viz import torch_record  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden"
-# The higher_order_* programs and errors_higher_order (branch hograd) are not cross-checked yet: with
-# create_graph=True PyTorch's C++ backward formulas record nodes of their own
-# (MulBackward1 where a rule multiplies by a number, fewer or more backward runs
-# inside autograd.functional.jacobian/hessian, CopySlices' gradient slots), and
-# autograd_teach's rules record the Python-level ops. Their printed output is
-# checked by test_golden.py; the node-by-node match is work left to do.
 # Programs whose graphs are known to differ from PyTorch's, each with why. Their
 # printed output still matches torch's (test_golden.py); test_known_differences_
 # still_differ below fails once one is fixed, so this list can only shrink.
-_DOUBLE_BACKWARD = ("under create_graph PyTorch's double-backward nodes have other names (MulBackward1 where "
-                    "we record MulBackward0) and jacobian/hessian run another number of backward passes")
 KNOWN_DIFFERENCES = {
     "optim_rmsprop_adagrad": "the same graphs and order, but the gradients drift apart by a few float32 ulps over "
                              "500 steps: PyTorch's float32 sqrt (in RMSprop's and Adagrad's denominators) is "
                              "MKL's, not correctly rounded (optim/rmsprop.py)",
-    **{name: _DOUBLE_BACKWARD for name in (
-        "errors_higher_order", "higher_order_backward_create_graph", "higher_order_edge_cases",
-        "higher_order_grad_fn_names", "higher_order_hvp", "higher_order_jacobian_hessian",
-        "higher_order_x_cubed")},
+    "higher_order_edge_cases": "backward(inputs=[x]): PyTorch runs x's AccumulateGrad node (a step of its own); "
+                               "our engine captures the gradient at that node and adds it to x.grad after the "
+                               "run (tensor.backward), so the run has one step less",
 }
 ALL_PROGRAMS = sorted((GOLDEN / "programs").glob("*.py"))
 PROGRAMS = [p for p in ALL_PROGRAMS if p.stem not in KNOWN_DIFFERENCES]

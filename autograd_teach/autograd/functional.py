@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import engine, grad_mode
 from .. import ops as O
+from ..more_functions import stack
 from ..tensor import Tensor, as_tuple, backward, gradient_roots  # noqa: F401
 
 
@@ -70,13 +71,9 @@ def _check_outputs_require_grad(outputs, strict):
 
 def _stack_rows(rows, shape):
     """The rows (tensors of one shape) stacked along a new first dim, then
-    viewed as `shape`. Written into zeros one row at a time (CopySlices), so
-    that a graph through the rows is kept; PyTorch uses torch.stack here."""
-    first = rows[0]
-    out = Tensor._wrap(np.zeros((len(rows),) + tuple(first.shape), dtype=first._data.dtype))
-    for j, row in enumerate(rows):
-        out[j] = row
-    return out.view(shape)
+    viewed as `shape`: torch.stack(rows).view(shape), as PyTorch does, so that
+    a graph through the rows is kept (StackBackward0)."""
+    return stack(rows).view(shape)
 
 
 def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):

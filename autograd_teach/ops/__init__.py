@@ -61,6 +61,7 @@ from .random_ops import NormalBackward1, NormalBackward2, NormalBackward3  # noq
 from .select_ops import (MaskedFillBackward0, MaximumBackward0, MinimumBackward0, RemainderBackward0,  # noqa: F401,E402,E501
                          RemainderBackward1)
 from .stats import CumsumBackward0, ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
+from .scalar import AddBackward1, SubBackward1  # noqa: F401,E402
 from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402
 from .gelu import GeluBackward0, GeluBackwardBackward0  # noqa: F401,E402
 from .unary import (AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, CoshBackward0,  # noqa: F401,E402

@@ -5,6 +5,7 @@ import numpy as np
 
 from ..node import OpNode, quiet
 from .float32 import add_scaled, log, power, via_float64
+from .nn_ops import maybe_multiply  # noqa: F401  (the rules call it: grad * alpha, or grad itself when alpha is 1)
 from .selection import full_like, where, zeros_like  # noqa: F401  (the rules call them)
 
 
@@ -12,7 +13,7 @@ class AddBackward0(OpNode):
     """out = self + alpha * other
 
     self: grad
-    other: grad * alpha
+    other: maybe_multiply(grad, alpha)
     """
     inputs = ("self", "other")
     elementwise = True
@@ -30,7 +31,7 @@ class SubBackward0(OpNode):
     """out = self - alpha * other
 
     self: grad
-    other: -grad * alpha
+    other: maybe_multiply(-grad, alpha)
     """
     inputs = ("self", "other")
     elementwise = True
@@ -47,7 +48,7 @@ class SubBackward0(OpNode):
 class RsubBackward1(OpNode):
     """out = other - alpha * self   (`2 - x`: other is a Python number)
 
-    self: -grad * alpha
+    self: maybe_multiply(-grad, alpha)
     """
     promote_params = True
     attrs = ("alpha",)
@@ -83,7 +84,7 @@ class DivBackward0(OpNode):
     """out = self / other
 
     self: grad / other
-    other: -grad * self / (other * other)
+    other: -grad * ((self / other) / other)
     """
     inputs = ("self", "other")
     elementwise = True
@@ -159,8 +160,8 @@ class PowBackward0(OpNode):
 class PowBackward1(OpNode):
     """out = self ** exponent   (both tensors)
 
-    self: where(exponent == 0, 0.0, grad * exponent * self.pow(exponent - 1))
-    exponent: where((self == 0) & (exponent >= 0), 0.0, grad * result * self.log())
+    self: where(exponent == 0, 0.0, grad * (exponent * self.pow(exponent - 1)))
+    exponent: grad * where((self == 0) & (exponent >= 0), 0.0, result * self.log())
 
     PyTorch masks the places where the plain formula would give 0 * inf = nan
     (pow_backward_self and pow_backward_exponent in derivatives.yaml).
@@ -184,10 +185,11 @@ class PowBackward1(OpNode):
 class PowBackward2(OpNode):
     """out = self ** exponent   (self is a number: `2 ** x`)
 
-    exponent: where((self == 0) & result.isfinite(), 0.0, grad * result * full_like(result, self).log())
+    exponent: grad * (result * math.log(self)) if self != 0 else grad * where(result.isfinite(), 0.0, result * -math.inf)
 
-    d/dx b ** x = b ** x * log(b). For b = 0, PyTorch makes it 0 where 0 ** x is
-    finite, that is where x >= 0 (pow_backward_exponent in derivatives.yaml).
+    d/dx b ** x = b ** x * log(b). For b = 0 (log 0 = -inf), PyTorch makes it 0
+    where 0 ** x is finite, that is where x >= 0 (pow_backward_exponent in
+    FunctionsManual.cpp).
     """
     inputs = ("exponent",)
     saved = ("result",)

@@ -53,11 +53,11 @@ class DotBackward0(_Product):
 class MvBackward0(_Product):
     """out = self.mv(vec)   (matrix @ vector)
 
-    self: grad.unsqueeze(1) * vec
+    self: grad.reshape(-1, 1) * vec
     vec: self.t().mv(grad)
 
     self's gradient is the outer product of grad and vec; PyTorch writes it
-    grad.ger(vec), which autograd_teach does not have.
+    grad.ger(vec), which is grad.reshape(-1, 1) * vec in ATen.
     """
     inputs = ("self", "vec")
     saved = ("self", "vec")
@@ -85,12 +85,18 @@ class MvBackward0(_Product):
 class MmBackward0(_Product):
     """out = self.mm(mat2)   (matrix @ matrix)
 
-    self: grad.mm(mat2.t())
-    mat2: self.t().mm(grad)
+    self: mm_mat1_backward(grad, mat2, self_sym_sizes, self_sym_strides)
+    mat2: mm_mat2_backward(grad, self, mat2_sym_sizes, mat2_sym_strides)
+
+    That is grad.mm(mat2.t()) and self.t().mm(grad). For an input stored
+    column by column (a transpose, as the w.t() of x @ w.t()) PyTorch computes
+    the same product transposed, so that the gradient has that layout:
+    mat2.mm(grad.t()).t() (mm_mat1_backward, mm_mat2_backward below).
     """
     inputs = ("self", "mat2")
     saved = ("self", "mat2")
     needed_for = {"self": "mat2", "mat2": "self"}   # x @ w with a constant x: x is not needed
+    attrs = ("self_sym_sizes", "self_sym_strides", "mat2_sym_sizes", "mat2_sym_strides")   # the layouts
 
     @staticmethod
     def check(sa, sb, da, db):
@@ -105,6 +111,8 @@ class MmBackward0(_Product):
                                f"{dtypes.c_name(db)}")
 
     def forward(self, a, b):
+        self.self_sym_sizes, self.self_sym_strides = a.shape, strides(a)
+        self.mat2_sym_sizes, self.mat2_sym_strides = b.shape, strides(b)
         return _mm(a, b)
 
     def backward(self, grad, a, b):
@@ -144,3 +152,23 @@ class BmmBackward0(_Product):
         return (grad @ np.swapaxes(b, -1, -2) if need_a else None,
                 np.swapaxes(a, -1, -2) @ grad if need_b else None)
 
+
+# -- the functions the rules call, by PyTorch's names (FunctionsManual.cpp) ----------------
+
+def strides(a):
+    """A numpy array's strides in elements, as PyTorch counts them."""
+    return tuple(s // a.itemsize for s in a.strides)
+
+
+def column_major(sizes, strides):
+    return len(sizes) == 2 and strides[0] == 1 and strides[1] == sizes[0]
+
+
+def mm_mat1_backward(grad, mat2, mat1_sizes, mat1_strides):
+    """grad.mm(mat2.t()), made column by column if mat1 was."""
+    return mat2.mm(grad.t()).t() if column_major(mat1_sizes, mat1_strides) else grad.mm(mat2.t())
+
+
+def mm_mat2_backward(grad, mat1, mat2_sizes, mat2_strides):
+    """mat1.t().mm(grad), made column by column if mat2 was."""
+    return grad.t().mm(mat1).t() if column_major(mat2_sizes, mat2_strides) else mat1.t().mm(grad)

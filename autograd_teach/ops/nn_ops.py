@@ -8,19 +8,24 @@ from ..node import OpNode, quiet
 from .float32 import cascade_sum, sleef_exp, via_float64
 from .matmul_order import addmm_product, mm as _mm
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
+from .linalg import mm_mat1_backward, mm_mat2_backward, strides  # noqa: F401  (the rules call them)
 from .shape import check_dim
 
 
 class AddmmBackward0(OpNode):
     """out = beta * self + alpha * (mat1 @ mat2)
 
-    self: grad * beta
-    mat1: grad.mm(mat2.t()) * alpha
-    mat2: mat1.t().mm(grad) * alpha"""
+    self: maybe_multiply(grad, beta)
+    mat1: maybe_multiply(mm_mat1_backward(grad, mat2, mat1_sym_sizes, mat1_sym_strides), alpha)
+    mat2: maybe_multiply(mm_mat2_backward(grad, mat1, mat2_sym_sizes, mat2_sym_strides), alpha)
+
+    maybe_multiply(t, s) is t * s, or t itself when s is 1; mm_mat1_backward and
+    mm_mat2_backward are MmBackward0's: grad.mm(mat2.t()) and mat1.t().mm(grad).
+    """
     inputs = ("self", "mat1", "mat2")
     saved = ("mat1", "mat2")
     needed_for = {"mat1": "mat2", "mat2": "mat1"}   # x @ w.t() with a constant x: x is not needed
-    attrs = ("alpha", "beta")
+    attrs = ("alpha", "beta", "mat1_sym_sizes", "mat1_sym_strides", "mat2_sym_sizes", "mat2_sym_strides")
 
     @classmethod
     def apply(cls, bias, mat1, mat2, beta=1, alpha=1):
@@ -44,6 +49,8 @@ class AddmmBackward0(OpNode):
 
     def forward(self, bias, a, b, beta=1, alpha=1):
         self.alpha, self.beta = alpha, beta
+        self.mat1_sym_sizes, self.mat1_sym_strides = a.shape, strides(a)
+        self.mat2_sym_sizes, self.mat2_sym_strides = b.shape, strides(b)
         self._transposed = (_transposed(a), _transposed(b))   # the layout the gradients are made in
         # PyTorch fills the output with the bias, then gemm adds the product into it
         prod = addmm_product(a, b)
@@ -242,6 +249,7 @@ class MulBackward1(OpNode):
     attrs = ("other",)
     promote_params = True
 
+    @quiet
     def forward(self, a, other):
         self.other = other
         return a * other
@@ -293,3 +301,8 @@ class LeakyReluBackward1(LeakyReluBackward0):
 def leaky_relu_backward(grad, self, negative_slope):
     """grad where self > 0, else grad * negative_slope (in grad's dtype)."""
     return where(self > 0, grad, grad * negative_slope)
+
+
+def maybe_multiply(t, s):
+    """t * s, or t itself when s is 1 (FunctionsManual.cpp): s is a C++ Scalar, so t * s is MulBackward1."""
+    return t if s == 1 else MulBackward1.apply(t, s)

@@ -6,7 +6,7 @@ import numpy as np
 from .. import random
 from ..node import OpNode, quiet
 from .float32 import log, one_minus_square, via_float64
-from .selection import zeros_like  # noqa: F401  (the rules call it)
+from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 
 
 class ExpBackward0(OpNode):
@@ -252,10 +252,10 @@ class ThresholdBackwardBackward0(OpNode):
 class ClampBackward1(OpNode):
     """out = self.clamp(min, max)
 
-    self: grad * (self.clamp(min, max) == self)
+    self: clamp_backward(grad, self, min, max)
 
-    The gradient passes where clamping changed nothing, min <= self <= max
-    (PyTorch: clamp_backward(grad, self, min, max)).
+    The gradient passes where clamping changed nothing, min <= self <= max,
+    and is 0 elsewhere (PyTorch's clamp_backward, defined below).
     """
     saved = ("self",)
     attrs = ("min", "max")
@@ -352,3 +352,11 @@ def sigmoid_backward(grad_output, output):
 def threshold_backward(grad_output, self, threshold):
     """grad_output where self > threshold, else 0, recorded as one op."""
     return ThresholdBackwardBackward0.apply(grad_output, self, threshold)
+
+
+def clamp_backward(grad, self, min, max):
+    """grad where min <= self <= max, else 0; a bound that is None does not clamp."""
+    if min is None and max is None:
+        return grad
+    inside = self <= max if min is None else self >= min if max is None else (self >= min) & (self <= max)
+    return where(inside, grad, 0.0)

@@ -350,7 +350,7 @@ def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim):
         grad, result = _unsqueeze_dims(grad, dim), _unsqueeze_dims(result, dim)
     sign = self._wrap(np.sign(self._data))    # sign(self) is flat: a constant of the graph
     if ord == 2:
-        return self * where(result == 0, 0.0, grad / result)
+        return grad * (self / result).masked_fill_(result == 0, 0)
     if ord == 1:
         return self.sgn() * grad
     if ord == float("inf"):
