@@ -44,10 +44,10 @@ def accumulate_into(buffer, grad):
     return np.asarray(total) if isinstance(total, np.generic) else total
 
 
-def execute(roots, retain_graph=False, accumulate=True, capture=None, create_graph=False, wrap=None):
+def execute(roots, retain_graph=False, accumulate=True, capture=None, create_graph=False, wrap=None, run=()):
     """Run backward from roots, a list of (node, gradient): numpy arrays, or
     Tensors when create_graph. For what the other arguments mean, see GraphTask."""
-    task = GraphTask(roots, retain_graph, accumulate, capture, create_graph, wrap)
+    task = GraphTask(roots, retain_graph, accumulate, capture, create_graph, wrap, run)
     needed = task.needed    # None: every node runs
     deps = dependencies(task.roots)
     buffers, ready, arrival = {}, [], itertools.count()
@@ -118,6 +118,8 @@ class GraphTask:
                   (Node.run)
     wrap        -- array -> Tensor, for the node hooks (grad_fn.register_hook),
                   which see Tensors as in PyTorch
+    run         -- captured nodes that run all the same: backward(inputs=[leaf])
+                  runs the leaf's AccumulateGrad, as in PyTorch
 
     `with task:` brackets the run: the observers' watchers begin and end
     around it, and if it fails, every .grad write in the undo log is undone.
@@ -125,13 +127,13 @@ class GraphTask:
     backward is recorded; off, nothing a hook does is.
     """
 
-    def __init__(self, roots, retain_graph, accumulate, capture, create_graph=False, wrap=None):
+    def __init__(self, roots, retain_graph, accumulate, capture, create_graph=False, wrap=None, run=()):
         self.roots = [node for node, _ in roots]
         self.retain_graph, self.accumulate, self.capture = retain_graph, accumulate, capture
         self.create_graph = create_graph
         self.wrap = wrap    # array -> Tensor (Tensor._wrap): how a node hook sees a gradient
         # The nodes on a path to a captured one (PyTorch's exec_info); None: all run.
-        self.needed = None if capture is None else nodes_leading_to(self.roots, capture)
+        self.needed = None if capture is None else nodes_leading_to(self.roots, capture) | set(run)
         self.undo = []      # how to put back each .grad this call writes: (function, *its arguments)
 
     def reaches(self, node):

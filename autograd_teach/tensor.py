@@ -542,10 +542,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         return
     inputs = as_tuple(inputs)
     capture = {t._grad_edge()[0]: None for t in inputs}
-    engine.execute(roots, retain_graph=bool(retain_graph), accumulate=False, capture=capture,
-                   create_graph=create_graph, wrap=Tensor._wrap)
+    leaves = [t._grad_edge()[0] for t in inputs if t.grad_fn is None]   # their AccumulateGrad runs, as in PyTorch
+    engine.execute(roots, retain_graph=bool(retain_graph), capture=capture, create_graph=create_graph,
+                   wrap=Tensor._wrap, run=leaves)
     for t in inputs:
-        g = O.multi_output.captured(capture, t)
+        g = O.multi_output.captured(capture, t) if t.grad_fn is not None else None   # a non-leaf: into its .grad
         if g is not None:
             with grad_mode.set_grad_enabled(bool(create_graph)):
                 accumulate_grad(t, g, [])

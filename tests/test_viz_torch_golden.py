@@ -38,9 +38,6 @@ KNOWN_DIFFERENCES = {
     "optim_rmsprop_adagrad": "the same graphs and order, but the gradients drift apart by a few float32 ulps over "
                              "500 steps: PyTorch's float32 sqrt (in RMSprop's and Adagrad's denominators) is "
                              "MKL's, not correctly rounded (optim/rmsprop.py)",
-    "higher_order_edge_cases": "backward(inputs=[x]): PyTorch runs x's AccumulateGrad node (a step of its own); "
-                               "our engine captures the gradient at that node and adds it to x.grad after the "
-                               "run (tensor.backward), so the run has one step less",
 }
 ALL_PROGRAMS = sorted((GOLDEN / "programs").glob("*.py"))
 PROGRAMS = [p for p in ALL_PROGRAMS if p.stem not in KNOWN_DIFFERENCES]
