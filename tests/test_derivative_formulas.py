@@ -193,6 +193,13 @@ CASES = {
                                   lambda g: _backward_of(lambda x: x.sigmoid(), g, (3, 4)))],
     "ThresholdBackwardBackward0": [("double backward of relu", lambda r: [t(3, 4, rng=r)],
                                     lambda g: _backward_of(lambda x: x.relu(), g, (3, 4)))],
+    "SoftmaxBackwardDataBackward0": [("double backward of softmax", lambda r: [t(3, 4, rng=r)],
+                                      lambda g: _backward_of(lambda x: x.softmax(1), g, (3, 4)))],
+    "LogSoftmaxBackwardDataBackward0": [("double backward of log_softmax", lambda r: [t(3, 4, rng=r)],
+                                         lambda g: _backward_of(lambda x: x.log_softmax(1), g, (3, 4)))],
+    "NllLossBackwardBackward0": [(red, lambda r: [t(rng=r)], (lambda red: lambda g: _backward_of(
+        lambda x: F.nll_loss(x, torch.tensor([0, 2, 1, 2]), reduction=red), g, (4, 3)))(red))
+        for red in ("mean", "sum")],
     "ReluBackward0": [("relu", lambda r: [t(2, 3, rng=r)], lambda x: x.relu())],
     "ClampBackward1": [("both", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp(-0.5, 0.5)),
                        ("min", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp(min=0.1)),

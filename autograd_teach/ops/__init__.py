@@ -75,3 +75,5 @@ from .sorting import (KthvalueBackward0, MedianBackward0, MedianBackward1, SortB
 from .diagonal import (DiagEmbedBackward0, DiagonalBackward0, DiagonalBackward0_copy,  # noqa: F401,E402
                        DiagonalBackwardBackward0, TraceBackward0)
 from .stats import CumprodBackward0  # noqa: F401,E402
+from .nn_ops import (LogSoftmaxBackwardDataBackward0, NllLossBackwardBackward0,  # noqa: F401,E402
+                     SoftmaxBackwardDataBackward0)

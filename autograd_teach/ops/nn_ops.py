@@ -89,7 +89,12 @@ def _softmax_dim(dim, ndim):
 class SoftmaxBackward0(OpNode):
     """out = (self - self.amax(dim, True)).exp() / (self - self.amax(dim, True)).exp().sum(dim, True)
 
-    self: result * (grad - (grad * result).sum(dim, True))"""
+    self: softmax_backward_data(grad, result, dim)
+
+    softmax_backward_data(grad, result, dim) is result * (grad - (grad *
+    result).sum(dim, True)), an op of its own (SoftmaxBackwardDataBackward0
+    below), as in PyTorch.
+    """
     saved = ("result",)
     attrs = ("dim",)
     to_float = True
@@ -110,7 +115,12 @@ class SoftmaxBackward0(OpNode):
 class LogSoftmaxBackward0(OpNode):
     """out = self - self.amax(dim, True) - (self - self.amax(dim, True)).exp().sum(dim, True).log()
 
-    self: grad - result.exp() * grad.sum(dim, True)"""
+    self: log_softmax_backward_data(grad, result, dim)
+
+    log_softmax_backward_data(grad, result, dim) is grad - result.exp() *
+    grad.sum(dim, True), an op of its own (LogSoftmaxBackwardDataBackward0
+    below), as in PyTorch.
+    """
     saved = ("result",)
     attrs = ("dim",)
     to_float = True
@@ -133,10 +143,12 @@ class LogSoftmaxBackward0(OpNode):
 class NllLossBackward0(OpNode):
     """out = -self[range(N), target] (times weight[target]), reduced: 'mean' divides by total_weight
 
-    self: nll_loss_backward(grad, target, weight, reduction, ignore_index, total_weight, self_sym_sizes)
+    self: nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight)
 
     PyTorch's nll_loss_backward: -weight[target] * grad (over total_weight for
-    'mean') at each row's target, zeros elsewhere and at ignore_index."""
+    'mean') at each row's target, zeros elsewhere and at ignore_index; an op
+    of its own (NllLossBackwardBackward0 below), as in PyTorch."""
+    saved = ("self",)
     attrs = ("ignore_index", "reduction", "target", "weight", "total_weight")
     saved_arrays = ("target", "total_weight")
 
@@ -176,7 +188,7 @@ class NllLossBackward0(OpNode):
         return total / self.total_weight if reduction == "mean" else total
 
     @quiet
-    def backward(self, grad):
+    def backward(self, grad, _self=None):
         g = np.asarray(grad)
         if self.reduction == "mean":
             per = -self._w_per * (g / self.total_weight)
@@ -189,25 +201,117 @@ class NllLossBackward0(OpNode):
                                           self.target.reshape(-1))] = per
         return out.reshape(self.input_metadata[0][0])
 
-    @property
-    def _saved_self_sym_sizes(self):
-        """The input's shape, for the rule (PyTorch's rule reads it off the saved self)."""
-        return self.input_metadata[0][0]
+
+# -- the backward of softmax, log_softmax and nll_loss as ops of their own ------------------
+# As TanhBackwardBackward0 (pointwise.py): recorded when those backwards run under
+# create_graph=True, so that a double backward shows PyTorch's nodes.
+
+def softmax_backward_data(grad, output, dim):
+    """PyTorch's _softmax_backward_data: output * (grad - (grad * output).sum(dim, True))."""
+    return SoftmaxBackwardDataBackward0.apply(grad, output, dim)
 
 
-def nll_loss_backward(grad, target, weight, reduction, ignore_index, total_weight, self_sym_sizes):
-    """The gradient of nll_loss as Tensor ops (differentiable again): a constant
-    (-weight[target] at each row's target) times grad."""
-    t = target._data.reshape(-1)
-    classes = self_sym_sizes[-1]
-    keep = t != ignore_index
-    w = np.ones(classes) if weight is None else np.asarray(weight)
-    per = np.zeros((len(t), classes), dtype=grad._data.dtype)
-    per[np.arange(len(t)), np.where(keep, t, 0)] = -np.where(keep, w[np.where(keep, t, 0)], 0)
-    scale = grad._wrap(per.reshape(self_sym_sizes))
-    if reduction == "none":
-        return scale * (grad.unsqueeze(-1) if len(self_sym_sizes) == 2 else grad)
-    return scale * (grad / total_weight if reduction == "mean" else grad)
+def log_softmax_backward_data(grad, output, dim):
+    """PyTorch's _log_softmax_backward_data: grad - output.exp() * grad.sum(dim, True)."""
+    return LogSoftmaxBackwardDataBackward0.apply(grad, output, dim)
+
+
+def nll_loss_backward(grad, self, target, weight, reduction, ignore_index, total_weight):
+    """PyTorch's nll_loss_backward: -weight[target] * grad at each row's target."""
+    return NllLossBackwardBackward0.apply(grad, self, _array(target), _array(weight), reduction, ignore_index,
+                                          _array(total_weight))
+
+
+def nll_loss(grad, target, weight, reduction, ignore_index):
+    """nll_loss of a gradient (the double backward of nll_loss_backward)."""
+    w = None if weight is None else grad._wrap(_array(weight))
+    return NllLossBackward0.apply(grad, grad._wrap(_array(target)), w, reduction, ignore_index)
+
+
+def _array(v):
+    """A saved index array as the rules see it (a Tensor, as PyTorch shows it), back to numpy."""
+    return v._data if hasattr(v, "_data") else v
+
+
+class SoftmaxBackwardDataBackward0(OpNode):
+    """out = softmax_backward_data(grad_output, output, dim) = output * (grad_output - (grad_output * output).sum(dim, True))
+
+    grad_output: softmax_backward_data(grad, output, dim)
+    output: grad_output * grad - (output * grad_output).sum(dim, True) * grad - grad_output * (output * grad).sum(dim, True)
+
+    SoftmaxBackward0's backward as an op (recorded with create_graph=True).
+    """
+    inputs = ("grad_output", "output")
+    saved = ("grad_output", "output")
+    needed_for = {"grad_output": "output"}
+    attrs = ("dim",)
+    elementwise = True
+
+    def forward(self, g, out, dim):
+        self.dim = dim
+        return SoftmaxBackward0.backward(self, g, out)     # as SoftmaxBackward0's backward computes it
+
+    def backward(self, grad, g, out):
+        need_g, need_out = self.needs_input_grad
+        d = self.dim
+        gg = SoftmaxBackward0.backward(self, grad, out) if need_g else None
+        go = (g * grad - (out * g).sum(axis=d, keepdims=True) * grad - g * (out * grad).sum(axis=d, keepdims=True)
+              if need_out else None)
+        return gg, go
+
+
+class LogSoftmaxBackwardDataBackward0(OpNode):
+    """out = log_softmax_backward_data(grad_output, output, dim) = grad_output - output.exp() * grad_output.sum(dim, True)
+
+    grad_output: grad - (grad * output.exp()).sum(dim, True)
+    output: -grad_output.sum(dim, True) * output.exp() * grad
+
+    LogSoftmaxBackward0's backward as an op (recorded with create_graph=True).
+    """
+    inputs = ("grad_output", "output")
+    saved = ("grad_output", "output")
+    needed_for = {"grad_output": "output"}
+    attrs = ("dim",)
+    elementwise = True
+
+    def forward(self, g, out, dim):
+        self.dim = dim
+        return LogSoftmaxBackward0.backward(self, g, out)  # as LogSoftmaxBackward0's backward computes it
+
+    def backward(self, grad, g, out):
+        need_g, need_out = self.needs_input_grad
+        e = sleef_exp(out)
+        gg = grad - (grad * e).sum(axis=self.dim, keepdims=True) if need_g else None
+        go = -g.sum(axis=self.dim, keepdims=True) * e * grad if need_out else None
+        return gg, go
+
+
+class NllLossBackwardBackward0(OpNode):
+    """out = nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight)
+
+    grad_output: nll_loss(grad, target, weight, reduction, ignore_index)
+    self: zeros_like(grad)
+
+    NllLossBackward0's backward as an op (recorded with create_graph=True):
+    linear in grad_output, flat in self.
+    """
+    inputs = ("grad_output", "self")
+    attrs = ("ignore_index", "reduction", "target", "weight")
+    saved_arrays = ("target",)
+
+    def forward(self, g, s, target, weight, reduction, ignore_index, total_weight):
+        self.target, self.weight, self.reduction, self.ignore_index = target, weight, reduction, ignore_index
+        first = NllLossBackward0.__new__(NllLossBackward0)      # NllLossBackward0's backward, on these values
+        first.forward(s, target, weight, reduction, ignore_index)
+        first.input_metadata = ((s.shape, s.dtype),)
+        return first.backward(g)
+
+    @quiet
+    def backward(self, grad):
+        need_g, need_s = self.needs_input_grad
+        loss = NllLossBackward0.__new__(NllLossBackward0)
+        gg = loss.forward(grad, self.target, self.weight, self.reduction, self.ignore_index) if need_g else None
+        return gg, (np.zeros_like(grad) if need_s else None)
 
 
 class BinaryCrossEntropyBackward0(OpNode):
