@@ -65,7 +65,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
                 continue                             # not on a path to what autograd.grad wants
             grads = node.run(grad, task)             # one gradient per next_functions edge
             for watcher in task.watchers:            # observers see numpy arrays, always
-                watcher.step(node, *(as_arrays(grad, grads) if create_graph else ((grad,), grads)))
+                watcher.step(node, *as_arrays(grad, grads)) if create_graph else watcher.step(node, (grad,), grads)
             for (nxt, _), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue

@@ -109,23 +109,28 @@ def shared_table(torch, viz, engines):
         print("| " + " | ".join(row) + " |", flush=True)
 
 
-def recording_cost(torch, viz, ops=200, repeats=200):
-    """Per-op cost (forward + backward of a chain of tiny ops) with recording off and on."""
+def recording_cost(torch, viz, ops=200, repeats=200, rounds=5):
+    """Per-op cost (forward + backward of a chain of tiny ops) with recording off and on.
+
+    Off and on alternate ``rounds`` times in one process, so that drift and the
+    other processes on the machine hit both alike; each figure is the best of
+    its rounds (each round: the median of 5 samples of 20 runs)."""
     def run():
         x = torch.ones(3, requires_grad=True)
         y = x
         for _ in range(ops):
             y = y * 1.0001
         y.sum().backward()
-    results = {}
-    for state in ("off", "on", "off ", "on "):       # interleaved, so drift hits both alike
-        viz.autorecord(state.strip() == "on")
-        t = median_time(lambda: [run() for _ in range(repeats // 10)], repeat=5)
-        results.setdefault(state.strip(), []).append(t / (repeats // 10) / ops * 1e6)
-        viz.autorecord(False)
+    results = {"off": [], "on": []}
+    for _ in range(rounds):
+        for state in ("off", "on"):
+            viz.autorecord(state == "on")
+            t = median_time(lambda: [run() for _ in range(repeats // 10)], repeat=5)
+            results[state].append(t / (repeats // 10) / ops * 1e6)
+            viz.autorecord(False)
     off, on = min(results["off"]), min(results["on"])
-    print(f"| recording off | {off:.1f} µs per op |\n| recording on (autorecord) | {on:.1f} µs per op "
-          f"({on / off:.2f}x) |")
+    print(f"| recording off | {off:.2f} µs per op |\n| recording on (autorecord) | {on:.2f} µs per op "
+          f"({on / off:.3f}x) |")
 
 
 def median_time(fn, repeat=3):

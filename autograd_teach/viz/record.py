@@ -46,7 +46,8 @@ FULL_VALUES = 4096        # a gradient of at most this many elements is kept who
 BUDGET = 64 * 2 ** 20     # bytes of gradients the background store may hold
 STEP_BYTES = 200          # what one Step costs beside its arrays, roughly
 SNAPSHOT_STEPS = 64       # the chain rule's numbers are kept for this many nodes of a run: the
-                          # widget's graphs are small, and each snapshot costs ~2 µs per node
+                          # widget's graphs are small
+CHECK_EVERY = 16          # a run's new gradients are counted and bounded every this many steps
 
 
 # --- where recordings come from --------------------------------------------------------
@@ -99,16 +100,13 @@ class Step:
     """One node the engine ran.  ``fn`` is None once that node is gone."""
     __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad", "values")
 
-    def __init__(self, index, fn, grad_output, grad_inputs, leaf_grad=None, values=None):
+    def __init__(self, index, fn_ref, grad_output, grad_inputs, leaf_grad=None, values=None):
         self.index = index
-        try:
-            self._fn = weakref.ref(fn)
-        except TypeError:                   # PyTorch's C++ nodes take no weak reference
-            self._fn = _ref(fn)
+        self._fn = fn_ref                   # a weak reference (a stand-in for PyTorch's C++ nodes)
         self.grad_output = grad_output      # the gradient flowing into fn (summed over its uses)
         self.grad_inputs = grad_inputs      # one per next_functions entry: what fn sent on
         self.leaf_grad = leaf_grad          # after an AccumulateGrad step: the leaf's .grad
-        self.values = values                # what fn's derivative rule reads, before backward freed it
+        self.values = values                # what fn's derivative rule read, before backward freed it
 
     @property
     def fn(self):
@@ -120,59 +118,127 @@ class Step:
 
 
 class Recording:
-    """The steps of one backward run, in the order the engine ran them."""
+    """The steps of one backward run, in the order the engine ran them.
 
-    def __init__(self, roots):
+    A Recording is also the run's watcher (engine.add_observer's protocol):
+    ``step(node, grad_outputs, grad_inputs)`` after each node, ``end()`` once.
+    While the run lasts a step only appends what the engine handed over; the
+    :class:`Step` objects are built when ``steps`` is first read, usually by
+    ``draw``, long after the run.  ``finished`` is called with the recording
+    as the run ends."""
+
+    def __init__(self, roots, finished=None):
         self._roots = [_ref(r) for r in roots]
-        self.steps = []
-        self.nbytes = 0
+        self._finished = finished
+        self._nodes = []                   # the nodes run, in order; weak references once the run ended
+        self._log = []                     # per node run: (grad_outputs, grad_inputs, leaf_grad, rule values)
+        self._checked = 0                  # the steps before this one are bounded (see _bound)
+        self._elements = 0                 # elements of the gradients held, for nbytes
+        self._ended = False
+        self._steps = None                 # built from the log when first read
         self._values = {}                  # id(node) -> its rule's values, taken before it runs
         self._taken = 0                    # how many nodes' values were taken
+        self._snapshots = []               # those values, to bound as the run ends
         for r in roots:
             self._snapshot(r)
+        self.step = self._add_and_snapshot  # then _add_and_pop, then add: see each
+
+    def add(self, node, grad_outputs, grad_inputs):
+        """step() on the hot path: one call per node of every recorded backward,
+        so it only appends, copying nothing and building no Step.
+
+        The node is held strongly only while the run lasts (the engine holds the
+        roots, from which every node it runs is reachable, so this keeps nothing
+        alive longer); ``end`` turns the nodes into weak references.  Gradients are
+        kept by reference: the engine makes a new array for each and never writes
+        into one it has passed on.  A leaf's .grad is copied now (later runs, also
+        in other threads, add into it in place)."""
+        self._nodes.append(node)
+        log = self._log
+        log.append((grad_outputs, grad_inputs, None if grad_inputs else _leaf_grad(node), None))
+        if len(log) - self._checked >= CHECK_EVERY:
+            self._bound()
+
+    def _add_and_pop(self, node, grad_outputs, grad_inputs):
+        """step() while some node's chain-rule values wait for it to run."""
+        values = self._values
+        self._nodes.append(node)
+        self._log.append((grad_outputs, grad_inputs, None if grad_inputs else _leaf_grad(node),
+                          values.pop(id(node), None)))
+        if not values:
+            self.step = self.add
+        if len(self._log) - self._checked >= CHECK_EVERY:
+            self._bound()
+
+    def _add_and_snapshot(self, node, grad_outputs, grad_inputs):
+        """step() for the first nodes: also take the chain-rule values of the nodes
+        this one feeds, before they run (a node's saved tensors are freed as it runs;
+        its parents all run before it)."""
+        values = self._values
+        self._nodes.append(node)
+        self._log.append((grad_outputs, grad_inputs, None if grad_inputs else _leaf_grad(node),
+                          values.pop(id(node), None)))
+        for child, _ in node.next_functions:
+            if child is not None and id(child) not in values:
+                self._snapshot(child)
+        if self._taken >= SNAPSHOT_STEPS:
+            self.step = self._add_and_pop if values else self.add
+
+    def _bound(self):
+        """Every CHECK_EVERY steps and as the run ends: count the elements of the
+        gradients the new steps hold, and turn those too large to keep whole into
+        Summaries, so that memory stays bounded."""
+        log, start = self._log, self._checked
+        sizes = [g.size for outs, ins, _, _ in log[start:] for grads in (outs, ins) for g in grads if g is not None]
+        leaves = [leaf.nbytes for _, _, leaf, _ in log[start:] if leaf is not None]   # copies of .grad
+        self._elements += sum(sizes) + sum(leaves) // 8
+        self._checked = len(log)
+        if sizes and max(sizes) > FULL_VALUES:
+            for i in range(start, len(log)):
+                outs, ins, leaf_grad, values = log[i]
+                log[i] = (tuple(map(keep, outs)), tuple(map(keep, ins)), leaf_grad, values)
+
+    def end(self):
+        """The run is over: hold its nodes only weakly from now on."""
+        if self._ended:
+            return
+        self.step = None                   # a bound method of self: a reference cycle, which only gc would free
+        self._bound()
+        nodes = self._nodes
+        try:
+            self._nodes = list(map(weakref.ref, nodes))
+        except TypeError:                 # PyTorch's C++ nodes take no weak reference
+            self._nodes = [_ref(n) for n in nodes]
+        for values in self._snapshots:
+            _bound_values(values)
+        self._values = {}                  # those of nodes that did not run (autograd.grad's inputs=)
+        self._ended = True
+        if self._finished is not None:
+            self._finished(self)
+
+    @property
+    def nbytes(self):
+        """Roughly what this recording holds: its steps and the gradients it keeps
+        (8 bytes an element; a float32 gradient counts double)."""
+        return STEP_BYTES * len(self._log) + 8 * self._elements
+
+    @property
+    def steps(self):
+        steps = self._steps
+        if steps is None or len(steps) != len(self._log):
+            refs = self._nodes if self._ended else [_ref(n) for n in self._nodes]
+            steps = [Step(i, ref, outs[0] if outs else None, tuple(ins), leaf_grad,
+                          _read_values(values))
+                     for i, (ref, (outs, ins, leaf_grad, values)) in enumerate(zip(refs, self._log))]
+            if self._ended:
+                self._steps = steps
+        return steps
 
     def _snapshot(self, node):
-        # A node's saved tensors are freed when it runs; its parents all run
-        # before it, so the values its chain rule reads are taken then.
-        if id(node) in self._values:
-            return
         self._taken += 1
-        cls = type(node)
-        plan = _PLANS.get(cls)
-        if plan is None:
-            plan = _PLANS[cls] = _plan(cls)
-        saved_names, attr_names, other_names = plan
-        values = None
-        if saved_names or attr_names or other_names:
-            values = {}
-            saved = getattr(node, "saved_values", None)
-            if saved is not None:
-                # Our own op: read its SavedTensors directly (the arrays backward will
-                # unpack, by reference: backward drops them, never writes them), not
-                # through the _saved_<name> properties, which wrap each in a Tensor.
-                for name in saved_names:
-                    v = saved.get(name)
-                    if type(v) is SavedTensor:
-                        if v.box[0] != v.version:
-                            continue           # modified in place: backward will raise
-                        v = v.data
-                    elif v is None:
-                        continue               # not saved: no gradient needs it
-                    else:
-                        v = np.array(v)        # a number in a tensor's place: shown as tensor(2)
-                    values[name] = v if v.size <= FULL_VALUES else keep(v)
-                for name in attr_names:
-                    values[name] = getattr(node, name)
-            for name in other_names:           # anything else: through _saved_<name>
-                try:
-                    v = getattr(node, "_saved_" + name)
-                except Exception:          # noqa: BLE001 - not saved, or already freed
-                    continue
-                if hasattr(v, "numpy"):
-                    v = _numpy(v)
-                    v = v if v.size <= FULL_VALUES else keep(v)
-                values[name] = v
-        self._values[id(node)] = values
+        values = self._values[id(node)] = _take_values(node)
+        if values is not None and values[1] is not None:
+            self._snapshots.append(values)     # saved tensors held: bounded as the run ends
 
     @property
     def roots(self):
@@ -183,53 +249,93 @@ class Recording:
 
     def ran(self, fn):
         """True when this run ran the node ``fn`` (or started from it)."""
-        return any(ref() is fn for ref in self._roots) or any(s._fn() is fn for s in self.steps)
-
-    def add(self, node, grad_outputs, grad_inputs):
-        # The hot path: one call per node of every recorded backward, so no
-        # copies and no temporary lists.  Gradients are kept by reference: the
-        # engine makes a new array for each and never writes into one it has
-        # passed on.  Only large ones become a Summary, and a leaf's .grad (which
-        # later backward runs and in-place ops write into) is copied.
-        grad_output = grad_outputs[0] if grad_outputs else None
-        if grad_output is not None and grad_output.size > FULL_VALUES:
-            grad_output = keep(grad_output)
-        nbytes = STEP_BYTES
-        leaf_grad = None
-        cls = type(node)
-        accumulates = _ACCUMULATES.get(cls)
-        if accumulates is None:           # asked once per class: a missing attribute is slow to look up
-            accumulates = _ACCUMULATES[cls] = hasattr(node, "variable")
-        var = node.variable if accumulates else None
-        if var is not None:
-            sent = tuple([None if g is None or g.size <= FULL_VALUES else keep(g) for g in grad_inputs])
-            grad = getattr(var, "grad", None)
-            if grad is not None:           # .grad is written in place later: this one is a copy
-                leaf_grad = keep(_numpy(grad))
-                nbytes += leaf_grad.nbytes
-        else:
-            sent = grad_inputs if type(grad_inputs) is tuple else tuple(grad_inputs)
-            for g in sent:
-                if g is not None and g.size > FULL_VALUES:
-                    sent = tuple([g if g is None or g.size <= FULL_VALUES else keep(g) for g in sent])
-                    break
-        for a in sent:
-            if a is not None:
-                nbytes += a.nbytes
-        self.nbytes += nbytes
-        steps = self.steps
-        steps.append(Step(len(steps), node, grad_output, sent, leaf_grad, self._values.pop(id(node), None)))
-        if self._taken < SNAPSHOT_STEPS:
-            seen = self._values
-            for child, _ in node.next_functions:
-                if child is not None and id(child) not in seen:
-                    self._snapshot(child)
+        if any(ref() is fn for ref in self._roots):
+            return True
+        if not self._ended:
+            return any(n is fn for n in self._nodes)
+        return any(ref() is fn for ref in self._nodes)
 
     def __len__(self):
-        return len(self.steps)
+        return len(self._log)
 
     def __repr__(self):
-        return f"<Recording: {len(self.steps)} steps>"
+        return f"<Recording: {len(self._log)} steps>"
+
+
+# --- what a step keeps beside its gradients ------------------------------------------
+
+def _leaf_grad(node):
+    """A copy of the leaf's .grad after an AccumulateGrad step (None for another node)."""
+    cls = type(node)
+    accumulates = _ACCUMULATES.get(cls)
+    if accumulates is None:           # asked once per class: a missing attribute is slow to look up
+        accumulates = _ACCUMULATES[cls] = hasattr(node, "variable")
+    var = node.variable if accumulates else None
+    grad = None if var is None else getattr(var, "grad", None)
+    return None if grad is None else keep(_numpy(grad))
+
+
+def _take_values(node):
+    """What the derivative rule of ``node`` reads, taken before it runs, as
+    ``[saved names, saved_values, other values]``, or None when it reads nothing.
+    Our own op's saved_values dict is held by reference (backward frees it by
+    dropping the reference, never by changing it) and read when steps are built;
+    anything else is read now."""
+    cls = type(node)
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _plan(cls)
+    saved_names, attr_names, other_names = plan
+    if not (saved_names or attr_names or other_names):
+        return None
+    saved = getattr(node, "saved_values", None) if saved_names else None
+    now = {name: getattr(node, name) for name in attr_names} if attr_names else {}
+    for name in other_names:           # anything else: through _saved_<name>, now
+        try:
+            v = getattr(node, "_saved_" + name)
+        except Exception:          # noqa: BLE001 - not saved, or already freed
+            continue
+        now[name] = keep(_numpy(v)) if hasattr(v, "numpy") else v
+    return [saved_names, saved, now]
+
+
+def _bound_values(values):
+    """As the run ends: saved tensors too large to hold whole become Summaries
+    (held until then, they cost nothing more: the graph held them before backward)."""
+    names, saved, now = values
+    for s in saved.values() if saved is not None else ():
+        if type(s) is SavedTensor and s.data.size > FULL_VALUES:
+            values[1:] = [None, {**_read_saved(saved, names), **now}]
+            return
+
+
+def _read_values(values):
+    """A step's ``values`` dict from what ``_take_values`` took."""
+    if values is None:
+        return None
+    names, saved, now = values
+    out = {} if saved is None else _read_saved(saved, names)
+    out.update(now)
+    return out
+
+
+def _read_saved(saved, names):
+    """The values of our op's SavedTensors: copies of small arrays, a Summary of
+    large ones; a tensor modified in place since it was saved is left out (its
+    values are not those backward used, or backward raised)."""
+    values = {}
+    for name in names:
+        v = saved.get(name)
+        if type(v) is SavedTensor:
+            if v.box[0] != v.version:
+                continue
+            v = v.data
+        elif v is None:
+            continue                       # not saved: no gradient needs it
+        else:
+            v = np.array(v)                # a number in a tensor's place: shown as tensor(2)
+        values[name] = keep(v)
+    return values
 
 
 _ACCUMULATES = {}         # node class -> True for AccumulateGrad (it has .variable)
@@ -272,19 +378,6 @@ def _rule_names(cls):
     return found
 
 
-class _Watcher:
-    """One backward run's watcher: what add_observer's protocol calls."""
-    __slots__ = ("recording", "_finished", "step")
-
-    def __init__(self, recording, finished):
-        self.recording = recording
-        self._finished = finished
-        self.step = recording.add          # step(node, grad_outputs, grad_inputs): one call, not two
-
-    def end(self):
-        self._finished(self.recording)
-
-
 class Recorder:
     """A ``begin(roots)`` for ``add_observer``: one Recording per backward run.
 
@@ -298,7 +391,7 @@ class Recorder:
         self._keep = keep
 
     def __call__(self, roots):
-        return _Watcher(Recording(roots), self._finished)
+        return Recording(roots, self._finished)
 
     def _finished(self, recording):
         with self._lock:
@@ -370,7 +463,7 @@ _auto_lock = threading.Lock()
 
 def _background(roots):
     """The background recorder's begin(roots)."""
-    return _Watcher(Recording(roots), _store.add)
+    return Recording(roots, _store.add)
 
 
 def find_recording(fn):
