@@ -31,6 +31,9 @@ What a recording holds, and what it does not:
 from __future__ import annotations
 
 import contextlib
+import functools
+import itertools
+import operator
 import threading
 import weakref
 from collections import deque
@@ -47,7 +50,6 @@ BUDGET = 64 * 2 ** 20     # bytes of gradients the background store may hold
 STEP_BYTES = 200          # what one Step costs beside its arrays, roughly
 SNAPSHOT_STEPS = 64       # the chain rule's numbers are kept for this many nodes of a run: the
                           # widget's graphs are small
-CHECK_EVERY = 16          # a run's new gradients are counted and bounded every this many steps
 
 
 # --- where recordings come from --------------------------------------------------------
@@ -122,123 +124,107 @@ class Recording:
 
     A Recording is also the run's watcher (engine.add_observer's protocol):
     ``step(node, grad_outputs, grad_inputs)`` after each node, ``end()`` once.
-    While the run lasts a step only appends what the engine handed over; the
-    :class:`Step` objects are built when ``steps`` is first read, usually by
-    ``draw``, long after the run.  ``finished`` is called with the recording
-    as the run ends."""
+    While the run lasts a step only appends what the engine handed over, to
+    three lists; the :class:`Step` objects are built when ``steps`` is first
+    read, usually by ``draw``, long after the run.  ``finished`` is called
+    with the recording as the run ends."""
 
     def __init__(self, roots, finished=None):
         self._roots = [_ref(r) for r in roots]
         self._finished = finished
         self._nodes = []                   # the nodes run, in order; weak references once the run ended
-        self._log = []                     # per node run: (grad_outputs, grad_inputs, leaf_grad, rule values)
-        self._checked = 0                  # the steps before this one are bounded (see _bound)
-        self._elements = 0                 # elements of the gradients held, for nbytes
+        self._grads = []                   # the gradient that flowed into each (None: none did)
+        self._sent = []                    # what each sent on, one per next_functions entry
+        self._leaf_grads = {}              # step index -> a copy of the leaf's .grad (AccumulateGrad)
+        self._rule_values = {}             # step index -> what its derivative rule read
+        self._checked = 0                  # the steps before this index are bounded (see _bound)
+        self.nbytes = 0                    # roughly what it holds, once the run ended
         self._ended = False
-        self._steps = None                 # built from the log when first read
-        self._values = {}                  # id(node) -> its rule's values, taken before it runs
-        self._taken = 0                    # how many nodes' values were taken
-        self._snapshots = []               # those values, to bound as the run ends
-        for r in roots:
-            self._snapshot(r)
-        self.step = self._add_and_snapshot  # then _add_and_pop, then add: see each
+        self._steps = None                 # built when first read
+        self._values = {}                  # id(node) -> its rule's values, taken before the run
+        self._take_first_values(roots)
 
-    def add(self, node, grad_outputs, grad_inputs):
-        """step() on the hot path: one call per node of every recorded backward,
-        so it only appends, copying nothing and building no Step.
+    def step(self, node, grad_outputs, grad_inputs):
+        """The hot path: one call per node of every recorded backward, so it only
+        appends, copying nothing and building no Step.
 
         The node is held strongly only while the run lasts (the engine holds the
         roots, from which every node it runs is reachable, so this keeps nothing
         alive longer); ``end`` turns the nodes into weak references.  Gradients are
         kept by reference: the engine makes a new array for each and never writes
-        into one it has passed on.  A leaf's .grad is copied now (later runs, also
-        in other threads, add into it in place)."""
+        into one it has passed on.  Our engine's nodes have one output, so one
+        gradient flows in; what a node sends on has its next nodes' shapes, so a
+        large one is seen at latest as the next node runs (see _bound)."""
         self._nodes.append(node)
-        log = self._log
-        log.append((grad_outputs, grad_inputs, None if grad_inputs else _leaf_grad(node), None))
-        if len(log) - self._checked >= CHECK_EVERY:
+        grad = grad_outputs[0]
+        self._grads.append(grad)
+        self._sent.append(grad_inputs)
+        if not grad_inputs:                # AccumulateGrad: .grad is copied now (later runs add into it)
+            self._leaf_grads[len(self._sent) - 1] = _leaf_grad(node)
+        if grad.size > FULL_VALUES:
             self._bound()
 
-    def _add_and_pop(self, node, grad_outputs, grad_inputs):
-        """step() while some node's chain-rule values wait for it to run."""
-        values = self._values
-        self._nodes.append(node)
-        self._log.append((grad_outputs, grad_inputs, None if grad_inputs else _leaf_grad(node),
-                          values.pop(id(node), None)))
-        if not values:
-            self.step = self.add
-        if len(self._log) - self._checked >= CHECK_EVERY:
-            self._bound()
-
-    def _add_and_snapshot(self, node, grad_outputs, grad_inputs):
-        """step() for the first nodes: also take the chain-rule values of the nodes
-        this one feeds, before they run (a node's saved tensors are freed as it runs;
-        its parents all run before it)."""
-        values = self._values
-        self._nodes.append(node)
-        self._log.append((grad_outputs, grad_inputs, None if grad_inputs else _leaf_grad(node),
-                          values.pop(id(node), None)))
-        for child, _ in node.next_functions:
-            if child is not None and id(child) not in values:
-                self._snapshot(child)
-        if self._taken >= SNAPSHOT_STEPS:
-            self.step = self._add_and_pop if values else self.add
+    def _take_first_values(self, roots):
+        """Take what the chain rule reads at the SNAPSHOT_STEPS nodes nearest the
+        roots, before the run frees it (a node's saved tensors go as it runs)."""
+        values, queue = self._values, list(roots)
+        for node in queue:                 # the list grows as it is walked: breadth first
+            if len(values) >= SNAPSHOT_STEPS:
+                break
+            if id(node) not in values:
+                values[id(node)] = _take_values(node)
+                for child, _ in node.next_functions:
+                    if child is not None:
+                        queue.append(child)
 
     def _bound(self):
-        """Every CHECK_EVERY steps and as the run ends: count the elements of the
-        gradients the new steps hold, and turn those too large to keep whole into
-        Summaries, so that memory stays bounded."""
-        log, start = self._log, self._checked
-        sizes = [g.size for outs, ins, _, _ in log[start:] for grads in (outs, ins) for g in grads if g is not None]
-        leaves = [leaf.nbytes for _, _, leaf, _ in log[start:] if leaf is not None]   # copies of .grad
-        self._elements += sum(sizes) + sum(leaves) // 8
-        self._checked = len(log)
-        if sizes and max(sizes) > FULL_VALUES:
-            for i in range(start, len(log)):
-                outs, ins, leaf_grad, values = log[i]
-                log[i] = (tuple(map(keep, outs)), tuple(map(keep, ins)), leaf_grad, values)
+        """When a large gradient flows in, and as the run ends: turn the gradients
+        too large to keep whole (past FULL_VALUES elements) into Summaries, so
+        that memory stays bounded."""
+        grads, sent = self._grads, self._sent
+        for i in range(self._checked, len(sent)):
+            g = grads[i]
+            if g is not None and g.size > FULL_VALUES:
+                grads[i] = keep(g)
+            for g in sent[i]:
+                if g is not None and g.size > FULL_VALUES:
+                    sent[i] = tuple(map(keep, sent[i]))
+                    break
+        self._checked = len(sent)
 
     def end(self):
-        """The run is over: hold its nodes only weakly from now on."""
+        """The run is over: bound it, and hold its nodes only weakly from now on."""
         if self._ended:
             return
-        self.step = None                   # a bound method of self: a reference cycle, which only gc would free
         self._bound()
         nodes = self._nodes
         try:
             self._nodes = list(map(weakref.ref, nodes))
         except TypeError:                 # PyTorch's C++ nodes take no weak reference
             self._nodes = [_ref(n) for n in nodes]
-        for values in self._snapshots:
-            _bound_values(values)
-        self._values = {}                  # those of nodes that did not run (autograd.grad's inputs=)
+        if self._values:                   # file the values taken under the steps of their nodes
+            step_of = dict(zip(map(id, nodes), itertools.count()))
+            for key, values in self._values.items():
+                if values is not None and key in step_of:   # (a node may not run: autograd.grad's inputs=)
+                    _bound_values(values)
+                    self._rule_values[step_of[key]] = values
+            self._values = {}
+        self.nbytes = _nbytes(self._grads, self._leaf_grads.values())
         self._ended = True
         if self._finished is not None:
             self._finished(self)
 
     @property
-    def nbytes(self):
-        """Roughly what this recording holds: its steps and the gradients it keeps
-        (8 bytes an element; a float32 gradient counts double)."""
-        return STEP_BYTES * len(self._log) + 8 * self._elements
-
-    @property
     def steps(self):
         steps = self._steps
-        if steps is None or len(steps) != len(self._log):
+        if steps is None or len(steps) != len(self._sent):
             refs = self._nodes if self._ended else [_ref(n) for n in self._nodes]
-            steps = [Step(i, ref, outs[0] if outs else None, tuple(ins), leaf_grad,
-                          _read_values(values))
-                     for i, (ref, (outs, ins, leaf_grad, values)) in enumerate(zip(refs, self._log))]
+            leaf_grads, values = self._leaf_grads, self._rule_values
+            steps = [Step(i, ref, grad, tuple(sent), leaf_grads.get(i), _read_values(values.get(i)))
+                     for i, (ref, grad, sent) in enumerate(zip(refs, self._grads, self._sent))]
             if self._ended:
                 self._steps = steps
         return steps
-
-    def _snapshot(self, node):
-        self._taken += 1
-        values = self._values[id(node)] = _take_values(node)
-        if values is not None and values[1] is not None:
-            self._snapshots.append(values)     # saved tensors held: bounded as the run ends
 
     @property
     def roots(self):
@@ -256,10 +242,32 @@ class Recording:
         return any(ref() is fn for ref in self._nodes)
 
     def __len__(self):
-        return len(self._log)
+        return len(self._sent)
 
     def __repr__(self):
-        return f"<Recording: {len(self._log)} steps>"
+        return f"<Recording: {len(self._sent)} steps>"
+
+
+class TorchRecording(Recording):
+    """A run of real PyTorch's engine (viz/torch_record.py): a node may have
+    several outputs, and a gradient may be None; each step is bounded at once."""
+
+    def step(self, node, grad_outputs, grad_inputs):
+        self._nodes.append(node)
+        self._grads.append(grad_outputs[0] if grad_outputs else None)
+        self._sent.append(tuple(grad_inputs))
+        if hasattr(node, "variable"):
+            self._leaf_grads[len(self._sent) - 1] = _leaf_grad(node)
+        self._bound()
+
+    def _take_first_values(self, roots):
+        pass                               # PyTorch's nodes: no derivative rules of ours to fill in
+
+
+def recording(roots, finished=None):
+    """A Recording of the run from ``roots``, for our engine or PyTorch's."""
+    torch_run = bool(roots) and torch_record.is_torch_node(roots[0])
+    return (TorchRecording if torch_run else Recording)(roots, finished)
 
 
 # --- what a step keeps beside its gradients ------------------------------------------
@@ -286,10 +294,10 @@ def _take_values(node):
     if plan is None:
         plan = _PLANS[cls] = _plan(cls)
     saved_names, attr_names, other_names = plan
-    if not (saved_names or attr_names or other_names):
-        return None
+    if not (attr_names or other_names):    # most ops: only saved tensors
+        return [saved_names, node.saved_values, {}] if saved_names else None
     saved = getattr(node, "saved_values", None) if saved_names else None
-    now = {name: getattr(node, name) for name in attr_names} if attr_names else {}
+    now = {name: getattr(node, name) for name in attr_names}
     for name in other_names:           # anything else: through _saved_<name>, now
         try:
             v = getattr(node, "_saved_" + name)
@@ -307,6 +315,18 @@ def _bound_values(values):
         if type(s) is SavedTensor and s.data.size > FULL_VALUES:
             values[1:] = [None, {**_read_saved(saved, names), **now}]
             return
+
+
+def _nbytes(grads, leaf_grads):
+    """Roughly what a run's steps hold: STEP_BYTES each, the gradients that flowed
+    in, as much again for those sent on (a node sends its next nodes' shapes),
+    and the copies of .grad.  A Summary counts 64 bytes."""
+    held = sum(map(_NBYTES, filter(_IS_ARRAY, grads)))
+    return STEP_BYTES * len(grads) + 2 * held + sum(map(_NBYTES, leaf_grads))
+
+
+_NBYTES = operator.attrgetter("nbytes")
+_IS_ARRAY = functools.partial(operator.is_not, None)
 
 
 def _read_values(values):
@@ -391,7 +411,7 @@ class Recorder:
         self._keep = keep
 
     def __call__(self, roots):
-        return Recording(roots, self._finished)
+        return recording(roots, self._finished)
 
     def _finished(self, recording):
         with self._lock:
@@ -463,7 +483,7 @@ _auto_lock = threading.Lock()
 
 def _background(roots):
     """The background recorder's begin(roots)."""
-    return Recording(roots, _store.add)
+    return recording(roots, _store.add)
 
 
 def find_recording(fn):
