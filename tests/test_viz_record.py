@@ -224,12 +224,13 @@ def test_del_y_frees_every_node_while_recordings_of_it_live(autorecording):
     x = torch.ones(3, requires_grad=True)
     y = x
     for _ in range(100):                     # longer than the nodes whose chain-rule values are taken
-        y = (y * 1.5).tanh()
+        y = (y * y).tanh()                   # MulBackward0 saves y, the output of the TanhBackward0 before
     y = y.sum()
     with viz.record() as rec:
         y.backward()
     nodes = [weakref.ref(n) for n in chain_nodes(y) if type(n).__name__ != "AccumulateGrad"]
     assert len(nodes) == 201 and len(rec.steps) == 202
+    assert rec.steps[2].values["self"] is not None   # the chain rule's values were taken
     assert R.find_recording(y.grad_fn) is rec.last   # kept where draw() looks, and by rec
     del y
     gc.collect()
@@ -238,25 +239,26 @@ def test_del_y_frees_every_node_while_recordings_of_it_live(autorecording):
 
 
 def test_a_recording_never_takes_a_new_object_at_a_dead_nodes_address_for_its_node():
-    def graph():
+    reused = 0
+    for _ in range(20):                       # until the allocator hands out a dead node's address again
         x = torch.ones(2, requires_grad=True)
-        return (x * 2.0).sum()
-    out = graph()
-    with viz.record() as rec:
-        out.backward()
-    old = {id(n) for n in chain_nodes(out)}
-    del out
-    gc.collect()
-    reused, alive = 0, []
-    for _ in range(50):                      # new nodes of the same classes: pymalloc reuses the addresses
-        o = graph()
-        alive.append(o)
-        for n in chain_nodes(o):
-            reused += id(n) in old
-            assert not rec.last.ran(n)
-            assert all(s.fn is not n for s in rec.steps)
-    assert reused > 0                         # the case this test is about did happen
-    assert [s.fn for s in rec.steps] == [None, None, None]
+        out = (x * 2.0).sum()
+        with viz.record() as rec:
+            out.backward()
+        classes = {type(n) for n in chain_nodes(out)}
+        old = {id(n) for n in chain_nodes(out)}
+        del out, x
+        gc.collect()
+        fresh = [cls.__new__(cls) for cls in classes for _ in range(20000)]
+        for o in fresh:
+            if id(o) in old:
+                reused += 1
+                assert not rec.last.ran(o)
+                assert all(s.fn is not o for s in rec.steps)
+        assert [s.fn for s in rec.steps] == [None, None, None]
+        if reused:
+            break
+    assert reused                             # the case this test is about did happen
 
 
 def test_a_gradient_too_large_to_keep_is_bounded_where_it_is_sent_too():

@@ -217,7 +217,7 @@ class Recording:
             step_of = dict(zip(map(id, nodes), itertools.count()))
             for key, values in self._values.items():
                 if values is not None and key in step_of:   # (a node may not run: autograd.grad's inputs=)
-                    _bound_values(values)
+                    _settle_values(values)
                     self._rule_values[step_of[key]] = values
             self._values = {}
         self.nbytes = _nbytes(self._grads, self._leaf_grads.values())
@@ -318,14 +318,24 @@ def _take_values(node):
     return [saved_names, saved, now]
 
 
-def _bound_values(values):
-    """As the run ends: saved tensors too large to hold whole become Summaries
-    (held until then, they cost nothing more: the graph held them before backward)."""
+def _settle_values(values):
+    """As the run ends: keep of each saved tensor only its array and version
+    counter (a SavedTensor also refers to the node that made its tensor, which
+    would keep that part of the graph alive); one too large to keep whole
+    becomes a Summary (held until now, it cost nothing more: the graph held it
+    before backward)."""
     names, saved, now = values
-    for s in saved.values() if saved is not None else ():
-        if type(s) is SavedTensor and s.data.size > FULL_VALUES:
-            values[1:] = [None, {**_read_saved(saved, names), **now}]
-            return
+    if saved is None:
+        return
+    settled = {}
+    for name in names:
+        s = saved.get(name)
+        if type(s) is SavedTensor:
+            settled[name] = (s.data, s.box, s.version) if s.data.size <= FULL_VALUES else \
+                keep(s.data) if s.box[0] == s.version else None
+        elif s is not None:
+            settled[name] = np.array(s)    # a number in a tensor's place: shown as tensor(2)
+    values[1] = settled
 
 
 def _nbytes(grads, leaf_grads):
@@ -351,21 +361,22 @@ def _read_values(values):
 
 
 def _read_saved(saved, names):
-    """The values of our op's SavedTensors: copies of small arrays, a Summary of
-    large ones; a tensor modified in place since it was saved is left out (its
-    values are not those backward used, or backward raised)."""
+    """The values the rule read: copies of small arrays, Summaries of large ones.
+    A saved tensor modified in place since it was saved is left out: its values
+    are not those backward used (or backward raised)."""
     values = {}
     for name in names:
         v = saved.get(name)
-        if type(v) is SavedTensor:
-            if v.box[0] != v.version:
+        if type(v) is SavedTensor:         # the run has not ended
+            v = (v.data, v.box, v.version)
+        if type(v) is tuple:               # (array, version counter, version when saved)
+            data, box, version = v
+            if box[0] != version:
                 continue
-            v = v.data
-        elif v is None:
-            continue                       # not saved: no gradient needs it
-        else:
-            v = np.array(v)                # a number in a tensor's place: shown as tensor(2)
-        values[name] = keep(v)
+            v = data
+        if v is None:
+            continue                       # not saved (no gradient needs it), or modified in place
+        values[name] = v if type(v) is Summary else keep(np.asarray(v))
     return values
 
 
