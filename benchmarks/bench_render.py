@@ -110,24 +110,26 @@ def shared_table(torch, viz, engines):
         print("| " + " | ".join(row) + " |", flush=True)
 
 
-def recording_cost(torch, viz, ops=200, repeats=200, rounds=5):
+def recording_cost(torch, viz, ops=200, samples=600):
     """Per-op cost (forward + backward of a chain of tiny ops) with recording off and on.
 
-    Off and on alternate ``rounds`` times in one process, so that drift and the
-    other processes on the machine hit both alike; each figure is the best of
-    its rounds (each round: the median of 5 samples of 20 runs)."""
-    def run():
-        tiny_chain(torch, ops)
+    Off and on alternate at every sample (two chains), so that drift and the
+    other processes on the machine hit both alike; each figure is the best
+    sample, and the 10th percentile is printed beside it."""
     results = {"off": [], "on": []}
-    for _ in range(rounds):
+    for _ in range(samples):
         for state in ("off", "on"):
             viz.autorecord(state == "on")
-            t = median_time(lambda: [run() for _ in range(repeats // 10)], repeat=5)
-            results[state].append(t / (repeats // 10) / ops * 1e6)
+            t = time.perf_counter()
+            tiny_chain(torch, ops)
+            tiny_chain(torch, ops)
+            results[state].append((time.perf_counter() - t) / (2 * ops) * 1e6)
             viz.autorecord(False)
-    off, on = min(results["off"]), min(results["on"])
-    print(f"| recording off | {off:.2f} µs per op |\n| recording on (autorecord) | {on:.2f} µs per op "
-          f"({on / off:.3f}x) |")
+    off, on = sorted(results["off"]), sorted(results["on"])
+    p10 = samples // 10
+    print(f"| recording off | {off[0]:.2f} µs per op (10th percentile {off[p10]:.2f}) |\n"
+          f"| recording on (autorecord) | {on[0]:.2f} µs per op (10th percentile {on[p10]:.2f}) "
+          f"| {on[0] / off[0]:.3f}x ({on[p10] / off[p10]:.3f}x) |")
 
 
 def tiny_chain(torch, ops):

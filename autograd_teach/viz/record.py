@@ -297,9 +297,10 @@ def _leaf_grad(node):
 def _take_values(node):
     """What the derivative rule of ``node`` reads, taken before it runs, as
     ``[saved names, saved_values, other values]``, or None when it reads nothing.
-    Our own op's saved_values dict is held by reference (backward frees it by
-    dropping the reference, never by changing it) and read when steps are built;
-    anything else is read now."""
+    Our own op's saved_values dict is held by reference while the run lasts
+    (backward frees it by dropping the reference, never by changing it), then
+    settled (_settle_values) and read when steps are built; anything else is
+    read now."""
     cls = type(node)
     plan = _PLANS.get(cls)
     if plan is None:
