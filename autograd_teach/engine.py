@@ -71,7 +71,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
             grads = node.run(grad, task)             # one gradient per next_functions edge
             for watcher in task.watchers:            # observers see numpy arrays, always
                 outs = (grad,) if node.num_outputs == 1 else node.slots_of(grad)   # several outputs: all the slots
-                watcher.step(node, *(as_arrays(outs, grads) if create_graph else (outs, grads)))
+                watcher.step(node, *as_arrays(outs, grads)) if create_graph else watcher.step(node, outs, grads)
             for (nxt, nr), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue

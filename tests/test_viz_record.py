@@ -207,3 +207,139 @@ def test_the_background_recorder_watches_a_create_graph_backward(autorecording):
     assert q.grad.requires_grad and q.grad.tolist() == [2.0, 8.0]
     assert p.grad.tolist() == [4.0, 32.0]
     assert R.find_recording(out.grad_fn) is not None
+
+
+def chain_nodes(out):
+    """Every node of out's graph, walked through next_functions."""
+    seen, stack = [], [out.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is not None and all(node is not s for s in seen):
+            seen.append(node)
+            stack.extend(n for n, _ in node.next_functions)
+    return seen
+
+
+def test_del_y_frees_every_node_while_recordings_of_it_live(autorecording):
+    x = torch.ones(3, requires_grad=True)
+    y = x
+    for _ in range(100):                     # longer than the nodes whose chain-rule values are taken
+        y = (y * y).tanh()                   # MulBackward0 saves y, the output of the TanhBackward0 before
+    y = y.sum()
+    with viz.record() as rec:
+        y.backward()
+    nodes = [weakref.ref(n) for n in chain_nodes(y) if type(n).__name__ != "AccumulateGrad"]
+    assert len(nodes) == 201 and len(rec.steps) == 202
+    assert rec.steps[2].values["self"] is not None   # the chain rule's values were taken
+    assert R.find_recording(y.grad_fn) is rec.last   # kept where draw() looks, and by rec
+    del y
+    gc.collect()
+    assert [n for n in nodes if n() is not None] == []
+    assert all(s.fn is None for s in rec.steps)      # the steps say their node is gone
+
+
+def test_a_recording_never_takes_a_new_object_at_a_dead_nodes_address_for_its_node():
+    reused = 0
+    for _ in range(20):                       # until the allocator hands out a dead node's address again
+        x = torch.ones(2, requires_grad=True)
+        out = (x * 2.0).sum()
+        with viz.record() as rec:
+            out.backward()
+        classes = {type(n) for n in chain_nodes(out)}
+        old = {id(n) for n in chain_nodes(out)}
+        del out, x
+        gc.collect()
+        fresh = [cls.__new__(cls) for cls in classes for _ in range(20000)]
+        for o in fresh:
+            if id(o) in old:
+                reused += 1
+                assert not rec.last.ran(o)
+                assert all(s.fn is not o for s in rec.steps)
+        assert [s.fn for s in rec.steps] == [None, None, None]
+        if reused:
+            break
+    assert reused                             # the case this test is about did happen
+
+
+def test_a_gradient_too_large_to_keep_is_bounded_where_it_is_sent_too():
+    x = torch.ones(R.FULL_VALUES + 10, requires_grad=True)
+    with viz.record() as rec:
+        (x * 2.0).sum().backward()           # SumBackward0 gets a 0-d gradient and sends a large one
+    sum_step, mul_step, acc_step = rec.steps
+    assert isinstance(sum_step.grad_output, np.ndarray)
+    assert isinstance(sum_step.grad_inputs[0], R.Summary) and sum_step.grad_inputs[0].max == 1.0
+    assert isinstance(mul_step.grad_output, R.Summary) and isinstance(mul_step.grad_inputs[0], R.Summary)
+    assert isinstance(acc_step.leaf_grad, R.Summary) and acc_step.leaf_grad.max == 2.0
+    assert rec.last.nbytes < 10 * 64 + 3 * R.STEP_BYTES
+
+
+def test_a_large_gradient_sent_to_a_node_that_never_runs_is_bounded_as_the_run_ends():
+    x = torch.ones(R.FULL_VALUES + 10, requires_grad=True)
+    y = x * 2.0
+    s = y.sum()
+    with viz.record() as rec:
+        (g,) = torch.autograd.grad(s, [y])    # MulBackward0 does not run: y's gradient is captured
+    assert [G.fn_name(st.fn) for st in rec.steps] == ["SumBackward0"]
+    assert isinstance(rec.steps[0].grad_inputs[0], R.Summary)
+    assert g.shape == (R.FULL_VALUES + 10,)
+
+
+def test_chain_rule_values_are_the_ones_backward_used_or_left_out():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    x = torch.tensor([3.0, 4.0])
+    out = (x * w).sum()
+    with viz.record() as rec:
+        out.backward()
+    x.add_(10.0)                               # after backward: the saved x is not what backward read
+    mul = rec.steps[1]
+    assert G.fn_name(mul.fn) == "MulBackward0"
+    assert "self" not in mul.values            # left out rather than shown with the new numbers
+
+    out2 = (x * w).sum()
+    with viz.record() as rec2:
+        out2.backward()
+    values = rec2.steps[1].values              # read before any change: a copy
+    x.add_(10.0)
+    np.testing.assert_allclose(values["self"], [13.0, 14.0])
+    np.testing.assert_allclose(rec2.steps[1].values["self"], [13.0, 14.0])
+
+
+def test_chain_rule_values_are_taken_for_the_nodes_nearest_the_output_only():
+    x = torch.ones(3, requires_grad=True)
+    y = x
+    for _ in range(R.SNAPSHOT_STEPS + 20):
+        y = y * x                              # MulBackward0 reads self and other
+    with viz.record() as rec:
+        y.sum().backward()
+    muls = [s for s in rec.steps if G.fn_name(s.fn) == "MulBackward0"]
+    with_values = [s for s in muls if s.values]
+    assert len(with_values) == R.SNAPSHOT_STEPS - 2   # the other two: SumBackward0, x's AccumulateGrad
+    assert with_values == muls[:R.SNAPSHOT_STEPS - 2]
+    np.testing.assert_allclose(with_values[0].values["other"], x.detach().numpy())
+
+
+def test_record_in_several_threads_gives_each_run_its_own_steps():
+    errors, found = [], {}
+
+    def work(k):
+        try:
+            x = torch.ones(3, requires_grad=True)
+            for _ in range(10):
+                out = (x * float(k)).sum()
+                with viz.record() as rec:
+                    out.backward()
+                mine = [r for r in rec.recordings if r.ran(out.grad_fn)]
+                assert len(mine) == 1
+                mul = mine[0].steps[1]
+                np.testing.assert_allclose(mul.grad_inputs[0], [float(k)] * 3)
+                found[k] = found.get(k, 0) + 1
+        except BaseException as e:     # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(1, 5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and found == {1: 10, 2: 10, 3: 10, 4: 10}
+    assert len(engine._observers) == 0

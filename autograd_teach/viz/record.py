@@ -14,23 +14,37 @@ Both subscribe through the engines' public observer hook,
 ``add_observer(begin) -> handle``: ``begin(roots)`` is called as a run
 starts and returns a watcher whose ``step(node, grad_outputs, grad_inputs)``
 is called after each node and ``end()`` when the run is over.  A
-:class:`Recorder` is such a ``begin``; each run gets a watcher of its own,
-so backward in several threads never shares state.
+:class:`Recorder` is such a ``begin``; each run gets a watcher of its own
+(a :class:`Recording`), so backward in several threads never shares state.
 
 What a recording holds, and what it does not:
 
-* the Nodes through weak references, so a recording never keeps a graph
-  alive (``del y`` frees it).  PyTorch's C++ nodes take no weak references;
+* the Nodes, strongly while the run lasts (they are alive anyway: the
+  engine holds the roots, and every node it runs is reachable from them),
+  then through weak references, so a recording never keeps a graph alive
+  (``del y`` frees it) and never takes a new object at a dead node's
+  address for that node.  PyTorch's C++ nodes take no weak references;
   those are held until the recording goes.
-* gradients of at most :data:`FULL_VALUES` elements as copies; larger ones
-  as a :class:`Summary` (shape, norm, min, max), so memory stays bounded.
+* gradients by reference (the engine never writes into one it passed on),
+  those past :data:`FULL_VALUES` elements as a :class:`Summary` (shape,
+  norm, min, max), so memory stays bounded; a leaf's ``.grad`` as a copy.
+* for the :data:`SNAPSHOT_STEPS` nodes nearest the roots, what their
+  derivative rule reads (the chain-rule inspector's numbers), taken as the
+  run begins, before backward frees it.
 * the background store keeps recordings while their graph lives, up to
   :data:`BUDGET` bytes in all; past that the oldest go first, and a diagram
   of a graph whose recording went says so.
+
+Recording is on the engine's hot path, so a step only appends to three
+lists; the :class:`Step` objects are built when ``steps`` is first read
+(figures: the "Recording cost" section of docs/benchmarks.md).
 """
 from __future__ import annotations
 
 import contextlib
+import functools
+import itertools
+import operator
 import threading
 import weakref
 from collections import deque
@@ -46,7 +60,7 @@ FULL_VALUES = 4096        # a gradient of at most this many elements is kept who
 BUDGET = 64 * 2 ** 20     # bytes of gradients the background store may hold
 STEP_BYTES = 200          # what one Step costs beside its arrays, roughly
 SNAPSHOT_STEPS = 64       # the chain rule's numbers are kept for this many nodes of a run: the
-                          # widget's graphs are small, and each snapshot costs ~2 µs per node
+                          # widget's graphs are small
 
 
 # --- where recordings come from --------------------------------------------------------
@@ -99,16 +113,13 @@ class Step:
     """One node the engine ran.  ``fn`` is None once that node is gone."""
     __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad", "values")
 
-    def __init__(self, index, fn, grad_output, grad_inputs, leaf_grad=None, values=None):
+    def __init__(self, index, fn_ref, grad_output, grad_inputs, leaf_grad=None, values=None):
         self.index = index
-        try:
-            self._fn = weakref.ref(fn)
-        except TypeError:                   # PyTorch's C++ nodes take no weak reference
-            self._fn = _ref(fn)
+        self._fn = fn_ref                   # a weak reference (a stand-in for PyTorch's C++ nodes)
         self.grad_output = grad_output      # the gradient flowing into fn (summed over its uses)
         self.grad_inputs = grad_inputs      # one per next_functions entry: what fn sent on
         self.leaf_grad = leaf_grad          # after an AccumulateGrad step: the leaf's .grad
-        self.values = values                # what fn's derivative rule reads, before backward freed it
+        self.values = values                # what fn's derivative rule read, before backward freed it
 
     @property
     def fn(self):
@@ -120,59 +131,111 @@ class Step:
 
 
 class Recording:
-    """The steps of one backward run, in the order the engine ran them."""
+    """The steps of one backward run, in the order the engine ran them.
 
-    def __init__(self, roots):
+    A Recording is also the run's watcher (engine.add_observer's protocol):
+    ``step(node, grad_outputs, grad_inputs)`` after each node, ``end()`` once.
+    While the run lasts a step only appends what the engine handed over, to
+    three lists; the :class:`Step` objects are built when ``steps`` is first
+    read, usually by ``draw``, long after the run.  ``finished`` is called
+    with the recording as the run ends."""
+
+    def __init__(self, roots, finished=None):
         self._roots = [_ref(r) for r in roots]
-        self.steps = []
-        self.nbytes = 0
-        self._values = {}                  # id(node) -> its rule's values, taken before it runs
-        self._taken = 0                    # how many nodes' values were taken
-        for r in roots:
-            self._snapshot(r)
+        self._finished = finished
+        self._nodes = []                   # the nodes run, in order; weak references once the run ended
+        self._grads = []                   # the gradient that flowed into each (None: none did)
+        self._sent = []                    # what each sent on, one per next_functions entry
+        self._leaf_grads = {}              # step index -> a copy of the leaf's .grad (AccumulateGrad)
+        self._rule_values = {}             # step index -> what its derivative rule read
+        self._checked = 0                  # the steps before this index are bounded (see _bound)
+        self.nbytes = 0                    # roughly what it holds, once the run ended
+        self._ended = False
+        self._steps = None                 # built when first read
+        self._values = {}                  # id(node) -> its rule's values, taken before the run
+        self._take_first_values(roots)
 
-    def _snapshot(self, node):
-        # A node's saved tensors are freed when it runs; its parents all run
-        # before it, so the values its chain rule reads are taken then.
-        if id(node) in self._values:
+    def step(self, node, grad_outputs, grad_inputs):
+        """The hot path: one call per node of every recorded backward, so it only
+        appends, copying nothing and building no Step.
+
+        The node is held strongly only while the run lasts (the engine holds the
+        roots, from which every node it runs is reachable, so this keeps nothing
+        alive longer); ``end`` turns the nodes into weak references.  Gradients are
+        kept by reference: the engine makes a new array for each and never writes
+        into one it has passed on.  Our engine's nodes have one output, so one
+        gradient flows in; what a node sends on has its next nodes' shapes, so a
+        large one is seen at latest as the next node runs (see _bound)."""
+        self._nodes.append(node)
+        grad = grad_outputs[0]
+        self._grads.append(grad)
+        self._sent.append(grad_inputs)
+        if not grad_inputs:                # AccumulateGrad: .grad is copied now (later runs add into it)
+            self._leaf_grads[len(self._sent) - 1] = _leaf_grad(node)
+        if grad.size > FULL_VALUES:
+            self._bound()
+
+    def _take_first_values(self, roots):
+        """Take what the chain rule reads at the SNAPSHOT_STEPS nodes nearest the
+        roots, before the run frees it (a node's saved tensors go as it runs)."""
+        values, queue = self._values, list(roots)
+        for node in queue:                 # the list grows as it is walked: breadth first
+            if len(values) >= SNAPSHOT_STEPS:
+                break
+            if id(node) not in values:
+                values[id(node)] = _take_values(node)
+                for child, _ in node.next_functions:
+                    if child is not None:
+                        queue.append(child)
+
+    def _bound(self):
+        """When a large gradient flows in, and as the run ends: turn the gradients
+        too large to keep whole (past FULL_VALUES elements) into Summaries, so
+        that memory stays bounded."""
+        grads, sent = self._grads, self._sent
+        for i in range(self._checked, len(sent)):
+            g = grads[i]
+            if g is not None and g.size > FULL_VALUES:
+                grads[i] = keep(g)
+            for g in sent[i]:
+                if g is not None and g.size > FULL_VALUES:
+                    sent[i] = tuple(map(keep, sent[i]))
+                    break
+        self._checked = len(sent)
+
+    def end(self):
+        """The run is over: bound it, and hold its nodes only weakly from now on."""
+        if self._ended:
             return
-        self._taken += 1
-        cls = type(node)
-        plan = _PLANS.get(cls)
-        if plan is None:
-            plan = _PLANS[cls] = _plan(cls)
-        saved_names, attr_names, other_names = plan
-        values = None
-        if saved_names or attr_names or other_names:
-            values = {}
-            saved = getattr(node, "saved_values", None)
-            if saved is not None:
-                # Our own op: read its SavedTensors directly (the arrays backward will
-                # unpack, by reference: backward drops them, never writes them), not
-                # through the _saved_<name> properties, which wrap each in a Tensor.
-                for name in saved_names:
-                    v = saved.get(name)
-                    if type(v) is SavedTensor:
-                        if v.box[0] != v.version:
-                            continue           # modified in place: backward will raise
-                        v = v.data
-                    elif v is None:
-                        continue               # not saved: no gradient needs it
-                    else:
-                        v = np.array(v)        # a number in a tensor's place: shown as tensor(2)
-                    values[name] = v if v.size <= FULL_VALUES else keep(v)
-                for name in attr_names:
-                    values[name] = getattr(node, name)
-            for name in other_names:           # anything else: through _saved_<name>
-                try:
-                    v = getattr(node, "_saved_" + name)
-                except Exception:          # noqa: BLE001 - not saved, or already freed
-                    continue
-                if hasattr(v, "numpy"):
-                    v = _numpy(v)
-                    v = v if v.size <= FULL_VALUES else keep(v)
-                values[name] = v
-        self._values[id(node)] = values
+        self._bound()
+        nodes = self._nodes
+        try:
+            self._nodes = list(map(weakref.ref, nodes))
+        except TypeError:                 # PyTorch's C++ nodes take no weak reference
+            self._nodes = [_ref(n) for n in nodes]
+        if self._values:                   # file the values taken under the steps of their nodes
+            step_of = dict(zip(map(id, nodes), itertools.count()))
+            for key, values in self._values.items():
+                if values is not None and key in step_of:   # (a node may not run: autograd.grad's inputs=)
+                    _settle_values(values)
+                    self._rule_values[step_of[key]] = values
+            self._values = {}
+        self.nbytes = _nbytes(self._grads, self._leaf_grads.values())
+        self._ended = True
+        if self._finished is not None:
+            self._finished(self)
+
+    @property
+    def steps(self):
+        steps = self._steps
+        if steps is None or len(steps) != len(self._sent):
+            refs = self._nodes if self._ended else [_ref(n) for n in self._nodes]
+            leaf_grads, values = self._leaf_grads, self._rule_values
+            steps = [Step(i, ref, grad, tuple(sent), leaf_grads.get(i), _read_values(values.get(i)))
+                     for i, (ref, grad, sent) in enumerate(zip(refs, self._grads, self._sent))]
+            if self._ended:
+                self._steps = steps
+        return steps
 
     @property
     def roots(self):
@@ -183,53 +246,139 @@ class Recording:
 
     def ran(self, fn):
         """True when this run ran the node ``fn`` (or started from it)."""
-        return any(ref() is fn for ref in self._roots) or any(s._fn() is fn for s in self.steps)
-
-    def add(self, node, grad_outputs, grad_inputs):
-        # The hot path: one call per node of every recorded backward, so no
-        # copies and no temporary lists.  Gradients are kept by reference: the
-        # engine makes a new array for each and never writes into one it has
-        # passed on.  Only large ones become a Summary, and a leaf's .grad (which
-        # later backward runs and in-place ops write into) is copied.
-        grad_output = grad_outputs[0] if grad_outputs else None
-        if grad_output is not None and grad_output.size > FULL_VALUES:
-            grad_output = keep(grad_output)
-        nbytes = STEP_BYTES
-        leaf_grad = None
-        cls = type(node)
-        accumulates = _ACCUMULATES.get(cls)
-        if accumulates is None:           # asked once per class: a missing attribute is slow to look up
-            accumulates = _ACCUMULATES[cls] = hasattr(node, "variable")
-        var = node.variable if accumulates else None
-        if var is not None:
-            sent = tuple([None if g is None or g.size <= FULL_VALUES else keep(g) for g in grad_inputs])
-            grad = getattr(var, "grad", None)
-            if grad is not None:           # .grad is written in place later: this one is a copy
-                leaf_grad = keep(_numpy(grad))
-                nbytes += leaf_grad.nbytes
-        else:
-            sent = grad_inputs if type(grad_inputs) is tuple else tuple(grad_inputs)
-            for g in sent:
-                if g is not None and g.size > FULL_VALUES:
-                    sent = tuple([g if g is None or g.size <= FULL_VALUES else keep(g) for g in sent])
-                    break
-        for a in sent:
-            if a is not None:
-                nbytes += a.nbytes
-        self.nbytes += nbytes
-        steps = self.steps
-        steps.append(Step(len(steps), node, grad_output, sent, leaf_grad, self._values.pop(id(node), None)))
-        if self._taken < SNAPSHOT_STEPS:
-            seen = self._values
-            for child, _ in node.next_functions:
-                if child is not None and id(child) not in seen:
-                    self._snapshot(child)
+        if any(ref() is fn for ref in self._roots):
+            return True
+        if not self._ended:
+            return any(n is fn for n in self._nodes)
+        return any(ref() is fn for ref in self._nodes)
 
     def __len__(self):
-        return len(self.steps)
+        return len(self._sent)
 
     def __repr__(self):
-        return f"<Recording: {len(self.steps)} steps>"
+        return f"<Recording: {len(self._sent)} steps>"
+
+
+class TorchRecording(Recording):
+    """A run of real PyTorch's engine (viz/torch_record.py): a node may have
+    several outputs, and a gradient may be None; each step is bounded at once."""
+
+    def step(self, node, grad_outputs, grad_inputs):
+        self._nodes.append(node)
+        self._grads.append(grad_outputs[0] if grad_outputs else None)
+        self._sent.append(tuple(grad_inputs))
+        if hasattr(node, "variable"):
+            self._leaf_grads[len(self._sent) - 1] = _leaf_grad(node)
+        self._bound()
+
+    def _take_first_values(self, roots):
+        pass                               # PyTorch's nodes: no derivative rules of ours to fill in
+
+
+def recording(roots, finished=None):
+    """A Recording of the run from ``roots``, for our engine or PyTorch's."""
+    torch_run = bool(roots) and torch_record.is_torch_node(roots[0])
+    return (TorchRecording if torch_run else Recording)(roots, finished)
+
+
+# --- what a step keeps beside its gradients ------------------------------------------
+
+def _leaf_grad(node):
+    """A copy of the leaf's .grad after an AccumulateGrad step (None for another node)."""
+    cls = type(node)
+    accumulates = _ACCUMULATES.get(cls)
+    if accumulates is None:           # asked once per class: a missing attribute is slow to look up
+        accumulates = _ACCUMULATES[cls] = hasattr(node, "variable")
+    var = node.variable if accumulates else None
+    grad = None if var is None else getattr(var, "grad", None)
+    return None if grad is None else keep(_numpy(grad))
+
+
+def _take_values(node):
+    """What the derivative rule of ``node`` reads, taken before it runs, as
+    ``[saved names, saved_values, other values]``, or None when it reads nothing.
+    Our own op's saved_values dict is held by reference while the run lasts
+    (backward frees it by dropping the reference, never by changing it), then
+    settled (_settle_values) and read when steps are built; anything else is
+    read now."""
+    cls = type(node)
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _plan(cls)
+    saved_names, attr_names, other_names = plan
+    if not (attr_names or other_names):    # most ops: only saved tensors
+        return [saved_names, node.saved_values, {}] if saved_names else None
+    saved = getattr(node, "saved_values", None) if saved_names else None
+    now = {name: getattr(node, name) for name in attr_names}
+    for name in other_names:           # anything else: through _saved_<name>, now
+        try:
+            v = getattr(node, "_saved_" + name)
+        except Exception:          # noqa: BLE001 - not saved, or already freed
+            continue
+        now[name] = keep(_numpy(v)) if hasattr(v, "numpy") else v
+    return [saved_names, saved, now]
+
+
+def _settle_values(values):
+    """As the run ends: keep of each saved tensor only its array and version
+    counter (a SavedTensor also refers to the node that made its tensor, which
+    would keep that part of the graph alive); one too large to keep whole
+    becomes a Summary (held until now, it cost nothing more: the graph held it
+    before backward)."""
+    names, saved, now = values
+    if saved is None:
+        return
+    settled = {}
+    for name in names:
+        s = saved.get(name)
+        if type(s) is SavedTensor:
+            settled[name] = (s.data, s.box, s.version) if s.data.size <= FULL_VALUES else \
+                keep(s.data) if s.box[0] == s.version else None
+        elif s is not None:
+            settled[name] = np.array(s)    # a number in a tensor's place: shown as tensor(2)
+    values[1] = settled
+
+
+def _nbytes(grads, leaf_grads):
+    """Roughly what a run's steps hold: STEP_BYTES each, the gradients that flowed
+    in, as much again for those sent on (a node sends its next nodes' shapes),
+    and the copies of .grad.  A Summary counts 64 bytes."""
+    held = sum(map(_NBYTES, filter(_IS_ARRAY, grads)))
+    return STEP_BYTES * len(grads) + 2 * held + sum(map(_NBYTES, leaf_grads))
+
+
+_NBYTES = operator.attrgetter("nbytes")
+_IS_ARRAY = functools.partial(operator.is_not, None)
+
+
+def _read_values(values):
+    """A step's ``values`` dict from what ``_take_values`` took."""
+    if values is None:
+        return None
+    names, saved, now = values
+    out = {} if saved is None else _read_saved(saved, names)
+    out.update(now)
+    return out
+
+
+def _read_saved(saved, names):
+    """The values the rule read: copies of small arrays, Summaries of large ones.
+    A saved tensor modified in place since it was saved is left out: its values
+    are not those backward used (or backward raised)."""
+    values = {}
+    for name in names:
+        v = saved.get(name)
+        if type(v) is SavedTensor:         # the run has not ended
+            v = (v.data, v.box, v.version)
+        if type(v) is tuple:               # (array, version counter, version when saved)
+            data, box, version = v
+            if box[0] != version:
+                continue
+            v = data
+        if v is None:
+            continue                       # not saved (no gradient needs it), or modified in place
+        values[name] = v if type(v) is Summary else keep(np.asarray(v))
+    return values
 
 
 _ACCUMULATES = {}         # node class -> True for AccumulateGrad (it has .variable)
@@ -272,19 +421,6 @@ def _rule_names(cls):
     return found
 
 
-class _Watcher:
-    """One backward run's watcher: what add_observer's protocol calls."""
-    __slots__ = ("recording", "_finished", "step")
-
-    def __init__(self, recording, finished):
-        self.recording = recording
-        self._finished = finished
-        self.step = recording.add          # step(node, grad_outputs, grad_inputs): one call, not two
-
-    def end(self):
-        self._finished(self.recording)
-
-
 class Recorder:
     """A ``begin(roots)`` for ``add_observer``: one Recording per backward run.
 
@@ -298,7 +434,7 @@ class Recorder:
         self._keep = keep
 
     def __call__(self, roots):
-        return _Watcher(Recording(roots), self._finished)
+        return recording(roots, self._finished)
 
     def _finished(self, recording):
         with self._lock:
@@ -370,7 +506,7 @@ _auto_lock = threading.Lock()
 
 def _background(roots):
     """The background recorder's begin(roots)."""
-    return _Watcher(Recording(roots), _store.add)
+    return recording(roots, _store.add)
 
 
 def find_recording(fn):
