@@ -343,3 +343,41 @@ def test_record_in_several_threads_gives_each_run_its_own_steps():
         t.join()
     assert errors == [] and found == {1: 10, 2: 10, 3: 10, 4: 10}
     assert len(engine._observers) == 0
+
+
+def test_a_node_with_several_outputs_records_one_gradient_per_output():
+    """unbind's node gets the gradient of each output (None where none came),
+    and the inspector shows each, not the first one only."""
+    from autograd_teach.viz import graph as G, inspector
+    x = torch.arange(6.0, requires_grad=True)
+    a, b, c = (x * 1).reshape(3, 2)
+    loss = (a * 2).sum() + (b * 3).sum()        # c gets no gradient
+    with viz.record() as rec:
+        loss.backward()
+    step = next(s for s in rec.steps if type(s.fn).__name__ == "UnbindBackward0")
+    ga, gb, gc = step.grad_output
+    assert ga.tolist() == [2.0, 2.0] and gb.tolist() == [3.0, 3.0] and gc is None
+    g = G.build_for_drawing(loss)
+    gstep = next(s for s in G.grad_steps(g, rec.last) if s.name == "UnbindBackward0")
+    rows = inspector.chain_rows(g, gstep, gstep.node_id)
+    heads = [head for head, _ in rows]
+    assert heads[:3] == ["gradient in [0]", "gradient in [1]", "gradient in [2]"], heads
+    svg = viz.draw(loss).svg()
+    assert "UnbindBackward0" in svg and "\u03a3" not in svg     # no sum of the slots drawn in the node
+
+
+def test_a_custom_backward_that_sends_none_records_and_draws():
+    class Half(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, None
+    u, c = torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)
+    with viz.record() as rec:
+        y = Half.apply(u, c * 2).sum()
+        y.backward()
+    assert any(s.grad_output is None for s in rec.steps)      # the nodes below ran with None
+    assert "<svg" in viz.draw(y).svg() and c.grad is None

@@ -168,7 +168,8 @@ def node_label(graph, n, state, show_values=True, show_grads=True, lang=None):
         else:
             body += _lines(note)
     if (n.kind in (G.FUNCTION, G.ACCUMULATE, G.REPEAT) and grads and n.fan_in > 1
-            and n.id in state.node_in):   # several gradients met here: their sum, once
+            and n.id in state.node_in and not isinstance(state.node_in[n.id], tuple)):
+        # several gradients met here: their sum, once (not for a node with several outputs: one per output)
         body += _lines("\u03a3 = " + values.short(state.node_in[n.id], lang=lang), GRAD_COLOR, MONO)
     return body
 

@@ -81,7 +81,10 @@ def chain_rows(graph, step, node_id, lang=None):
     out along that ``next_functions`` edge.  At an AccumulateGrad: old .grad +
     incoming = new .grad."""
     n = graph.node(node_id)
-    out = [(t("insp.grad_in", lang), _pre(_full(step.grad_output, lang)))]
+    if isinstance(step.grad_output, tuple):   # a node with several outputs: one gradient per output
+        out = [(f"{t('insp.grad_in', lang)} [{k}]", _pre(_full(g, lang))) for k, g in enumerate(step.grad_output)]
+    else:
+        out = [(t("insp.grad_in", lang), _pre(_full(step.grad_output, lang)))]
     fn = n.fn if n.kind != G.REPEAT else n.members[-1]
     if n.kind == G.ACCUMULATE and step.leaf_grad is not None:
         return out + _accumulate_rows(step, lang)

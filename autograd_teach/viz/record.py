@@ -163,16 +163,18 @@ class Recording:
         roots, from which every node it runs is reachable, so this keeps nothing
         alive longer); ``end`` turns the nodes into weak references.  Gradients are
         kept by reference: the engine makes a new array for each and never writes
-        into one it has passed on.  Our engine's nodes have one output, so one
-        gradient flows in; what a node sends on has its next nodes' shapes, so a
-        large one is seen at latest as the next node runs (see _bound)."""
+        into one it has passed on.  Most nodes have one output, so one gradient
+        flows in (None when only None reached it); unbind, split and custom
+        Functions with several outputs get one per output (PerOutput). What a
+        node sends on has its next nodes' shapes, so a large one is seen at
+        latest as the next node runs (see _bound)."""
         self._nodes.append(node)
-        grad = grad_outputs[0]
+        grad = grad_outputs[0] if len(grad_outputs) == 1 else PerOutput(grad_outputs)
         self._grads.append(grad)
         self._sent.append(grad_inputs)
         if not grad_inputs:                # AccumulateGrad: .grad is copied now (later runs add into it)
             self._leaf_grads[len(self._sent) - 1] = _leaf_grad(node)
-        if grad.size > FULL_VALUES:
+        if grad is not None and grad.size > FULL_VALUES:
             self._bound()
 
     def _take_first_values(self, roots):
@@ -195,7 +197,9 @@ class Recording:
         grads, sent = self._grads, self._sent
         for i in range(self._checked, len(sent)):
             g = grads[i]
-            if g is not None and g.size > FULL_VALUES:
+            if type(g) is PerOutput:
+                grads[i] = PerOutput(map(keep, g))
+            elif g is not None and g.size > FULL_VALUES:
                 grads[i] = keep(g)
             for g in sent[i]:
                 if g is not None and g.size > FULL_VALUES:
@@ -339,12 +343,26 @@ def _settle_values(values):
     values[1] = settled
 
 
+class PerOutput(tuple):
+    """The gradients that flowed into a node with several outputs (unbind,
+    split, ...), one per output, None where none came; `size` and `nbytes` are
+    their sums, as one array's would be."""
+
+    @property
+    def size(self):
+        return sum(g.size for g in self if g is not None)
+
+    @property
+    def nbytes(self):
+        return sum(g.nbytes for g in self if g is not None)
+
+
 def _nbytes(grads, leaf_grads):
     """Roughly what a run's steps hold: STEP_BYTES each, the gradients that flowed
     in, as much again for those sent on (a node sends its next nodes' shapes),
     and the copies of .grad.  A Summary counts 64 bytes."""
     held = sum(map(_NBYTES, filter(_IS_ARRAY, grads)))
-    return STEP_BYTES * len(grads) + 2 * held + sum(map(_NBYTES, leaf_grads))
+    return STEP_BYTES * len(grads) + 2 * held + sum(map(_NBYTES, filter(_IS_ARRAY, leaf_grads)))
 
 
 _NBYTES = operator.attrgetter("nbytes")
