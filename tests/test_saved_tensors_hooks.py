@@ -56,3 +56,15 @@ def test_a_pack_hook_that_saves_does_not_pack_again():
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         a.cos()
     assert calls == [1]
+
+
+def test_a_recorded_backward_of_hooked_saved_tensors_draws():
+    """The recorder reads saved tensors for the chain rule; one kept by the
+    hooks is not there to read (PyTorch keeps only what pack_hook returned)."""
+    from autograd_teach import viz
+    a = torch.ones(3, requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 1, lambda t: t):
+        y = (a.sin() * a).sum()
+    with viz.record() as rec:
+        y.backward()
+    assert len(rec.steps) >= 3 and "<svg" in viz.draw(y).svg()

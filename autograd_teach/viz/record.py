@@ -335,7 +335,9 @@ def _settle_values(values):
     settled = {}
     for name in names:
         s = saved.get(name)
-        if type(s) is SavedTensor:
+        if type(s) is SavedTensor and s.data is None:     # saved under saved_tensors_hooks: not ours to read
+            settled[name] = None
+        elif type(s) is SavedTensor:
             settled[name] = (s.data, s.box, s.version) if s.data.size <= FULL_VALUES else \
                 keep(s.data) if s.box[0] == s.version else None
         elif s is not None:
@@ -387,7 +389,7 @@ def _read_saved(saved, names):
     for name in names:
         v = saved.get(name)
         if type(v) is SavedTensor:         # the run has not ended
-            v = (v.data, v.box, v.version)
+            v = None if v.data is None else (v.data, v.box, v.version)   # None: saved_tensors_hooks kept it
         if type(v) is tuple:               # (array, version counter, version when saved)
             data, box, version = v
             if box[0] != version:
