@@ -64,9 +64,10 @@ def torch_imported():
 
     ``sys.modules["torch"]`` may be autograd_teach itself (``import
     autograd_teach as torch`` does not do that, but the golden runner
-    aliases it), so look for PyTorch's own ``torch.autograd.graph``."""
+    aliases it), so look for PyTorch's compiled core, ``torch._C``
+    (autograd_teach has a ``torch.autograd.graph`` of its own)."""
     torch = sys.modules.get("torch")
-    return torch is not None and hasattr(getattr(torch, "autograd", None), "graph")
+    return torch is not None and getattr(torch, "_C", None) is not None
 
 
 class TorchObserverHandle:
