@@ -7,7 +7,7 @@ even when no graph is recorded); the op then picks the values at them."""
 import numpy as np
 
 from ..node import OpNode
-from .reduction import value_selecting_reduction_backward  # noqa: F401  (the rules call it)
+from .reduction import MaxBackward0, value_selecting_reduction_backward  # noqa: F401  (the rules call it)
 from .shape import check_dim
 
 
@@ -93,15 +93,7 @@ class KthvalueBackward0(OpNode):
         values = np.take_along_axis(a, idx, axis=dim)
         return values if keepdim else values.squeeze(dim)
 
-    def backward(self, grad):
-        if not grad.ndim and not len(self.self_sym_sizes):
-            return grad
-        out = np.zeros(self.self_sym_sizes, dtype=grad.dtype)
-        idx, g = self.indices, grad
-        if not self.keepdim:
-            idx, g = np.expand_dims(idx, self.dim), np.expand_dims(g, self.dim)
-        np.put_along_axis(out, idx, g, axis=self.dim)
-        return out
+    backward = MaxBackward0.backward     # the same: grad back to the element picked along dim
 
 
 class MedianBackward1(KthvalueBackward0):
