@@ -67,3 +67,12 @@ def test_program_matches_pytorch(path, teach):
         diff = "\n".join(difflib.unified_diff(
             expected, actual, "pytorch (golden)", "autograd_teach", lineterm=""))
         pytest.fail(f"{path.name} differs from PyTorch:\n{diff}", pytrace=False)
+
+
+def test_a_program_that_changes_directory_leaves_the_tests_where_they_were(tmp_path, teach):
+    """d2l 5.5 saves files in a directory of its own; the tests after it (nbval
+    reads notebooks/nbval_sanitize.cfg by a relative path) must not notice."""
+    import os
+    here = os.getcwd()
+    out = runner.run_program(f"import os\nos.chdir({str(tmp_path)!r})\nprint('moved')\n", teach)
+    assert out == "moved\n" and os.getcwd() == here

@@ -294,10 +294,12 @@ def _leaf_grad(node):
     if accumulates is None:           # asked once per class: a missing attribute is slow to look up
         accumulates = _ACCUMULATES[cls] = hasattr(node, "variable")
     var = node.variable if accumulates else None
-    grad = None if var is None else getattr(var, "_grad", None)   # our leaf: its array, without a Tensor made
-    if grad is not None:
-        return keep(grad._data)
-    grad = None if var is None else getattr(var, "grad", None)    # a PyTorch leaf
+    if var is None:
+        return None
+    data = getattr(getattr(var, "_grad", None), "_data", None)   # our leaf: its array, without a Tensor made
+    if data is not None:
+        return keep(data)
+    grad = getattr(var, "grad", None)     # a PyTorch leaf (its _grad is a torch.Tensor: no _data)
     return None if grad is None else keep(_numpy(grad))
 
 

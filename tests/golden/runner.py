@@ -23,6 +23,7 @@ import builtins
 import contextlib
 import importlib
 import io
+import os
 import re
 import sys
 import warnings
@@ -98,6 +99,7 @@ def run_program(source: str, torch_module, filename: str = "<golden>") -> str:
     code = compile(source, filename, "exec")
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     _reset(torch_module)
+    cwd = os.getcwd()      # a program may chdir (d2l 5.5 saves files): the tests after it must not notice
     try:
         with _torch_aliased(torch_module), warnings.catch_warnings(), \
                 contextlib.redirect_stdout(out):
@@ -116,6 +118,7 @@ def run_program(source: str, torch_module, filename: str = "<golden>") -> str:
                 out.write(f"{type(e).__name__}: {_first_line(e)}\n")
     finally:
         _reset(torch_module)
+        os.chdir(cwd)
     return out.getvalue()
 
 

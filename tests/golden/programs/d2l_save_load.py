@@ -15,6 +15,7 @@ from torch.nn import functional as F
 
 torch.manual_seed(0)
 tmp = tempfile.TemporaryDirectory()
+here = os.getcwd()
 os.chdir(tmp.name)
 
 x = torch.arange(4)
@@ -80,5 +81,5 @@ try:
     torch.load('note')
 except Exception as e:
     print(type(e).__name__, str(e).splitlines()[0])
-os.chdir("/")
+os.chdir(here)
 tmp.cleanup()
