@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import operator
 import threading
 import weakref
@@ -217,13 +216,15 @@ class Recording:
             self._nodes = list(map(weakref.ref, nodes))
         except TypeError:                 # PyTorch's C++ nodes take no weak reference
             self._nodes = [_ref(n) for n in nodes]
-        if self._values:                   # file the values taken under the steps of their nodes
-            step_of = dict(zip(map(id, nodes), itertools.count()))
-            for key, values in self._values.items():
-                if values is not None and key in step_of:   # (a node may not run: autograd.grad's inputs=)
-                    _settle_values(values)
-                    self._rule_values[step_of[key]] = values
-            self._values = {}
+        taken = self._values               # file the values taken under the steps of their nodes:
+        for i, node in enumerate(nodes):   # they are of the nodes nearest the roots, which run first
+            if not taken:
+                break
+            values = taken.pop(id(node), None)
+            if values is not None:
+                _settle_values(values)
+                self._rule_values[i] = values
+        self._values = {}                  # (a node that did not run: autograd.grad's inputs=)
         self.nbytes = _nbytes(self._grads, self._leaf_grads.values())
         self._ended = True
         if self._finished is not None:
@@ -340,13 +341,13 @@ def _settle_values(values):
     settled = {}
     for name in names:
         s = saved.get(name)
-        if type(s) is SavedTensor and s.data is None:     # saved under saved_tensors_hooks: not ours to read
-            settled[name] = None
-        elif type(s) is SavedTensor:
-            settled[name] = (s.data, s.box, s.version) if s.data.size <= FULL_VALUES else \
-                keep(s.data) if s.box[0] == s.version else None
+        if type(s) is SavedTensor:
+            data = s.data
+            if data is not None:           # (None: saved under saved_tensors_hooks, not ours to read)
+                settled[name] = (data, s.box, s.version) if data.size <= FULL_VALUES else \
+                    keep(data) if s.box[0] == s.version else None
         elif s is not None:
-            settled[name] = np.array(s)    # a number in a tensor's place: shown as tensor(2)
+            settled[name] = s              # a number in a tensor's place: read as tensor(2) (_read_saved)
     values[1] = settled
 
 
