@@ -143,3 +143,78 @@ def test_errors():
         lr_scheduler.LambdaLR(opt, [abs, abs])
     with pytest.raises(ValueError, match="Starting multiplicative factor"):
         lr_scheduler.LinearLR(opt, start_factor=1.5)
+
+
+# -- torch.nn.utils: clipping and parameters as a vector ---------------------------
+
+def params_with_grads(*grads, dtype=torch.float32):
+    params = []
+    for g in grads:
+        p = nn.Parameter(torch.zeros(1 if g is None else len(g), dtype=dtype))
+        p.grad = None if g is None else torch.tensor(g, dtype=dtype)
+        params.append(p)
+    return params
+
+
+@pytest.mark.parametrize("norm_type", [1, 2.0, 3.5, float("inf")])
+def test_clipping_brings_the_total_norm_down_to_max_norm(norm_type):
+    params = params_with_grads([3.0, -4.0, 1.5], [12.0], [0.25, -2.0])
+    everything = np.array([3.0, -4.0, 1.5, 12.0, 0.25, -2.0])
+    total = nn.utils.clip_grad_norm_(params, 2.0, norm_type)
+    assert math.isclose(total.item(), np.linalg.norm(everything, norm_type), rel_tol=1e-6)
+    after = np.concatenate([p.grad.numpy() for p in params])
+    assert math.isclose(np.linalg.norm(after, norm_type), 2.0, rel_tol=1e-5)
+    assert np.allclose(after / everything, after[0] / everything[0])   # one scale for every gradient
+
+
+def test_small_gradients_are_left_as_they_are_and_none_grads_skipped():
+    params = params_with_grads([0.3, -0.4], None, dtype=torch.float64)
+    total = nn.utils.clip_grad_norm_(iter(params), max_norm=1.0)
+    assert total.dtype == torch.float64 and math.isclose(total.item(), 0.5)
+    assert params[0].grad.tolist() == [0.3, -0.4] and params[1].grad is None
+
+
+def test_a_generator_is_read_once_and_an_empty_one_warns():
+    params = params_with_grads([30.0, 40.0])
+    total = nn.utils.clip_grad_norm_((p for p in params), 5.0)
+    assert total.item() == 50.0 and np.allclose(params[0].grad.numpy(), [3.0, 4.0])
+    with pytest.warns(UserWarning, match="empty generator"):
+        assert nn.utils.clip_grad_norm_((p for p in []), 1.0).item() == 0.0
+
+
+def test_clipping_is_not_recorded_by_autograd():
+    params = params_with_grads([3.0, 4.0])
+    total = nn.utils.clip_grad_norm_(params[0], 1.0)
+    assert total.grad_fn is None and not total.requires_grad and params[0].grad.grad_fn is None
+
+
+def test_non_finite_total_norm():
+    params = params_with_grads([float("nan"), 1.0])
+    with pytest.raises(RuntimeError, match="total norm of order 2.0 for gradients"):
+        nn.utils.clip_grad_norm_(params, 1.0, error_if_nonfinite=True)
+    params = params_with_grads([float("inf"), 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                    # inf * 0 gives nan silently, as in PyTorch
+        assert nn.utils.clip_grad_norm_(params, 1.0).item() == float("inf")
+    assert np.isnan(params[0].grad.numpy()[0])
+
+
+def test_clip_grad_value_and_the_deprecated_name():
+    params = params_with_grads([-3.0, 0.5, 2.0], None)
+    assert nn.utils.clip_grad_value_(params, 1) is None
+    assert params[0].grad.tolist() == [-1.0, 0.5, 1.0]
+    with pytest.warns(FutureWarning, match="clip_grad_norm_"):
+        nn.utils.clip_grad_norm(params, 1.0)
+
+
+def test_parameters_to_vector_and_back():
+    model = nn.Linear(3, 2)
+    vec = nn.utils.parameters_to_vector(model.parameters())
+    assert vec.shape == (8,) and type(vec.grad_fn).__name__ == "CatBackward0"
+    vec.sum().backward()
+    assert model.weight.grad.tolist() == [[1.0] * 3] * 2
+    nn.utils.vector_to_parameters(torch.arange(8.0), model.parameters())
+    assert model.weight.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] and model.bias.tolist() == [6.0, 7.0]
+    assert isinstance(model.weight, nn.Parameter) and model.weight.requires_grad
+    with pytest.raises(TypeError, match="expected torch.Tensor, but got: numpy.ndarray"):
+        nn.utils.vector_to_parameters(np.zeros(8), model.parameters())
