@@ -4,3 +4,4 @@ from .modules import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, Fla
                       Identity, L1Loss, LeakyReLU, Linear, LogSoftmax, Module, ModuleList, MSELoss, NLLLoss,
                       ReLU, Sequential, Sigmoid, Softmax, Tanh)
 from .parameter import Parameter  # noqa: F401
+from . import utils  # noqa: F401  (torch.nn.utils: clip_grad_norm_, parameters_to_vector)

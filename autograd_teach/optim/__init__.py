@@ -3,3 +3,4 @@ from .adam import Adam, AdamW  # noqa: F401
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
 from .rmsprop import Adagrad, RMSprop  # noqa: F401
+from . import lr_scheduler  # noqa: F401
