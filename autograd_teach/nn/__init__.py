@@ -4,3 +4,5 @@ from .modules import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, Fla
                       Identity, L1Loss, LeakyReLU, Linear, LogSoftmax, Module, ModuleList, MSELoss, NLLLoss,
                       ReLU, Sequential, Sigmoid, Softmax, Tanh)
 from .parameter import Parameter  # noqa: F401
+from .modules.normalization import LayerNorm  # noqa: F401,E402
+from .modules.sparse import Embedding  # noqa: F401,E402
