@@ -334,6 +334,13 @@ CASES = {
         ("repeated indices", lambda r: [t(5, 3, rng=r)], lambda w: F.embedding(torch.tensor([[1, 4], [1, 1]]), w)),
         ("padding_idx", lambda r: [t(5, 3, rng=r)],
          lambda w: F.embedding(torch.tensor([0, 2, 0, 3]), w, padding_idx=0))],
+    "EmbeddingDenseBackwardBackward0": [
+        ("double backward of embedding", lambda r: [t(2, 3, 2, rng=r), t(4, 2, rng=r)],
+         lambda g, w: torch.autograd.grad(F.embedding(torch.tensor([[1, 3, 1], [0, 0, 2]]), w), w, g,
+                                          create_graph=True)[0]),
+        ("with padding_idx", lambda r: [t(4, 2, rng=r), t(3, 2, rng=r)],
+         lambda g, w: torch.autograd.grad(F.embedding(torch.tensor([2, 1, 2, 0]), w, padding_idx=2), w, g,
+                                          create_graph=True)[0])],
     "NativeLayerNormBackward0": [
         ("weight and bias", lambda r: [t(3, 4, rng=r), t(4, rng=r), t(4, rng=r)],
          lambda x, w, b: F.layer_norm(x, (4,), w, b)),

@@ -7,9 +7,13 @@ import numpy as np
 
 from ..node import OpNode
 from .rearrange import IndexSelectBackward0
-from .selection import index_backward, new_zeros
 
 _NONE_PADDING = 2 ** 64 - 1     # PyTorch stores "no padding_idx" as -1 in an unsigned SymInt: it shows this
+
+
+def _padding_row(padding_idx, num_weights):
+    """The row that gets no gradient, or -1 (no row) for "no padding_idx"."""
+    return padding_idx if 0 <= padding_idx < num_weights else -1
 
 
 def _array(x):
@@ -19,15 +23,30 @@ def _array(x):
 # -- embedding -------------------------------------------------------------------
 
 def embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse):
-    """Each looked-up row's gradient added into a zero table at its index (an
-    index looked up twice gets both); the padding_idx row gets none.
-    PyTorch's embedding_dense_backward, as index_put_ with accumulate=True."""
-    index = _array(indices).reshape(-1).astype(np.int64)
-    rows = grad.reshape(-1, grad.shape[-1]) if grad.dim() else grad
-    if 0 <= padding_idx < num_weights:
-        keep = np.flatnonzero(index != padding_idx)
-        rows, index = IndexSelectBackward0.apply(rows, 0, keep), index[keep]
-    return index_backward(new_zeros(grad, (num_weights, grad.shape[-1])), (index,), rows)
+    """PyTorch's embedding_backward: on CPU, embedding_dense_backward, an op
+    of its own (so a double backward records EmbeddingDenseBackwardBackward0)."""
+    return EmbeddingDenseBackwardBackward0.apply(grad, _array(indices), num_weights, padding_idx)
+
+
+def embedding_dense_double_backward(grad, indices, padding_idx):
+    """The rows of grad at the indices (the look-up again), the padding_idx
+    rows zeroed: PyTorch's embedding_dense_double_backward."""
+    index = _array(indices)
+    rows = IndexSelectBackward0.apply(grad, 0, index.reshape(-1))
+    padded = index.reshape(-1, 1) == _padding_row(padding_idx, grad.shape[0])
+    if padded.any():
+        rows = rows.masked_fill(grad._wrap(padded), 0)
+    return rows.reshape(*index.shape, grad.shape[-1])
+
+
+def _rows_into_table(grad, index, num_weights, padding_idx):
+    """Each row of grad added into a zero table at its index (an index looked
+    up twice gets both); the padding_idx row gets none."""
+    index, rows = index.reshape(-1), grad.reshape(-1, grad.shape[-1])
+    keep = index != _padding_row(padding_idx, num_weights)
+    out = np.zeros((num_weights, grad.shape[-1]), dtype=grad.dtype)
+    np.add.at(out, index[keep], rows[keep])
+    return out
 
 
 class EmbeddingBackward0(OpNode):
@@ -60,13 +79,28 @@ class EmbeddingBackward0(OpNode):
         return weight[self.indices]
 
     def backward(self, grad):
-        index, rows = self.indices.reshape(-1), grad.reshape(-1, grad.shape[-1])
-        if 0 <= self.padding_idx < self.weight_sym_argsize_0:
-            keep = index != self.padding_idx
-            index, rows = index[keep], rows[keep]
-        out = np.zeros((self.weight_sym_argsize_0, grad.shape[-1]), dtype=grad.dtype)
-        np.add.at(out, index, rows)
-        return out
+        return _rows_into_table(grad, self.indices, self.weight_sym_argsize_0, self.padding_idx)
+
+
+class EmbeddingDenseBackwardBackward0(OpNode):
+    """out = embedding_dense_backward(grad_output, indices, num_weights, padding_idx)   (embedding's backward)
+
+    grad_output: embedding_dense_double_backward(grad, indices, padding_idx)
+
+    Recorded when embedding's backward runs with create_graph=True.
+    """
+    inputs = ("grad_output",)
+    attrs = ("indices", "padding_idx")
+    saved_arrays = ("indices",)
+
+    def forward(self, grad_output, indices, num_weights, padding_idx):
+        self.indices, self.padding_idx = indices, padding_idx
+        return _rows_into_table(grad_output, indices, num_weights, padding_idx)
+
+    def backward(self, grad):
+        rows = grad[self.indices]
+        rows[self.indices == _padding_row(self.padding_idx, grad.shape[0])] = 0
+        return rows
 
 
 # -- layer_norm ------------------------------------------------------------------

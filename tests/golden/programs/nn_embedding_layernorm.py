@@ -34,7 +34,12 @@ print(pad.weight.grad)
 print(F.embedding(torch.tensor(3), w), F.embedding(torch.tensor([], dtype=torch.long), w))
 print(emb(torch.tensor([1, 2], dtype=torch.int32)).dtype)
 g, = torch.autograd.grad(F.embedding(torch.tensor([1, 1, 4]), w).pow(3).sum(), w, create_graph=True)
+print(g.grad_fn, g.grad_fn.next_functions[0][0], g.grad_fn._saved_indices, g.grad_fn._saved_padding_idx)
 print(torch.autograd.grad(g.sum(), w)[0])
+g, = torch.autograd.grad(F.embedding(torch.tensor([[1, 3], [4, 1]]), w, padding_idx=1).pow(2).sum(), w,
+                         create_graph=True)
+print(g, g.grad_fn._saved_padding_idx)
+print(torch.autograd.grad(g.pow(2).sum(), w)[0])
 for bad in (lambda: emb(torch.tensor([10])), lambda: emb(torch.tensor([-1])), lambda: emb(torch.tensor([1.0])),
             lambda: nn.Embedding(10, 3, padding_idx=10), lambda: nn.Embedding(10, 3, padding_idx=-11),
             lambda: F.embedding(torch.tensor([0]), w, padding_idx=5)):
