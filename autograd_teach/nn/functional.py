@@ -219,6 +219,6 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """(input - mean) / sqrt(var + eps) * weight + bias, the mean and (biased)
     variance taken over the last len(normalized_shape) dims."""
-    if isinstance(normalized_shape, int):
-        normalized_shape = (normalized_shape,)
+    if isinstance(normalized_shape, int):    # nn.LayerNorm takes an int; F.layer_norm does not
+        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int")
     return O.NativeLayerNormBackward0.apply(input, normalized_shape, weight, bias, eps)

@@ -159,7 +159,10 @@ class NativeLayerNormBackward0(OpNode):
     @classmethod
     def apply(cls, input, normalized_shape, weight=None, bias=None, eps=1e-5):
         shape = tuple(normalized_shape)
-        if not shape or tuple(input.shape[input.dim() - len(shape):]) != shape or input.dim() < len(shape):
+        if not shape:
+            raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+                               "one element, but got normalized_shape = []")
+        if tuple(input.shape[input.dim() - len(shape):]) != shape or input.dim() < len(shape):
             raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                                f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
         for name, t in (("weight", weight), ("bias", bias)):
@@ -171,11 +174,13 @@ class NativeLayerNormBackward0(OpNode):
     def forward(self, x, weight, bias, normalized_shape, eps):
         self.normalized_shape, self.eps = normalized_shape, eps
         work = x.astype(np.float32) if x.dtype == np.float16 else x    # float16 is computed in float32
-        rows = work.reshape(-1, int(np.prod(normalized_shape, dtype=np.int64)))
-        mean, var = rowwise_moments(rows)
-        t = work.dtype.type
-        rstd = t(1) / np.sqrt(np.maximum(var, t(0)) + t(eps))
-        lead = x.shape[:x.ndim - len(normalized_shape)] + (1,) * len(normalized_shape)
+        lead = x.shape[:x.ndim - len(normalized_shape)]
+        rows = work.reshape(int(np.prod(lead, dtype=np.int64)), int(np.prod(normalized_shape, dtype=np.int64)))
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):   # inf and nan give nan, as PyTorch
+            mean, var = rowwise_moments(rows)
+            t = work.dtype.type
+            rstd = t(1) / np.sqrt(np.maximum(var, t(0)) + t(eps))
+        lead += (1,) * len(normalized_shape)
         self.result1, self.result2 = mean.reshape(lead), rstd.reshape(lead)
         # PyTorch's kernel: ((x - mean) * rstd), then times weight plus bias in one fused multiply-add
         return _fma((work - self.result1) * self.result2, weight, bias, work.dtype).astype(x.dtype)
@@ -201,17 +206,37 @@ class NativeLayerNormBackward0(OpNode):
 # it, mean, rstd and the output matched the pinned torch in every element of
 # rows of 4 to 768 elements (tests/golden: nn_embedding_layernorm). The
 # compiled scalar merge fuses multiply-adds; the fused ones are _fma here.
-# float64 adds without fusing (numpy has no exact float64 fma): a last-bit
-# difference there is possible.
+# float64's fused multiply-add is emulated (two-product, two-sum): nearly
+# always PyTorch's last bit, not proven so.
 _CHUNK = 16
 _LANE_BYTES = 32
 
 
 def _fma(a, b, c, dt):
-    """a * b + c rounded once (float32: exact in float64, then rounded)."""
+    """a * b + c rounded once (float32: exact in float64, then rounded;
+    float64: the product's rounding error added back, Dekker's two-product)."""
     if dt == np.float32:
         return (np.asarray(a, np.float64) * b + c).astype(dt)
-    return np.asarray(a * b + c, dt)
+    a, b, c = np.asarray(a, dt), np.asarray(b, dt), np.asarray(c, dt)
+    p = a * b
+    with np.errstate(invalid="ignore", over="ignore"):
+        err = _two_product_error(a, b, p)
+        s = p + c
+        bb = s - p
+        sum_err = (p - (s - bb)) + (c - bb)      # Knuth's two-sum: s + sum_err == p + c exactly
+        out = s + (sum_err + err)
+    return np.where(np.isfinite(out), out, a * b + c)
+
+
+def _split(a):
+    t = a * 134217729.0                       # 2**27 + 1: Veltkamp's split into two 26-bit halves
+    hi = t - (t - a)
+    return hi, a - hi
+
+
+def _two_product_error(a, b, p):
+    (ah, al), (bh, bl) = _split(a), _split(b)
+    return ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
 def _merge_lanes(m0_add, m1_add, m2_add, acc, dt):

@@ -86,3 +86,16 @@ for bad in (lambda: F.layer_norm(x, (3,)), lambda: F.layer_norm(x, (2, 5)),
         bad()
     except RuntimeError as e:
         print("RuntimeError:", e)
+
+torch.manual_seed(5)
+x64 = torch.randn(3, 37, dtype=torch.float64) * 2 + 1
+print(F.layer_norm(x64, (37,), torch.randn(37, dtype=torch.float64), torch.randn(37, dtype=torch.float64)).tolist())
+print(F.layer_norm((torch.randn(2, 9) * 3).to(torch.float16), (9,)))
+print(F.layer_norm(torch.ones(3, 0), (0,)), F.layer_norm(torch.full((2, 5), 7.0), (5,)))
+print(F.layer_norm(torch.tensor([1.0, float("inf"), 2.0]), (3,)))
+for bad in (lambda: F.layer_norm(torch.ones(2, 3), ()), lambda: F.layer_norm(torch.ones(3), 3),
+            lambda: F.embedding(torch.tensor([1]), torch.ones(3))):
+    try:
+        bad()
+    except (RuntimeError, TypeError) as e:
+        print(type(e).__name__ + ":", e)
