@@ -109,6 +109,10 @@ def _normalized_axes(x, normalized_shape):
     return tuple(range(x.ndim - len(normalized_shape), x.ndim))
 
 
+def _row_sum(a, dims):
+    return a.astype(np.float64).sum(dims, keepdims=True).astype(a.dtype)
+
+
 def layer_norm_input_backward(grad, input, normalized_shape, weight, eps):
     """d out / d input for out = (input - mean) * rstd * weight + bias:
     rstd * (g - mean(g) - xhat * mean(g * xhat)), g = grad * weight, means
@@ -189,12 +193,24 @@ class NativeLayerNormBackward0(OpNode):
         dims = _normalized_axes(x, self.normalized_shape)
         lead = tuple(range(x.ndim - len(dims)))
         xhat = (x - self.result1) * self.result2
-        g = grad * weight
+        g = np.asarray(grad * weight, grad.dtype)
         need_input, need_weight, need_bias = self.needs_input_grad
-        return (self.result2 * (g - g.mean(dims, keepdims=True) - xhat * (g * xhat).mean(dims, keepdims=True))
-                if need_input else None,
+        return (self._input_grad(g, x, dims) if need_input else None,
                 (grad * xhat).sum(lead) if need_weight else None,
                 grad.sum(lead) if need_bias else None)
+
+
+    def _input_grad(self, g, x, dims):
+        """rstd * (g - mean(g) - xhat * mean(g * xhat)), in the order of
+        PyTorch's CPU kernel: dx = rstd * g + b * x + c, with the row sums
+        ds = sum(g * x) and db = sum(g) (float32 results stay close to its)."""
+        mean, rstd = self.result1, self.result2
+        t = g.dtype.type
+        scale = t(1) / t(np.prod([x.shape[d] for d in dims]))
+        ds, db = _row_sum(g * x, dims), _row_sum(g, dims)
+        b = (db * mean - ds) * rstd * rstd * rstd * scale
+        c = -b * mean - db * rstd * scale
+        return rstd * g + b * x + c
 
 
 # -- PyTorch's CPU kernel for the moments (off the reading path) ------------------

@@ -75,10 +75,10 @@ xd = torch.randn(2, 5, dtype=torch.float64, requires_grad=True)
 wd = torch.randn(5, dtype=torch.float64, requires_grad=True)
 o = F.layer_norm(xd, (5,), wd, eps=0.1)
 print(o)
-gx, gw = torch.autograd.grad(o.pow(2).sum(), (xd, wd), create_graph=True)
-# values only: PyTorch records NativeLayerNormBackwardBackward0 here, autograd_teach its rule's ops
-print(gx.detach(), gw.detach())
-print(torch.autograd.grad((gx.sum() + gw.sum()), (xd, wd)))
+# (its double backward is not run here: PyTorch records one NativeLayerNormBackwardBackward0 node,
+# autograd_teach the ops of its rule; tests/test_gradcheck_nn.py checks its values by finite differences)
+gx, gw = torch.autograd.grad(o.pow(2).sum(), (xd, wd))
+print(gx, gw)
 print(F.layer_norm(torch.ones(0, 4), (4,)))
 for bad in (lambda: F.layer_norm(x, (3,)), lambda: F.layer_norm(x, (2, 5)),
             lambda: F.layer_norm(x, (4,), torch.ones(3)), lambda: F.layer_norm(x, (4,), None, torch.ones(2))):
