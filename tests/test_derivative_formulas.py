@@ -330,6 +330,23 @@ CASES = {
     "NormalBackward2": [("std a tensor", lambda r: [t(3, 4, low=0.5, high=2, rng=r)], lambda s: torch.normal(1.0, s))],
     "NormalBackward3": [("both tensors", lambda r: [t(3, 4, rng=r), t(3, 4, low=0.5, high=2, rng=r)],
                          lambda m, s: torch.normal(m, s))],
+    "EmbeddingBackward0": [
+        ("repeated indices", lambda r: [t(5, 3, rng=r)], lambda w: F.embedding(torch.tensor([[1, 4], [1, 1]]), w)),
+        ("padding_idx", lambda r: [t(5, 3, rng=r)],
+         lambda w: F.embedding(torch.tensor([0, 2, 0, 3]), w, padding_idx=0))],
+    "EmbeddingDenseBackwardBackward0": [
+        ("double backward of embedding", lambda r: [t(2, 3, 2, rng=r), t(4, 2, rng=r)],
+         lambda g, w: torch.autograd.grad(F.embedding(torch.tensor([[1, 3, 1], [0, 0, 2]]), w), w, g,
+                                          create_graph=True)[0]),
+        ("with padding_idx", lambda r: [t(4, 2, rng=r), t(3, 2, rng=r)],
+         lambda g, w: torch.autograd.grad(F.embedding(torch.tensor([2, 1, 2, 0]), w, padding_idx=2), w, g,
+                                          create_graph=True)[0])],
+    "NativeLayerNormBackward0": [
+        ("weight and bias", lambda r: [t(3, 4, rng=r), t(4, rng=r), t(4, rng=r)],
+         lambda x, w, b: F.layer_norm(x, (4,), w, b)),
+        ("two normalized dims, no affine", lambda r: [t(2, 2, 3, rng=r)], lambda x: F.layer_norm(x, (2, 3))),
+        ("one row, weight only", lambda r: [t(5, rng=r), t(5, rng=r)],
+         lambda x, w: F.layer_norm(x, [5], w, eps=1e-3))],
     "FloorDivide": [("tensors", lambda r: [t(3, 4, rng=r), t(4, low=0.5, high=2, rng=r)], lambda x, y: x // y)],
     "FloorDivideScalar": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x // 0.5)],
     "RemainderScalarSelf": [("number % x", lambda r: [t(3, 4, low=0.5, high=2, rng=r)], lambda x: 2 % x)],

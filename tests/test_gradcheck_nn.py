@@ -127,6 +127,22 @@ CASES += [
     ("gelu_wide_range", F.gelu, lambda: (rnd(20, low=-6, high=6),)),
     ("gelu_module_in_mlp", lambda a, w: torch.nn.GELU()(F.linear(a, w)).sum(),
      lambda: (rnd(3, 4), rnd(2, 4, seed=1))),
+    ("embedding", lambda w: F.embedding(torch.tensor([[2, 0], [4, 2]]), w), lambda: (rnd(5, 3),)),
+    # padding_idx: its row gets no gradient by design, so finite differences disagree there
+    # (PyTorch's too); the other rows still match
+    ("embedding_padding_idx_other_rows", lambda w: F.embedding(torch.tensor([1, 3, 1, 0]),
+                                                               torch.cat([rnd(1, 2, seed=1).detach(), w]),
+                                                               padding_idx=0),
+     lambda: (rnd(3, 2),)),
+    ("embedding_shared_in_loop", lambda w: sum(F.embedding(torch.tensor([k, 0]), w) * (k + 1) for k in range(3)),
+     lambda: (rnd(3, 2),)),
+    ("embedding_module_then_linear", lambda w, lw: F.linear(F.embedding(torch.tensor([3, 1]), w), lw),
+     lambda: (rnd(4, 3), rnd(2, 3, seed=1))),
+    ("layer_norm", lambda a, w, b: F.layer_norm(a, (4,), w, b), lambda: (rnd(3, 4), rnd(4, seed=1), rnd(4, seed=2))),
+    ("layer_norm_no_affine_2d", lambda a: F.layer_norm(a, (2, 3)), lambda: (rnd(2, 2, 3),)),
+    ("layer_norm_1d_eps", lambda a, w: F.layer_norm(a, (6,), w, eps=0.1), lambda: (rnd(6), rnd(6, seed=1))),
+    ("layer_norm_shared_weight", lambda a, w: F.layer_norm(F.layer_norm(a, (3,), w), (3,), w),
+     lambda: (rnd(2, 3), rnd(3, seed=1))),
     ("dropout_shared_in_loop", seeded(lambda a: sum(F.dropout(a, 0.5) * k for k in range(3))),
      lambda: (rnd(5),)),
 ]
@@ -192,3 +208,25 @@ def test_gelu_second_and_third_derivatives_match_finite_differences():
         # third order: the rule of GeluBackwardBackward0 (gelu_double_backward) is built from ops
         assert gradgradcheck(lambda a: torch.autograd.grad(F.gelu(a, approximate=approximate).sum(), a,
                                                            create_graph=True)[0], (rnd(5),))
+
+
+def test_embedding_and_layer_norm_second_derivatives_match_finite_differences():
+    from autograd_teach.autograd import gradgradcheck
+    idx = torch.tensor([[2, 0], [2, 1]])
+    assert gradgradcheck(lambda w: F.embedding(idx, w, padding_idx=0) ** 2, (rnd(3, 2),))
+    assert gradgradcheck(lambda a, w, b: F.layer_norm(a, (4,), w, b),
+                         (rnd(2, 4), rnd(4, seed=1), rnd(4, seed=2)))
+
+
+def test_embedding_padding_row_gets_no_gradient_and_repeats_add_up():
+    w = rnd(4, 2)
+    F.embedding(torch.tensor([[1, 3], [1, 1]]), w, padding_idx=3).sum().backward()
+    assert w.grad.tolist() == [[0.0, 0.0], [3.0, 3.0], [0.0, 0.0], [0.0, 0.0]]
+
+
+def test_gradcheck_catches_a_layer_norm_that_forgets_the_mean_term(monkeypatch):
+    def backward(self, grad, x, weight, bias):
+        return (grad * weight * self.result2, None, None)
+    monkeypatch.setattr(ops.NativeLayerNormBackward0, "backward", backward)
+    with pytest.raises(GradcheckError):
+        gradcheck(lambda a: F.layer_norm(a, (4,)), (rnd(2, 4),))

@@ -5,3 +5,5 @@ from .modules import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, Fla
                       ReLU, Sequential, Sigmoid, Softmax, Tanh)
 from .parameter import Parameter  # noqa: F401
 from . import utils  # noqa: F401  (torch.nn.utils: clip_grad_norm_, parameters_to_vector)
+from .modules.normalization import LayerNorm  # noqa: F401,E402
+from .modules.sparse import Embedding  # noqa: F401,E402

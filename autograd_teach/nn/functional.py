@@ -201,3 +201,24 @@ def gelu(input, approximate="none"):
     if not input.is_floating_point():
         raise NotImplementedError(f'"GeluKernelImpl" not implemented for \'{input.dtype.legacy_name}\'')
     return O.GeluBackward0.apply(input, approximate)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False):
+    """weight[input]: one row of the table per index. padding_idx's row gets
+    no gradient; a negative padding_idx counts from the end, as PyTorch's."""
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise NotImplementedError("autograd_teach: embedding's max_norm, scale_grad_by_freq and sparse")
+    if padding_idx is not None:
+        if not -weight.size(0) <= padding_idx < weight.size(0):
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx = padding_idx % weight.size(0)
+    return O.EmbeddingBackward0.apply(weight, input, padding_idx)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """(input - mean) / sqrt(var + eps) * weight + bias, the mean and (biased)
+    variance taken over the last len(normalized_shape) dims."""
+    if isinstance(normalized_shape, int):    # nn.LayerNorm takes an int; F.layer_norm does not
+        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int")
+    return O.NativeLayerNormBackward0.apply(input, normalized_shape, weight, bias, eps)

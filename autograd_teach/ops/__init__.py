@@ -77,3 +77,4 @@ from .diagonal import (DiagEmbedBackward0, DiagonalBackward0, DiagonalBackward0_
 from .stats import CumprodBackward0  # noqa: F401,E402
 from .nn_ops import (LogSoftmaxBackwardDataBackward0, NllLossBackwardBackward0,  # noqa: F401,E402
                      SoftmaxBackwardDataBackward0)
+from .norm_embedding import EmbeddingBackward0, EmbeddingDenseBackwardBackward0, NativeLayerNormBackward0  # noqa: F401,E402,E501

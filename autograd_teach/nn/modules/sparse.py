@@ -1,0 +1,33 @@
+"""nn.Embedding: a table of embedding_dim-long rows, looked up by index."""
+from ...creation import empty
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+
+class Embedding(Module):
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, device=None, dtype=None):
+        super().__init__()
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        if padding_idx is not None:
+            if not -num_embeddings <= padding_idx < num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = padding_idx % num_embeddings      # -1: the last row
+        self.padding_idx = padding_idx
+        self.weight = Parameter(empty((num_embeddings, embedding_dim), dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        """PyTorch's default: normal(0, 1) from the global generator, then the
+        padding row set to zeros (it stays zero: it never gets a gradient)."""
+        init.normal_(self.weight)
+        if self.padding_idx is not None:
+            init.zeros_(self.weight[self.padding_idx])
+
+    def forward(self, input):
+        return F.embedding(input, self.weight, self.padding_idx)
+
+    def extra_repr(self):
+        s = f"{self.num_embeddings}, {self.embedding_dim}"
+        return s if self.padding_idx is None else s + f", padding_idx={self.padding_idx}"
