@@ -132,6 +132,65 @@ CASES += [
 ]
 
 
+# more activations (ops/activations.py); rnd keeps values 0.2 away from 0, and the
+# corners (+-1 of hardtanh, 0 and 6 of relu6, +-3 of hardsigmoid) are avoided by the ranges
+CASES += [
+    ("softplus", F.softplus, lambda: (rnd(3, 4, low=-4, high=4),)),
+    ("softplus_beta_threshold", lambda a: F.softplus(a, beta=2.0, threshold=1.5), lambda: (rnd(20, low=-3, high=3),)),
+    ("elu", F.elu, lambda: (rnd(3, 4, low=-3, high=3),)),
+    ("elu_alpha", lambda a: F.elu(a, alpha=0.3), lambda: (rnd(10, low=-3, high=3),)),
+    ("elu_inplace", lambda a: F.elu(a * 1, 0.7, inplace=True), lambda: (rnd(10, low=-3, high=3),)),
+    ("selu", F.selu, lambda: (rnd(10, low=-3, high=3),)),
+    ("selu_inplace_module", lambda a: torch.nn.SELU(inplace=True)(a * 1), lambda: (rnd(10, low=-3, high=3),)),
+    ("silu", F.silu, lambda: (rnd(3, 4, low=-5, high=5),)),
+    ("silu_inplace", lambda a: F.silu(a * 1, inplace=True), lambda: (rnd(6),)),
+    ("hardtanh", F.hardtanh, lambda: (rnd(6, low=-0.9, high=0.9, away=0.05),)),
+    ("hardtanh_outside", lambda a: F.hardtanh(a, -0.5, 0.5), lambda: (rnd(10, low=0.6, high=2, away=0.0),)),
+    ("hardtanh_inplace", lambda a: F.hardtanh(a * 1, -1.5, 1.5, inplace=True), lambda: (rnd(10, low=-1.4, high=1.4),)),
+    ("relu6", F.relu6, lambda: (rnd(10, low=0.1, high=5.9, away=0.0),)),
+    ("relu6_module_inplace", lambda a: torch.nn.ReLU6(inplace=True)(a * 1), lambda: (rnd(10, low=-3, high=-0.1),)),
+    ("hardsigmoid", F.hardsigmoid, lambda: (rnd(10, low=-2.9, high=2.9, away=0.0),)),
+    ("hardsigmoid_outside", F.hardsigmoid, lambda: (rnd(10, low=3.1, high=6, away=0.0),)),
+    ("hardsigmoid_inplace", lambda a: F.hardsigmoid(a * 1, inplace=True), lambda: (rnd(10, low=-2.9, high=2.9, away=0.0),)),
+    ("activations_shared_weight_in_loop", lambda a, w: sum(F.silu(F.softplus(F.linear(a, w))) * k + F.elu(a).sum()
+                                                          for k in range(3)).sum(),
+     lambda: (rnd(3, 4), rnd(2, 4, seed=1))),
+]
+
+
+def kink_grads(fn, values):
+    x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+    fn(x).sum().backward()
+    return x.grad.tolist()
+
+
+def test_activation_gradients_at_the_kinks_are_pytorchs_subgradients():
+    # PyTorch's kernels: hardtanh / relu6 / hardsigmoid pass nothing at their corners,
+    # elu takes its negative branch at 0, softplus is the identity only strictly above threshold
+    assert kink_grads(F.hardtanh, [-1.0, 1.0, 0.0]) == [0.0, 0.0, 1.0]
+    assert kink_grads(F.relu6, [0.0, 6.0, 3.0]) == [0.0, 0.0, 1.0]
+    assert kink_grads(F.hardsigmoid, [-3.0, 3.0, 0.0]) == [0.0, 0.0, float(np.float32(1 / 6))]  # a float32 1/6
+    assert kink_grads(lambda a: F.elu(a, alpha=0.5), [0.0]) == [0.5]
+    assert kink_grads(F.selu, [0.0]) == [1.0507009873554805 * 1.6732632423543772]
+    assert kink_grads(lambda a: F.softplus(a, beta=2, threshold=1), [0.5, 0.75]) == [
+        pytest.approx(1 / (1 + np.exp(-1.0))), 1.0]
+    assert kink_grads(F.silu, [0.0]) == [0.5]
+
+
+def test_hardsigmoid_has_no_second_derivative_as_in_pytorch():
+    x = rnd(4, low=-2.5, high=2.5)
+    g, = torch.autograd.grad(F.hardsigmoid(x).sum(), x, create_graph=True)
+    assert g.grad_fn.name() == "NotImplemented"
+    with pytest.raises(RuntimeError, match="derivative for aten::hardsigmoid_backward is not implemented"):
+        g.sum().backward()
+
+
+def test_activation_second_derivatives_match_finite_differences():
+    from autograd_teach.autograd import gradgradcheck
+    for fn in (F.softplus, F.elu, F.silu, F.selu, lambda a: F.softplus(a, 2.0, 1.0)):
+        assert gradgradcheck(fn, (rnd(6, low=-3, high=3),))
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_gradcheck(case):
     _, fn, make, *kw = case

@@ -4,3 +4,4 @@ from .modules import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, Dropout, Fla
                       Identity, L1Loss, LeakyReLU, Linear, LogSoftmax, Module, ModuleList, MSELoss, NLLLoss,
                       ReLU, Sequential, Sigmoid, Softmax, Tanh)
 from .parameter import Parameter  # noqa: F401
+from .modules.activation import ELU, Hardsigmoid, Hardtanh, ReLU6, SELU, SiLU, Softplus  # noqa: F401,E402

@@ -201,3 +201,52 @@ def gelu(input, approximate="none"):
     if not input.is_floating_point():
         raise NotImplementedError(f'"GeluKernelImpl" not implemented for \'{input.dtype.legacy_name}\'')
     return O.GeluBackward0.apply(input, approximate)
+
+
+# --- more activations (ops/activations.py) ---
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _activation(input, node, inplace, *args):
+    """node applied to input, or written into it in place (the node saves the
+    input as it was, as PyTorch's in-place kernels do for these ops)."""
+    if inplace:
+        return input._inplace(lambda t: node.apply(t, *args))
+    return node.apply(input, *args)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return O.SoftplusBackward0.apply(input, beta, threshold)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    if inplace:       # elu_ saves its result (EluBackward1): the input is overwritten
+        return input._inplace(lambda t: O.EluBackward1.apply(t, alpha))
+    return O.EluBackward0.apply(input, alpha)
+
+
+def selu(input, inplace=False):
+    """elu with SELU's constants: PyTorch's graph is one EluBackward0."""
+    if inplace:
+        return input._inplace(lambda t: O.EluBackward1.apply(t, _SELU_ALPHA, _SELU_SCALE))
+    return O.EluBackward0.apply(input, _SELU_ALPHA, _SELU_SCALE)
+
+
+def silu(input, inplace=False):
+    return _activation(input, O.SiluBackward0, inplace)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _activation(input, O.HardtanhBackward0, inplace, min_val, max_val)
+
+
+def relu6(input, inplace=False):
+    """hardtanh(input, 0, 6): PyTorch's node is HardtanhBackward0."""
+    return _activation(input, O.HardtanhBackward0, inplace, 0, 6)
+
+
+def hardsigmoid(input, inplace=False):
+    return _activation(input, O.HardsigmoidBackward0, inplace)
