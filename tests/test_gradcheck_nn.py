@@ -157,6 +157,15 @@ CASES += [
      lambda: (rnd(3, 4), rnd(2, 4, seed=1))),
 ]
 
+CASES += [
+    ("pad_last_dim", lambda a: F.pad(a, (1, 2)), lambda: (rnd(2, 3),)),
+    ("pad_two_dims_value", lambda a: F.pad(a, (1, 0, 2, 1), value=-3.0), lambda: (rnd(2, 3),)),
+    ("pad_negative_crops", lambda a: F.pad(a, (-1, -1, 0, -1)), lambda: (rnd(3, 4),)),
+    ("pad_mixed_3d", lambda a: F.pad(a, [2, -1, -1, 1, 1, 1]), lambda: (rnd(2, 3, 4),)),
+    ("pad_to_empty", lambda a: F.pad(a, (-3, 0)), lambda: (rnd(2, 3),)),
+    ("pad_shared_in_loop", lambda a: sum(F.pad(a * k, (k, 2 - k)) for k in range(3)), lambda: (rnd(4),)),
+]
+
 
 def kink_grads(fn, values):
     x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
@@ -251,3 +260,40 @@ def test_gelu_second_and_third_derivatives_match_finite_differences():
         # third order: the rule of GeluBackwardBackward0 (gelu_double_backward) is built from ops
         assert gradgradcheck(lambda a: torch.autograd.grad(F.gelu(a, approximate=approximate).sum(), a,
                                                            create_graph=True)[0], (rnd(5),))
+
+
+def test_pad_gradient_drops_the_border_and_zeroes_the_cropped_part():
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    y = F.pad(x, (-1, 2), value=9.0)
+    assert y.tolist() == [[1.0, 2.0, 9.0, 9.0], [4.0, 5.0, 9.0, 9.0]] and y.grad_fn.name() == "ConstantPadNdBackward0"
+    (y * torch.arange(4.0)).sum().backward()
+    assert x.grad.tolist() == [[0.0, 0.0, 1.0], [0.0, 0.0, 1.0]]
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+def test_pad_modes_other_than_constant_say_so(mode):
+    with pytest.raises(NotImplementedError, match=mode):
+        F.pad(rnd(2, 3), (1, 1), mode=mode)
+
+
+def test_pad_misuse_raises_pytorchs_errors():
+    x = rnd(2, 3)
+    for pad, message in [((1,), "divisible by 2"), ((1, 1, 1, 1, 1, 1), "padding length 6 and input of dimension 2"),
+                         ((-2, -2), "length must be non-negative")]:
+        with pytest.raises(RuntimeError, match=message):
+            F.pad(x, pad)
+
+
+def test_one_hot_is_int64_without_a_graph_and_raises_pytorchs_errors():
+    out = F.one_hot(torch.tensor([[0, 2], [1, 0]]), 4)
+    assert out.dtype is torch.int64 and out.shape == (2, 2, 4) and not out.requires_grad and out.grad_fn is None
+    assert out.tolist() == [[[1, 0, 0, 0], [0, 0, 1, 0]], [[0, 1, 0, 0], [1, 0, 0, 0]]]
+    assert F.one_hot(torch.tensor([1, 0])).tolist() == [[0, 1], [1, 0]]
+    assert F.one_hot(torch.tensor([], dtype=torch.int64), 3).shape == (0, 3)
+    for bad, message in [(lambda: F.one_hot(torch.tensor([0, -1])), "non-negative"),
+                         (lambda: F.one_hot(torch.tensor([0, 3]), 3), "smaller than num_classes"),
+                         (lambda: F.one_hot(torch.tensor([0.0, 1.0])), "LongTensor"),
+                         (lambda: F.one_hot(torch.tensor([0, 1], dtype=torch.int32)), "LongTensor"),
+                         (lambda: F.one_hot(torch.tensor([], dtype=torch.int64)), "empty tensor")]:
+        with pytest.raises(RuntimeError, match=message):
+            bad()

@@ -250,3 +250,39 @@ def relu6(input, inplace=False):
 
 def hardsigmoid(input, inplace=False):
     return _activation(input, O.HardsigmoidBackward0, inplace)
+
+
+# --- one_hot and pad ---
+def one_hot(tensor, num_classes=-1):
+    """int64 rows with a 1 at each class index (no graph: the result is an
+    integer tensor). num_classes=-1 takes the largest class + 1."""
+    from ..dtypes import int64
+    if tensor.dtype is not int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    classes = tensor.detach().numpy()
+    if classes.size == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        return from_numpy(np.zeros(classes.shape + (num_classes,), np.int64))
+    if classes.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = int(classes.max()) + 1
+    elif num_classes <= classes.max():
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return from_numpy((classes[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+def pad(input, pad, mode="constant", value=None):
+    """pad = (left, right) for the last dim, then for the one before, ...;
+    negative pads crop. Only mode 'constant' here."""
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    if mode in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"autograd_teach: F.pad(mode={mode!r}) is not implemented; only mode='constant' is")
+    if mode != "constant":
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    return O.ConstantPadNdBackward0.apply(input, list(pad), 0 if value is None else value)

@@ -79,3 +79,4 @@ from .nn_ops import (LogSoftmaxBackwardDataBackward0, NllLossBackwardBackward0, 
                      SoftmaxBackwardDataBackward0)
 from .activations import (EluBackward0, EluBackward1, HardsigmoidBackward0, HardsigmoidBackwardNoDerivative,  # noqa: F401,E402,E501
                           HardtanhBackward0, HardtanhBackwardBackward0, SiluBackward0, SoftplusBackward0)
+from .padding import ConstantPadNdBackward0  # noqa: F401,E402

@@ -76,4 +76,40 @@ for bad in (lambda: F.hardtanh(x, 2, -2), lambda: nn.Hardtanh(1, -1), lambda: nn
         bad()
     except (RuntimeError, ValueError, AssertionError) as e:
         print(type(e).__name__ + ":", e)
+
+# F.one_hot: int64, no graph
+print(F.one_hot(torch.tensor([0, 2, 1])))
+o = F.one_hot(torch.tensor([[0, 2], [1, 0]]), 4)
+print(o, o.dtype, o.requires_grad, o.grad_fn)
+print(F.one_hot(torch.tensor(3), 5), F.one_hot(torch.tensor([], dtype=torch.long), 3))
+for bad in (lambda: F.one_hot(torch.tensor([0, -1])), lambda: F.one_hot(torch.tensor([0, 3]), 3),
+            lambda: F.one_hot(torch.tensor([0.0, 1.0])), lambda: F.one_hot(torch.tensor([0, 1], dtype=torch.int32)),
+            lambda: F.one_hot(torch.tensor([], dtype=torch.long)), lambda: F.one_hot(torch.tensor([0, 1]), 0)):
+    try:
+        bad()
+    except RuntimeError as e:
+        print("RuntimeError:", e)
+
+# F.pad, mode 'constant': negative pads crop
+p = torch.arange(6.0).reshape(2, 3).requires_grad_()
+y = F.pad(p, (1, 2))
+print(y, y.grad_fn._saved_pad)
+y.sum().backward()
+print(p.grad)
+print(F.pad(p, (1, 1, 2, 0), value=-1.5))
+y = F.pad(p, (-1, 1))
+print(y)
+p.grad = None
+(y * torch.arange(3.0)).sum().backward()
+print(p.grad)
+print(F.pad(p, [0, 0, -1, 0]), F.pad(p, (-3, 0)))
+print(F.pad(torch.arange(3), (1, 1)), F.pad(torch.arange(3), (1, 1), value=2.7))
+print(F.pad(torch.ones(2, 2, dtype=torch.float64), (1, 0), value=0.1), F.pad(p, ()))
+g, = torch.autograd.grad(F.pad(p, (1, 1)).sum(), p, create_graph=True)
+print(g)
+for bad in (lambda: F.pad(p, (1,)), lambda: F.pad(p, (1, 1, 1, 1, 1, 1)), lambda: F.pad(p, (-2, -2))):
+    try:
+        bad()
+    except RuntimeError as e:
+        print("RuntimeError:", e)
 print("end")
