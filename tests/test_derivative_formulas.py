@@ -323,6 +323,14 @@ CASES = {
          lambda g, x: torch.autograd.grad(F.hardsigmoid(x), x, g, create_graph=True)[0])],
     "ConstantPadNdBackward0": [("pad", lambda r: [t(2, 3, rng=r)], lambda x: F.pad(x, (1, 2, 0, 1), value=0.5)),
                                ("crop and pad", lambda r: [t(2, 3, 4, rng=r)], lambda x: F.pad(x, (-1, 2, 1, -2)))],
+    "SoftplusBackwardBackward0": [
+        ("double backward of softplus", lambda r: [t(3, 4, rng=r), t(3, 4, rng=r)],
+         lambda g, x: torch.autograd.grad(F.softplus(x, 2.0, 1.0), x, g, create_graph=True)[0])],
+    "EluBackwardBackward0": [
+        ("double backward of elu", lambda r: [t(3, 4, rng=r), t(3, 4, rng=r)],
+         lambda g, x: torch.autograd.grad(F.elu(x, 0.5), x, g, create_graph=True)[0]),
+        ("double backward of selu_ (from the result)", lambda r: [t(3, 4, rng=r), t(3, 4, rng=r)],
+         lambda g, x: torch.autograd.grad(F.selu(x * 1, inplace=True), x, g, create_graph=True)[0])],
     "LeakyReluBackward1": [("leaky_relu_", lambda r: [t(3, 4, rng=r)],
                             modified(lambda y: F.leaky_relu(y, 0.1, inplace=True)))],
     "CatBackward0": [("dim 0", lambda r: [t(2, 3, rng=r), t(1, 3, rng=r)], lambda x, y: torch.cat([x, y])),

@@ -78,5 +78,6 @@ from .stats import CumprodBackward0  # noqa: F401,E402
 from .nn_ops import (LogSoftmaxBackwardDataBackward0, NllLossBackwardBackward0,  # noqa: F401,E402
                      SoftmaxBackwardDataBackward0)
 from .activations import (EluBackward0, EluBackward1, HardsigmoidBackward0, HardsigmoidBackwardNoDerivative,  # noqa: F401,E402,E501
-                          HardtanhBackward0, HardtanhBackwardBackward0, SiluBackward0, SoftplusBackward0)
+                          EluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, SiluBackward0,
+                          SoftplusBackward0, SoftplusBackwardBackward0)
 from .padding import ConstantPadNdBackward0  # noqa: F401,E402

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..node import OpNode, quiet
 from .float32 import via_float64
+from .scalar import AddBackward1
 from .no_derivative import NoDerivative, not_implemented  # noqa: F401  (its rule calls it)
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 
@@ -184,29 +185,99 @@ class HardsigmoidBackward0(OpNode):
 # -- the functions the rules call (PyTorch's, built from ops) ----------------------
 
 def softplus_backward(grad, self, beta, threshold):
-    """grad * sigmoid(beta * self), or grad where beta * self > threshold."""
-    z = (self * beta).exp()
-    return where(self * beta > threshold, grad, grad * z / (z + 1))
+    """grad * sigmoid(beta * self), or grad where beta * self > threshold: one op."""
+    return SoftplusBackwardBackward0.apply(grad, self, beta, threshold)
+
+
+def softplus_double_backward(grad, input, beta, threshold):
+    """PyTorch's (FunctionsManual.cpp): sigmoid_backward(grad, sigmoid(beta * input)) * beta
+    below the threshold, 0 from it on (note: x < threshold, where the forward switches at x > threshold)."""
+    x = input * beta
+    s = x.sigmoid()
+    return where(x < threshold, grad * (1 - s) * s * beta, 0.0)
 
 
 def elu_backward(grad, alpha, scale, input_scale, is_result, self_or_result):
-    """d elu: scale above 0; below, input_scale * alpha * scale * exp(input_scale * x),
-    which from the result is input_scale * (result + alpha * scale)."""
-    x = self_or_result
+    """d elu: scale above 0; from 0 down, input_scale * alpha * scale * exp(input_scale * x),
+    which from the result is input_scale * (result + alpha * scale): one op."""
+    return EluBackwardBackward0.apply(grad, self_or_result, alpha, scale, input_scale, is_result)
+
+
+def elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    """PyTorch's (FunctionsManual.cpp): the derivative of elu_backward in x, masked with
+    x < 0 (so at 0 nothing flows, though elu_backward takes its negative branch there)."""
     if is_result:
-        neg = grad * input_scale * (x + alpha * scale)
-    else:
-        neg = grad * (input_scale * alpha * scale) * (x * input_scale).exp()
-    # at 0 the value is the negative branch's, but (as PyTorch's elu_double_backward,
-    # which masks with x < 0) no derivative with respect to x flows from there
-    at_zero = grad * (input_scale * alpha * scale)
-    return where(x < 0, neg, where(x > 0, grad * scale, at_zero))
+        return where(self_or_result < 0, grad * grad_output * input_scale, 0.0)
+    inner = elu_backward(grad * grad_output * input_scale, alpha, scale, input_scale, is_result, self_or_result)
+    return where(self_or_result < 0, inner, 0.0)
+
+
+class SoftplusBackwardBackward0(OpNode):
+    """out = softplus_backward(grad_output, self, beta, threshold)   (grad_output * softplus'(self))
+
+    grad_output: softplus_backward(grad, self, beta, threshold)
+    self: softplus_double_backward(grad * grad_output, self, beta, threshold)
+
+    SoftplusBackward0's backward as an op (recorded with create_graph=True).
+    """
+    inputs = ("grad_output", "self")
+    elementwise = True
+    saved = ("grad_output", "self")
+    attrs = ("beta", "threshold")
+
+    def forward(self, g, a, beta, threshold):
+        self.beta, self.threshold = beta, threshold
+        return _softplus_grad(g, a, beta, threshold)
+
+    def backward(self, grad, g, a):
+        t = a.dtype.type
+        x = a * t(self.beta)
+        s = _sigmoid(x)
+        second = np.where(x < self.threshold, grad * g * (t(1) - s) * s * t(self.beta), t(0))
+        return _softplus_grad(grad, a, self.beta, self.threshold), second
+
+
+class EluBackwardBackward0(OpNode):
+    """out = elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result)   (grad_output * elu')
+
+    grad_output: elu_backward(grad, alpha, scale, input_scale, is_result, self_or_result)
+    self_or_result: elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result)
+
+    EluBackward0's (and EluBackward1's) backward as an op (recorded with create_graph=True).
+    """
+    inputs = ("grad_output", "self_or_result")
+    elementwise = True
+    saved = ("grad_output", "self_or_result")
+    attrs = ("alpha", "scale", "input_scale", "is_result")
+
+    def forward(self, g, x, alpha, scale, input_scale, is_result):
+        self.alpha, self.scale, self.input_scale, self.is_result = alpha, scale, input_scale, is_result
+        return self._elu_grad(g, x)
+
+    def _elu_grad(self, g, x):
+        grad_of = _elu_grad_from_result if self.is_result else _elu_grad
+        return grad_of(g, x, self.alpha, self.scale, self.input_scale)
+
+    def backward(self, grad, g, x):
+        t = x.dtype.type
+        gg = grad * g * t(self.input_scale)
+        second = gg if self.is_result else self._elu_grad(gg, x)
+        return self._elu_grad(grad, x), np.where(x < 0, second, t(0))
 
 
 def infinitely_differentiable_silu_backward(grad, self):
     """grad * sigmoid(self) * (1 + self * (1 - sigmoid(self)))."""
     s = self.sigmoid()
-    return grad * s * (1 + self * (1 - s))
+    # C++'s 1.0 - sigmoid fills a tensor with 1 and subtracts (SubBackward0);
+    # 1.0 + t is add(Tensor, Scalar) (AddBackward1): the nodes PyTorch records
+    # (and its compiler builds the right factor first, so those nodes are older: they run later)
+    right = AddBackward1.apply(self * (full_like(s, 1.0) - s), 1.0)
+    return (grad * s) * right
+
+
+def full_like(t, value):
+    """A tensor of t's shape and dtype filled with value (no graph)."""
+    return t._wrap(np.full_like(t._data, value))
 
 
 def hardtanh_backward(grad, self, min_val, max_val):

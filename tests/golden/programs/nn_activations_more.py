@@ -34,10 +34,8 @@ for f in (F.softplus, F.elu, F.selu, F.silu, F.hardtanh, F.relu6, F.hardsigmoid)
     g, = torch.autograd.grad(y.sum(), d, create_graph=True)
     print(y.tolist())
     print(g.tolist(), g.requires_grad)
-    try:
-        print(torch.autograd.grad(g.sum(), d)[0])     # second derivative, at print precision
-    except RuntimeError as e:
-        print("RuntimeError:", e)
+    if f is not F.hardsigmoid:      # hardsigmoid's has no derivative (tests/test_gradcheck_nn.py)
+        print(torch.autograd.grad(g.sum(), d)[0].tolist())
 g, = torch.autograd.grad(F.hardtanh(d).sum(), d, create_graph=True)
 print(g.grad_fn, g.grad_fn._saved_min_val, g.grad_fn._saved_max_val)
 g, = torch.autograd.grad(F.hardsigmoid(d).sum(), d, create_graph=True)
