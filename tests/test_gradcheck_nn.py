@@ -297,3 +297,30 @@ def test_one_hot_is_int64_without_a_graph_and_raises_pytorchs_errors():
                          (lambda: F.one_hot(torch.tensor([], dtype=torch.int64)), "empty tensor")]:
         with pytest.raises(RuntimeError, match=message):
             bad()
+
+
+def test_activations_on_extreme_values_give_no_nan_and_pytorchs_limits():
+    big = torch.tensor([-1e4, -100.0, 100.0, 1e4, float("inf"), float("-inf")], dtype=torch.float64,
+                       requires_grad=True)
+    outs = [F.softplus(big), F.elu(big), F.silu(big), F.hardtanh(big), F.hardsigmoid(big)]
+    tiny = 3.720075976020836e-44      # exp(-100): PyTorch's values, inf and nan included
+    assert outs[0].tolist() == [0.0, pytest.approx(tiny), 100.0, 1e4, float("inf"), 0.0]
+    assert outs[1].tolist() == [-1.0, -1.0, 100.0, 1e4, float("inf"), -1.0]
+    assert outs[2].tolist()[:5] == [-0.0, pytest.approx(-100 * tiny), 100.0, 1e4, float("inf")]
+    assert np.isnan(outs[2].tolist()[5])
+    sum(o.sum() for o in outs[1:4]).backward()
+    assert big.grad.tolist()[:4] == [0.0, pytest.approx(-3.6456744565004186e-42), 2.0, 2.0]
+
+
+def test_activations_in_threads_give_each_thread_its_own_gradient():
+    from concurrent.futures import ThreadPoolExecutor
+
+    def run(k):
+        x = torch.full((1000,), 0.1 * k, dtype=torch.float64, requires_grad=True)
+        (F.silu(F.pad(x, (1, 1))) * k).sum().backward()
+        return x.grad.numpy()[0], k
+
+    with ThreadPoolExecutor(4) as pool:
+        for got, k in pool.map(run, range(1, 9)):
+            s = 1 / (1 + np.exp(-0.1 * k))
+            assert got == pytest.approx(k * s * (1 + 0.1 * k * (1 - s)))

@@ -66,7 +66,7 @@ def _elu(x, alpha, scale, input_scale):
     t = x.dtype.type
     neg, pos, ipt = t(alpha) * t(scale), t(scale), t(input_scale)
     with np.errstate(over="ignore"):
-        return np.where(x <= 0, via_float64(_expm1, x * ipt) * neg, x * pos)
+        return np.where(x <= 0, via_float64(_expm1, np.minimum(x * ipt, 0)) * neg, x * pos)   # (math.expm1 overflows)
 
 
 def _elu_grad(grad, x, alpha, scale, input_scale):
@@ -125,11 +125,13 @@ class SiluBackward0(OpNode):
     """
     saved = ("self",)
 
+    @quiet
     def forward(self, a):
         t = a.dtype.type
         with np.errstate(over="ignore"):
             return a / (t(1) + _exp(-a))
 
+    @quiet
     def backward(self, grad, a):
         t = a.dtype.type
         s = _sigmoid(a)
