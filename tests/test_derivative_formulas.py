@@ -35,7 +35,8 @@ NO_RULE = {
 # Ops PyTorch gives no derivative (their rule is not_implemented(...)): backward
 # through them raises, and so does their rule, with PyTorch's message.
 NOT_DIFFERENTIABLE = {"FloorDivide": "floor_divide", "FloorDivideScalar": "floor_divide",
-                      "RemainderScalarSelf": "remainder"}
+                      "RemainderScalarSelf": "remainder",
+                      "HardsigmoidBackwardNoDerivative": "hardsigmoid_backward"}
 
 
 def op_classes():
@@ -302,6 +303,34 @@ CASES = {
          lambda g, x: torch.autograd.grad(F.gelu(x), x, g, create_graph=True)[0]),
         ("double backward of gelu_tanh", lambda r: [t(3, 4, rng=r), t(3, 4, rng=r)],
          lambda g, x: torch.autograd.grad(F.gelu(x, approximate="tanh"), x, g, create_graph=True)[0])],
+    # more activations (ops/activations.py): the uniform ranges straddle the kinks
+    "SoftplusBackward0": [("softplus", lambda r: [t(3, 4, rng=r)], lambda x: F.softplus(x)),
+                          ("beta 2, threshold 1: both branches", lambda r: [t(3, 4, low=-2, high=2, rng=r)],
+                           lambda x: F.softplus(x, 2.0, 1.0))],
+    "EluBackward0": [("elu", lambda r: [t(3, 4, rng=r)], lambda x: F.elu(x, 0.5)),
+                     ("selu", lambda r: [t(3, 4, rng=r)], lambda x: F.selu(x))],
+    "EluBackward1": [("elu_", lambda r: [t(3, 4, rng=r)], modified(lambda y: F.elu(y, 0.5, inplace=True))),
+                     ("selu_", lambda r: [t(3, 4, rng=r)], modified(lambda y: F.selu(y, inplace=True)))],
+    "SiluBackward0": [("silu", lambda r: [t(3, 4, low=-5, high=5, rng=r)], lambda x: F.silu(x))],
+    "HardtanhBackward0": [("hardtanh", lambda r: [t(3, 4, low=-2, high=2, rng=r)], lambda x: F.hardtanh(x)),
+                          ("relu6", lambda r: [t(3, 4, low=-2, high=8, rng=r)], lambda x: F.relu6(x))],
+    "HardsigmoidBackward0": [("hardsigmoid", lambda r: [t(3, 4, low=-5, high=5, rng=r)], lambda x: F.hardsigmoid(x))],
+    "HardtanhBackwardBackward0": [
+        ("double backward of hardtanh", lambda r: [t(3, 4, rng=r), t(3, 4, low=-2, high=2, rng=r)],
+         lambda g, x: torch.autograd.grad(F.hardtanh(x), x, g, create_graph=True)[0])],
+    "HardsigmoidBackwardNoDerivative": [
+        ("double backward of hardsigmoid", lambda r: [t(3, 4, rng=r), t(3, 4, low=-5, high=5, rng=r)],
+         lambda g, x: torch.autograd.grad(F.hardsigmoid(x), x, g, create_graph=True)[0])],
+    "ConstantPadNdBackward0": [("pad", lambda r: [t(2, 3, rng=r)], lambda x: F.pad(x, (1, 2, 0, 1), value=0.5)),
+                               ("crop and pad", lambda r: [t(2, 3, 4, rng=r)], lambda x: F.pad(x, (-1, 2, 1, -2)))],
+    "SoftplusBackwardBackward0": [
+        ("double backward of softplus", lambda r: [t(3, 4, rng=r), t(3, 4, rng=r)],
+         lambda g, x: torch.autograd.grad(F.softplus(x, 2.0, 1.0), x, g, create_graph=True)[0])],
+    "EluBackwardBackward0": [
+        ("double backward of elu", lambda r: [t(3, 4, rng=r), t(3, 4, rng=r)],
+         lambda g, x: torch.autograd.grad(F.elu(x, 0.5), x, g, create_graph=True)[0]),
+        ("double backward of selu_ (from the result)", lambda r: [t(3, 4, rng=r), t(3, 4, rng=r)],
+         lambda g, x: torch.autograd.grad(F.selu(x * 1, inplace=True), x, g, create_graph=True)[0])],
     "LeakyReluBackward1": [("leaky_relu_", lambda r: [t(3, 4, rng=r)],
                             modified(lambda y: F.leaky_relu(y, 0.1, inplace=True)))],
     "CatBackward0": [("dim 0", lambda r: [t(2, 3, rng=r), t(1, 3, rng=r)], lambda x, y: torch.cat([x, y])),

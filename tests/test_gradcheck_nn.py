@@ -148,6 +148,74 @@ CASES += [
 ]
 
 
+# more activations (ops/activations.py); rnd keeps values 0.2 away from 0, and the
+# corners (+-1 of hardtanh, 0 and 6 of relu6, +-3 of hardsigmoid) are avoided by the ranges
+CASES += [
+    ("softplus", F.softplus, lambda: (rnd(3, 4, low=-4, high=4),)),
+    ("softplus_beta_threshold", lambda a: F.softplus(a, beta=2.0, threshold=1.5), lambda: (rnd(20, low=-3, high=3),)),
+    ("elu", F.elu, lambda: (rnd(3, 4, low=-3, high=3),)),
+    ("elu_alpha", lambda a: F.elu(a, alpha=0.3), lambda: (rnd(10, low=-3, high=3),)),
+    ("elu_inplace", lambda a: F.elu(a * 1, 0.7, inplace=True), lambda: (rnd(10, low=-3, high=3),)),
+    ("selu", F.selu, lambda: (rnd(10, low=-3, high=3),)),
+    ("selu_inplace_module", lambda a: torch.nn.SELU(inplace=True)(a * 1), lambda: (rnd(10, low=-3, high=3),)),
+    ("silu", F.silu, lambda: (rnd(3, 4, low=-5, high=5),)),
+    ("silu_inplace", lambda a: F.silu(a * 1, inplace=True), lambda: (rnd(6),)),
+    ("hardtanh", F.hardtanh, lambda: (rnd(6, low=-0.9, high=0.9, away=0.05),)),
+    ("hardtanh_outside", lambda a: F.hardtanh(a, -0.5, 0.5), lambda: (rnd(10, low=0.6, high=2, away=0.0),)),
+    ("hardtanh_inplace", lambda a: F.hardtanh(a * 1, -1.5, 1.5, inplace=True), lambda: (rnd(10, low=-1.4, high=1.4),)),
+    ("relu6", F.relu6, lambda: (rnd(10, low=0.1, high=5.9, away=0.0),)),
+    ("relu6_module_inplace", lambda a: torch.nn.ReLU6(inplace=True)(a * 1), lambda: (rnd(10, low=-3, high=-0.1),)),
+    ("hardsigmoid", F.hardsigmoid, lambda: (rnd(10, low=-2.9, high=2.9, away=0.0),)),
+    ("hardsigmoid_outside", F.hardsigmoid, lambda: (rnd(10, low=3.1, high=6, away=0.0),)),
+    ("hardsigmoid_inplace", lambda a: F.hardsigmoid(a * 1, inplace=True), lambda: (rnd(10, low=-2.9, high=2.9, away=0.0),)),
+    ("activations_shared_weight_in_loop", lambda a, w: sum(F.silu(F.softplus(F.linear(a, w))) * k + F.elu(a).sum()
+                                                          for k in range(3)).sum(),
+     lambda: (rnd(3, 4), rnd(2, 4, seed=1))),
+]
+
+CASES += [
+    ("pad_last_dim", lambda a: F.pad(a, (1, 2)), lambda: (rnd(2, 3),)),
+    ("pad_two_dims_value", lambda a: F.pad(a, (1, 0, 2, 1), value=-3.0), lambda: (rnd(2, 3),)),
+    ("pad_negative_crops", lambda a: F.pad(a, (-1, -1, 0, -1)), lambda: (rnd(3, 4),)),
+    ("pad_mixed_3d", lambda a: F.pad(a, [2, -1, -1, 1, 1, 1]), lambda: (rnd(2, 3, 4),)),
+    ("pad_to_empty", lambda a: F.pad(a, (-3, 0)), lambda: (rnd(2, 3),)),
+    ("pad_shared_in_loop", lambda a: sum(F.pad(a * k, (k, 2 - k)) for k in range(3)), lambda: (rnd(4),)),
+]
+
+
+def kink_grads(fn, values):
+    x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+    fn(x).sum().backward()
+    return x.grad.tolist()
+
+
+def test_activation_gradients_at_the_kinks_are_pytorchs_subgradients():
+    # PyTorch's kernels: hardtanh / relu6 / hardsigmoid pass nothing at their corners,
+    # elu takes its negative branch at 0, softplus is the identity only strictly above threshold
+    assert kink_grads(F.hardtanh, [-1.0, 1.0, 0.0]) == [0.0, 0.0, 1.0]
+    assert kink_grads(F.relu6, [0.0, 6.0, 3.0]) == [0.0, 0.0, 1.0]
+    assert kink_grads(F.hardsigmoid, [-3.0, 3.0, 0.0]) == [0.0, 0.0, float(np.float32(1 / 6))]  # a float32 1/6
+    assert kink_grads(lambda a: F.elu(a, alpha=0.5), [0.0]) == [0.5]
+    assert kink_grads(F.selu, [0.0]) == [1.0507009873554805 * 1.6732632423543772]
+    assert kink_grads(lambda a: F.softplus(a, beta=2, threshold=1), [0.5, 0.75]) == [
+        pytest.approx(1 / (1 + np.exp(-1.0))), 1.0]
+    assert kink_grads(F.silu, [0.0]) == [0.5]
+
+
+def test_hardsigmoid_has_no_second_derivative_as_in_pytorch():
+    x = rnd(4, low=-2.5, high=2.5)
+    g, = torch.autograd.grad(F.hardsigmoid(x).sum(), x, create_graph=True)
+    assert g.grad_fn.name() == "NotImplemented"
+    with pytest.raises(RuntimeError, match="derivative for aten::hardsigmoid_backward is not implemented"):
+        g.sum().backward()
+
+
+def test_activation_second_derivatives_match_finite_differences():
+    from autograd_teach.autograd import gradgradcheck
+    for fn in (F.softplus, F.elu, F.silu, F.selu, lambda a: F.softplus(a, 2.0, 1.0)):
+        assert gradgradcheck(fn, (rnd(6, low=-3, high=3),))
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_gradcheck(case):
     _, fn, make, *kw = case
@@ -230,3 +298,65 @@ def test_gradcheck_catches_a_layer_norm_that_forgets_the_mean_term(monkeypatch):
     monkeypatch.setattr(ops.NativeLayerNormBackward0, "backward", backward)
     with pytest.raises(GradcheckError):
         gradcheck(lambda a: F.layer_norm(a, (4,)), (rnd(2, 4),))
+def test_pad_gradient_drops_the_border_and_zeroes_the_cropped_part():
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    y = F.pad(x, (-1, 2), value=9.0)
+    assert y.tolist() == [[1.0, 2.0, 9.0, 9.0], [4.0, 5.0, 9.0, 9.0]] and y.grad_fn.name() == "ConstantPadNdBackward0"
+    (y * torch.arange(4.0)).sum().backward()
+    assert x.grad.tolist() == [[0.0, 0.0, 1.0], [0.0, 0.0, 1.0]]
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+def test_pad_modes_other_than_constant_say_so(mode):
+    with pytest.raises(NotImplementedError, match=mode):
+        F.pad(rnd(2, 3), (1, 1), mode=mode)
+
+
+def test_pad_misuse_raises_pytorchs_errors():
+    x = rnd(2, 3)
+    for pad, message in [((1,), "divisible by 2"), ((1, 1, 1, 1, 1, 1), "padding length 6 and input of dimension 2"),
+                         ((-2, -2), "length must be non-negative")]:
+        with pytest.raises(RuntimeError, match=message):
+            F.pad(x, pad)
+
+
+def test_one_hot_is_int64_without_a_graph_and_raises_pytorchs_errors():
+    out = F.one_hot(torch.tensor([[0, 2], [1, 0]]), 4)
+    assert out.dtype is torch.int64 and out.shape == (2, 2, 4) and not out.requires_grad and out.grad_fn is None
+    assert out.tolist() == [[[1, 0, 0, 0], [0, 0, 1, 0]], [[0, 1, 0, 0], [1, 0, 0, 0]]]
+    assert F.one_hot(torch.tensor([1, 0])).tolist() == [[0, 1], [1, 0]]
+    assert F.one_hot(torch.tensor([], dtype=torch.int64), 3).shape == (0, 3)
+    for bad, message in [(lambda: F.one_hot(torch.tensor([0, -1])), "non-negative"),
+                         (lambda: F.one_hot(torch.tensor([0, 3]), 3), "smaller than num_classes"),
+                         (lambda: F.one_hot(torch.tensor([0.0, 1.0])), "LongTensor"),
+                         (lambda: F.one_hot(torch.tensor([0, 1], dtype=torch.int32)), "LongTensor"),
+                         (lambda: F.one_hot(torch.tensor([], dtype=torch.int64)), "empty tensor")]:
+        with pytest.raises(RuntimeError, match=message):
+            bad()
+
+
+def test_activations_on_extreme_values_give_no_nan_and_pytorchs_limits():
+    big = torch.tensor([-1e4, -100.0, 100.0, 1e4, float("inf"), float("-inf")], dtype=torch.float64,
+                       requires_grad=True)
+    outs = [F.softplus(big), F.elu(big), F.silu(big), F.hardtanh(big), F.hardsigmoid(big)]
+    tiny = 3.720075976020836e-44      # exp(-100): PyTorch's values, inf and nan included
+    assert outs[0].tolist() == [0.0, pytest.approx(tiny), 100.0, 1e4, float("inf"), 0.0]
+    assert outs[1].tolist() == [-1.0, -1.0, 100.0, 1e4, float("inf"), -1.0]
+    assert outs[2].tolist()[:5] == [-0.0, pytest.approx(-100 * tiny), 100.0, 1e4, float("inf")]
+    assert np.isnan(outs[2].tolist()[5])
+    sum(o.sum() for o in outs[1:4]).backward()
+    assert big.grad.tolist()[:4] == [0.0, pytest.approx(-3.6456744565004186e-42), 2.0, 2.0]
+
+
+def test_activations_in_threads_give_each_thread_its_own_gradient():
+    from concurrent.futures import ThreadPoolExecutor
+
+    def run(k):
+        x = torch.full((1000,), 0.1 * k, dtype=torch.float64, requires_grad=True)
+        (F.silu(F.pad(x, (1, 1))) * k).sum().backward()
+        return x.grad.numpy()[0], k
+
+    with ThreadPoolExecutor(4) as pool:
+        for got, k in pool.map(run, range(1, 9)):
+            s = 1 / (1 + np.exp(-0.1 * k))
+            assert got == pytest.approx(k * s * (1 + 0.1 * k * (1 - s)))

@@ -7,3 +7,4 @@ from .parameter import Parameter  # noqa: F401
 from . import utils  # noqa: F401  (torch.nn.utils: clip_grad_norm_, parameters_to_vector)
 from .modules.normalization import LayerNorm  # noqa: F401,E402
 from .modules.sparse import Embedding  # noqa: F401,E402
+from .modules.activation import ELU, Hardsigmoid, Hardtanh, ReLU6, SELU, SiLU, Softplus  # noqa: F401,E402

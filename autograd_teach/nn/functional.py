@@ -222,3 +222,86 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if isinstance(normalized_shape, int):    # nn.LayerNorm takes an int; F.layer_norm does not
         raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int")
     return O.NativeLayerNormBackward0.apply(input, normalized_shape, weight, bias, eps)
+# --- more activations (ops/activations.py) ---
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _activation(input, node, inplace, *args):
+    """node applied to input, or written into it in place (the node saves the
+    input as it was, as PyTorch's in-place kernels do for these ops)."""
+    if inplace:
+        return input._inplace(lambda t: node.apply(t, *args))
+    return node.apply(input, *args)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return O.SoftplusBackward0.apply(input, beta, threshold)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    if inplace:       # elu_ saves its result (EluBackward1): the input is overwritten
+        return input._inplace(lambda t: O.EluBackward1.apply(t, alpha))
+    return O.EluBackward0.apply(input, alpha)
+
+
+def selu(input, inplace=False):
+    """elu with SELU's constants: PyTorch's graph is one EluBackward0."""
+    if inplace:
+        return input._inplace(lambda t: O.EluBackward1.apply(t, _SELU_ALPHA, _SELU_SCALE))
+    return O.EluBackward0.apply(input, _SELU_ALPHA, _SELU_SCALE)
+
+
+def silu(input, inplace=False):
+    return _activation(input, O.SiluBackward0, inplace)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _activation(input, O.HardtanhBackward0, inplace, min_val, max_val)
+
+
+def relu6(input, inplace=False):
+    """hardtanh(input, 0, 6): PyTorch's node is HardtanhBackward0."""
+    return _activation(input, O.HardtanhBackward0, inplace, 0, 6)
+
+
+def hardsigmoid(input, inplace=False):
+    return _activation(input, O.HardsigmoidBackward0, inplace)
+
+
+# --- one_hot and pad ---
+def one_hot(tensor, num_classes=-1):
+    """int64 rows with a 1 at each class index (no graph: the result is an
+    integer tensor). num_classes=-1 takes the largest class + 1."""
+    from ..dtypes import int64
+    if tensor.dtype is not int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    classes = tensor.detach().numpy()
+    if classes.size == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        return from_numpy(np.zeros(classes.shape + (num_classes,), np.int64))
+    if classes.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = int(classes.max()) + 1
+    elif num_classes <= classes.max():
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return from_numpy((classes[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+def pad(input, pad, mode="constant", value=None):
+    """pad = (left, right) for the last dim, then for the one before, ...;
+    negative pads crop. Only mode 'constant' here."""
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    if mode in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"autograd_teach: F.pad(mode={mode!r}) is not implemented; only mode='constant' is")
+    if mode != "constant":
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    return O.ConstantPadNdBackward0.apply(input, list(pad), 0 if value is None else value)

@@ -78,3 +78,7 @@ from .stats import CumprodBackward0  # noqa: F401,E402
 from .nn_ops import (LogSoftmaxBackwardDataBackward0, NllLossBackwardBackward0,  # noqa: F401,E402
                      SoftmaxBackwardDataBackward0)
 from .norm_embedding import EmbeddingBackward0, EmbeddingDenseBackwardBackward0, NativeLayerNormBackward0  # noqa: F401,E402,E501
+from .activations import (EluBackward0, EluBackward1, HardsigmoidBackward0, HardsigmoidBackwardNoDerivative,  # noqa: F401,E402,E501
+                          EluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, SiluBackward0,
+                          SoftplusBackward0, SoftplusBackwardBackward0)
+from .padding import ConstantPadNdBackward0  # noqa: F401,E402
