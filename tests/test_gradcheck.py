@@ -134,6 +134,9 @@ CASES = [
     ("cumprod", lambda a: a.cumprod(1), lambda: (rnd(3, 4),)),
     ("cumprod_with_zero", lambda a: (a * torch.tensor([1.0, 0.0, 1.0, 1.0], dtype=torch.float64)).cumprod(1),
      lambda: (rnd(3, 4),)),
+    ("cumprod_zeros_first_and_twice", lambda a: (a * torch.tensor([[0.0, 1.0, 1.0, 1.0], [1.0, 0.0, 1.0, 0.0],
+                                                                 [1.0, 1.0, 1.0, 1.0]], dtype=torch.float64)).cumprod(1),
+     lambda: (rnd(3, 4),)),
     # more pointwise (ops/unary.py)
     ("log1p", torch.log1p, lambda: (pos(3, 2),)),
     ("expm1", torch.expm1, lambda: (rnd(3, 2),)),

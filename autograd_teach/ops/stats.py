@@ -145,8 +145,9 @@ class CumprodBackward0(OpNode):
     self: cumprod_backward(grad, self, dim)
 
     d out_j / d self_k is the product of self_0..self_j without self_k, for
-    j >= k. Computed without dividing by self, so zeros are handled (PyTorch's
-    cumprod_backward does it in O(n); this is the plain O(n^2) sum).
+    j >= k. Before the first zero z of a row that is out_j / self_k; at z it
+    is the product before z times the running product after it; past z it is
+    0 (PyTorch's cumprod_backward splits it the same way, in O(n)).
     """
     saved = ("self",)
     attrs = ("dim",)
@@ -162,12 +163,27 @@ class CumprodBackward0(OpNode):
         if a.ndim == 0:
             return grad
         x, g = np.moveaxis(a, self.dim, -1), np.moveaxis(grad, self.dim, -1)
-        out = np.empty_like(g)
-        for k in range(x.shape[-1]):
-            without_k = x.copy()
-            without_k[..., k] = 1
-            out[..., k] = (g[..., k:] * np.cumprod(without_k, axis=-1)[..., k:]).sum(-1)
-        return np.moveaxis(out, -1, self.dim)
+        if x.shape[-1] == 0:
+            return grad
+        return np.moveaxis(_cumprod_grad(x, g), -1, self.dim)
+
+
+def _cumprod_grad(x, g):
+    """CumprodBackward0's gradient along the last axis, in O(n) per row."""
+    n = x.shape[-1]
+    pos = np.arange(n)
+    zero = x == 0
+    first = np.where(zero.any(-1), zero.argmax(-1), n)[..., None]      # the first zero of each row (n: none)
+    out = np.cumprod(x, axis=-1)
+    before = pos < first
+    tail = np.flip(np.cumsum(np.flip(np.where(before, g * out, 0), -1), axis=-1), -1)   # sum over k <= j < first
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = np.where(before, tail / np.where(before, x, 1), 0)
+    # at the first zero: the product before it times the running product after it
+    prefix = np.take_along_axis(out, np.maximum(first - 1, 0), -1) * (first > 0) + (first == 0)
+    after = np.cumprod(np.where(pos <= first, 1, x), axis=-1)
+    at_zero = prefix[..., 0] * np.where(pos >= first, g * after, 0).sum(-1)
+    return np.where(pos == first, at_zero[..., None], result).astype(g.dtype, copy=False)
 
 # -- the functions the rules call (PyTorch: FunctionsManual's var_backward, prod_backward) --
 
