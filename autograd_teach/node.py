@@ -416,9 +416,12 @@ class OpNode(Node):
         each gradient to its input's shape and dtype."""
         if self.saved_values is None and (self.saved or self.saved_arrays):
             raise RuntimeError(FREED)
-        saved = [s.unpack() if type(s) is SavedTensor else s
-                 for s in self.saved_values.values()] if self.saved_values and not self.hooked else (
-            self.unpacked_by_name() if self.saved_values else ())   # add, sum...: nothing saved
+        if not self.saved_values:
+            saved = ()                                   # add, sum...: nothing saved
+        elif self.hooked:
+            saved = self.unpacked_by_name()              # saved under saved_tensors_hooks
+        else:
+            saved = [s.unpack() if type(s) is SavedTensor else s for s in self.saved_values.values()]
         if grad is None:     # only None reached this node (see engine.py): it sends None on
             return (None,) * len(self.next_functions)
         grads = self.backward(grad, *saved)

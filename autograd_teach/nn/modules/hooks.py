@@ -23,9 +23,10 @@ from ...node import RemovableHandle
 from ...tensor import Tensor
 
 
-def add(hooks, with_kwargs_ids, hook, prepend, with_kwargs):
-    """Put hook into the dict of hooks, under its handle's id (first if prepend)."""
-    handle = RemovableHandle(hooks, None, with_kwargs_ids)
+def add(hooks, with_kwargs_ids, hook, prepend, with_kwargs=False):
+    """Put hook into the dict of hooks, under its handle's id (first if prepend);
+    with_kwargs_ids (None for the backward hooks) notes the hooks that take kwargs."""
+    handle = RemovableHandle(hooks, None, *([] if with_kwargs_ids is None else [with_kwargs_ids]))
     hooks[handle.id] = hook
     if prepend:
         for key in [k for k in hooks if k != handle.id]:

@@ -74,10 +74,10 @@ class Module:
         return hooks.add(self._forward_hooks, self._forward_hooks_with_kwargs, hook, prepend, with_kwargs)
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
-        return hooks.add(self._backward_pre_hooks, {}, hook, prepend, False)
+        return hooks.add(self._backward_pre_hooks, None, hook, prepend)
 
     def register_full_backward_hook(self, hook, prepend=False):
-        return hooks.add(self._backward_hooks, {}, hook, prepend, False)
+        return hooks.add(self._backward_hooks, None, hook, prepend)
 
     # -- registration ----------------------------------------------------------
     def __setattr__(self, name, value):
