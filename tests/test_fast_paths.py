@@ -78,3 +78,84 @@ def test_float32_via_float64_with_dtype_objects_is_the_same_as_with_types():
         for fn in (np.exp, np.tanh, np.sin, np.expm1):
             for a in adversarial_arrays(np.float32, seed=4):
                 assert same_bits(via_float64(fn, a), fn(a.astype(np.float64)).astype(np.float32)), (fn, a)
+
+
+def test_grad_mode_shortcut_is_exact_with_threads_switching_it():
+    """An op reads no thread-local flag while no thread has grad mode off
+    (grad_mode.threads_without_grad): with other threads switching it on and
+    off, each thread's ops still record exactly when its own mode says so."""
+    import threading
+
+    import autograd_teach as torch
+    from autograd_teach import grad_mode
+    x = torch.ones(2, requires_grad=True)
+    errors, barrier = [], threading.Barrier(4)
+
+    def worker(k):
+        try:
+            barrier.wait()
+            for i in range(300):
+                off = (i + k) % 3 == 0
+                with torch.set_grad_enabled(not off):
+                    y = x * 2
+                    if (y.grad_fn is None) != off or torch.is_grad_enabled() == off:
+                        errors.append((k, i, off, y.grad_fn))
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert grad_mode.threads_without_grad == [] and (x * 2).grad_fn is not None
+
+
+def test_a_thread_that_ends_with_grad_off_only_costs_the_shortcut():
+    import threading
+
+    import autograd_teach as torch
+    from autograd_teach import grad_mode
+    t = threading.Thread(target=torch.set_grad_enabled, args=(False,))
+    t.start()
+    t.join()
+    try:
+        assert len(grad_mode.threads_without_grad) == 1       # that thread stays counted...
+        x = torch.ones(2, requires_grad=True)
+        assert (x * 2).grad_fn is not None                   # ... and this thread still records
+        with torch.no_grad():
+            assert (x * 2).grad_fn is None
+    finally:
+        grad_mode.threads_without_grad.clear()
+
+
+def test_inference_mode_shortcut_marks_only_the_inference_threads_tensors():
+    import threading
+
+    import autograd_teach as torch
+    seen, inside, done = {}, threading.Event(), threading.Event()
+
+    def in_inference():
+        with torch.inference_mode():
+            inside.set()
+            seen["other"] = torch.ones(2).is_inference()
+            done.wait(5)
+    t = threading.Thread(target=in_inference)
+    t.start()
+    inside.wait(5)
+    seen["main"] = (torch.ones(2) * 2).is_inference()
+    done.set()
+    t.join()
+    assert seen == {"other": True, "main": False}
+    assert not torch.ones(1).is_inference()
+
+
+def test_a_leaf_hook_registered_after_its_node_was_made_still_runs():
+    """AccumulateGrad holds the leaf's hook list; a node made before the first
+    hook is given the list when it is made."""
+    import autograd_teach as torch
+    x = torch.ones(2, requires_grad=True)
+    y = x * 3                        # x's AccumulateGrad exists from here
+    x.register_hook(lambda g: g * 10)
+    y.sum().backward()
+    assert x.grad.tolist() == [30.0, 30.0]
