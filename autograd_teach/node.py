@@ -87,6 +87,9 @@ class Node:
     retains_grad_hooks = None   # retain_grad() on the output: keep(node, grad, undo)
     pre_hooks = None            # register_prehook(): hook(grad_outputs) -> None or new grad_outputs
     post_hooks = None           # register_hook(): hook(grad_inputs, grad_outputs) -> None or new grad_inputs
+    # Tensor._wrap (array -> Tensor), to show what a node saved as tensors
+    # (grad_fn._saved_self). tensor.py sets it: this module cannot import tensor.py.
+    wrap = None
 
     def name(self):
         return type(self).__name__
@@ -414,8 +417,6 @@ class OpNode(Node):
                 saved[name] = SavedTensor(inputs[i])
         if plan is not self.save_plan:    # saved_tensors_hooks saw them by name; backward takes them in its order
             self.saved_values, self.hooked = {name: saved[name] for name in self.saved}, True
-        if self.save_plan or self.saved_arrays:
-            self.wrap = out._wrap    # to show what was saved as tensors: grad_fn._saved_self
 
     # -- backward, called by the engine (Node.run) ------------------------------
     def call_backward(self, grad):
