@@ -159,3 +159,31 @@ def test_a_leaf_hook_registered_after_its_node_was_made_still_runs():
     x.register_hook(lambda g: g * 10)
     y.sum().backward()
     assert x.grad.tolist() == [30.0, 30.0]
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64))
+def test_where_without_dispatch_is_np_where(dtype):
+    from autograd_teach.ops import pointwise
+    a = SPECIALS.astype(dtype)
+    zero = pointwise.zero_of(np.dtype(dtype))
+    for cond in (a < zero, a <= zero, np.isnan(a)):
+        assert same_bits(pointwise.np_where(cond, zero, a), np.where(cond, zero, a))
+        assert same_bits(pointwise.np_where(cond, a, zero), np.where(cond, a, zero))
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64))
+def test_sum_backward_and_short_sum_are_np_full_and_ndarray_sum(dtype):
+    import autograd_teach as torch
+    from autograd_teach.ops.float32 import cascade_sum
+    for value in SPECIALS.astype(dtype):
+        for shape in ((), (0,), (3,), (2, 2), (1, 4)):
+            x = torch.zeros(shape, dtype=torch.float32 if dtype == np.float32 else torch.float64,
+                            requires_grad=True)
+            x.sum().backward(torch.tensor(value))
+            assert same_bits(x.grad.numpy(), np.full(shape, np.asarray(value)))
+    for a in (SPECIALS[:4], SPECIALS[4:8], SPECIALS[:1], SPECIALS[:0], np.float32(-0.0) * np.ones((2, 2), np.float32)):
+        a = a.astype(dtype)
+        want = a.sum(keepdims=False)
+        want = want if want else want + a.dtype.type(0)
+        assert same_bits(cascade_sum(a), want)
+        assert same_bits(cascade_sum(a, keepdims=True), a.sum(keepdims=True) + a.dtype.type(0))
