@@ -23,9 +23,18 @@ class _ThreadState(threading.local):
 
 
 _state = _ThreadState()
-# The calling thread's flags, read-only for the rest of the core: what every op
-# reads, where a call of is_grad_enabled() would cost as much again.
+# The calling thread's flags, read-only for the rest of the core.
 flags = _state
+
+# Which threads have grad mode off, and which are in inference mode: one entry
+# each (list.append and list.pop are atomic, so threads need no lock).
+# Reading a thread-local costs about as much as a small op's arithmetic, so an
+# op first asks these: while no thread has switched grad mode off (a forward
+# pass, nearly always), grad mode is on in every thread and the op reads no
+# flag (node.py, tensor.py). A thread that ends with grad mode off stays
+# counted, which only costs the shortcut.
+threads_without_grad = []
+threads_in_inference = []
 
 
 def is_grad_enabled():
@@ -37,13 +46,25 @@ def is_inference_mode_enabled():
 
 
 def _set(mode):
-    _state.enabled = bool(mode)
+    mode = bool(mode)
+    if mode != _state.enabled:
+        threads_without_grad.pop() if mode else threads_without_grad.append(None)
+        _state.enabled = mode
+
+
+def _set_inference(mode):
+    if mode != _state.inference:
+        threads_in_inference.pop() if not mode else threads_in_inference.append(None)
+        _state.inference = mode
 
 
 def swap_grad_enabled(mode):
     """Set grad mode and return the previous one: what the engine does around
     a backward run (set_grad_enabled would make an object for it, twice)."""
-    previous, _state.enabled = _state.enabled, bool(mode)
+    previous = _state.enabled
+    if mode != previous:      # _set, inline: the engine calls this twice per backward
+        threads_without_grad.pop() if mode else threads_without_grad.append(None)
+        _state.enabled = bool(mode)
     return previous
 
 
@@ -141,11 +162,11 @@ class inference_mode(_GradMode):
 
     def __enter__(self):
         self._prev_inference = _state.inference
-        _state.inference = self.inference
+        _set_inference(self.inference)
         super().__enter__()
 
     def __exit__(self, *exc):
-        _state.inference = self._prev_inference
+        _set_inference(self._prev_inference)
         return super().__exit__(*exc)
 
     def _fresh(self):

@@ -87,6 +87,9 @@ class Node:
     retains_grad_hooks = None   # retain_grad() on the output: keep(node, grad, undo)
     pre_hooks = None            # register_prehook(): hook(grad_outputs) -> None or new grad_outputs
     post_hooks = None           # register_hook(): hook(grad_inputs, grad_outputs) -> None or new grad_inputs
+    # Tensor._wrap (array -> Tensor), to show what a node saved as tensors
+    # (grad_fn._saved_self). tensor.py sets it: this module cannot import tensor.py.
+    wrap = None
 
     def name(self):
         return type(self).__name__
@@ -224,7 +227,7 @@ class SavedTensor:
     __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr", "hooks")
 
     def __init__(self, t, output_of=None):
-        if t.is_inference():
+        if t._inference:
             raise RuntimeError(INFERENCE_SAVED)
         self.data, self.box = t._data, t._version_box
         self.version = self.box[0]
@@ -289,7 +292,8 @@ def op_name(node_name):
 
 
 def result_dtype(op, inputs, params):
-    """The output's dtype, by PyTorch's type promotion and each op's exceptions."""
+    """The output's dtype, by PyTorch's type promotion and each op's exceptions.
+    (apply asks this only when its inputs are not of one dtype.)"""
     first = inputs[0]
     if op.promote_params:     # clamp(int tensor, 0.5) is float
         dt = dtypes.result_type(*inputs, *params)
@@ -298,8 +302,6 @@ def result_dtype(op, inputs, params):
         dt = first.dtype      # one dtype: no promotion rule needed
     else:
         dt = dtypes.result_type(*inputs)
-    if op.to_float and not dt.is_floating_point:   # exp, mean, division of ints
-        dt = dtypes.default_float
     return dt
 
 
@@ -353,8 +355,15 @@ class OpNode(Node):
         """The op on tensors, in three steps: forward, views, graph."""
         inputs, params = args[:len(cls.inputs)], args[len(cls.inputs):]
         first, node = inputs[0], cls.__new__(cls)
-        # 1. The forward on numpy arrays, in the dtype PyTorch gives the result.
-        dt = result_dtype(cls, inputs, params)
+        # 1. The forward on numpy arrays, in the dtype PyTorch gives the result:
+        #    the inputs' own when they share one (the usual case), else by promotion.
+        if (len(inputs) == 1 or type(inputs[1]) not in NUMBERS and inputs[1]._data.dtype is first._data.dtype) \
+                and not cls.promote_params:
+            dt = dtypes._BY_NUMPY[first._data.dtype]
+        else:
+            dt = result_dtype(cls, inputs, params)
+        if cls.to_float and not dt.is_floating_point:   # exp, mean, division of ints
+            dt = dtypes.default_float
         arrays, recording = [], False
         for a in inputs:
             if type(a) not in NUMBERS:
@@ -368,7 +377,8 @@ class OpNode(Node):
             data = np.asarray(data)
         if data.dtype is not dt.np and not cls.is_view:
             data = data.astype(node.out_dtype(dt).np, copy=False)
-        recording = recording and grad_mode.flags.enabled   # any input requires grad, grad mode on
+        # any input requires grad, and grad mode is on (see grad_mode.threads_without_grad)
+        recording = recording and (not grad_mode.threads_without_grad or grad_mode.flags.enabled)
         out = first._wrap(data, None, node if recording else None)
         # 2. A view shares its input's storage and version counter (views.py).
         if cls.is_view:
@@ -407,8 +417,6 @@ class OpNode(Node):
                 saved[name] = SavedTensor(inputs[i])
         if plan is not self.save_plan:    # saved_tensors_hooks saw them by name; backward takes them in its order
             self.saved_values, self.hooked = {name: saved[name] for name in self.saved}, True
-        if self.save_plan or self.saved_arrays:
-            self.wrap = out._wrap    # to show what was saved as tensors: grad_fn._saved_self
 
     # -- backward, called by the engine (Node.run) ------------------------------
     def call_backward(self, grad):
@@ -421,7 +429,11 @@ class OpNode(Node):
         elif self.hooked:
             saved = self.unpacked_by_name()              # saved under saved_tensors_hooks
         else:
-            saved = [s.unpack() if type(s) is SavedTensor else s for s in self.saved_values.values()]
+            saved = []
+            for s in self.saved_values.values():
+                if type(s) is SavedTensor:   # s.unpack(), with its usual case inline: no hooks, version unchanged
+                    s = s.data if s.box[0] == s.version and s.hooks is None else s.unpack()
+                saved.append(s)
         if grad is None:     # only None reached this node (see engine.py): it sends None on
             return (None,) * len(self.next_functions)
         grads = self.backward(grad, *saved)

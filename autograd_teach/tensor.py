@@ -20,6 +20,7 @@ through these (tests/test_architecture.py checks it):
     Tensor._wrap(array)   a new plain tensor around an array (what ops return)
     t._grad_edge()        the (node, input_nr) a new node's edge points to
     t._output_nr          which output of its grad_fn t is (unbind, split: several)
+    t._inference          made in inference mode: may not be saved for backward
     t._set_grad_fn(node)  make node the tensor's history (an op's output)
     t._track_view(...)    t is a view; t._inplace(op, ...) runs an in-place op;
     t._bump_version()     an in-place write happened (all three in views.py)
@@ -94,7 +95,7 @@ class Tensor(InplaceOrView, TensorMethods):
         t._data = data
         t._version_box = [0] if version_box is None else version_box
         t.grad_fn, t._requires_grad = grad_fn, grad_fn is not None
-        if grad_mode.flags.inference:
+        if grad_mode.threads_in_inference and grad_mode.flags.inference:
             t._inference = True
         return t
 
@@ -215,6 +216,9 @@ class Tensor(InplaceOrView, TensorMethods):
             return self.grad_fn.add_tensor_pre_hook(TensorHook(hook), self._output_nr)
         if self._hooks is None:
             self._hooks = []
+            acc = self._acc() if self._acc is not None else None
+            if acc is not None:      # a node made before the first hook: it runs them too
+                acc.tensor_pre_hooks = self._hooks
         self._hooks.append(TensorHook(hook))
         return RemovableHandle(self._hooks, self._hooks[-1])
 
@@ -398,6 +402,7 @@ class Tensor(InplaceOrView, TensorMethods):
 
 
 _new_tensor = object.__new__
+Node.wrap = staticmethod(Tensor._wrap)    # how a node shows what it saved (node.py cannot import this module)
 
 
 def _check_grad(t, value):
@@ -428,13 +433,10 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable):
         self.variable = variable
+        self.tensor_pre_hooks = variable._hooks    # the leaf's register_hook() list (it adds it here if later)
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
-
-    @property
-    def tensor_pre_hooks(self):
-        return self.variable._hooks
 
     def run(self, grad, task):
         if task.accumulate and grad is not None:     # None (see engine.py): nothing to add
@@ -569,12 +571,16 @@ def gradient_roots(outputs, grad_outputs, create_graph=False):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
     if len(grads) < len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
-    roots = [(t._grad_edge()[0], _root_gradient(i, t, g)) for i, (t, g) in enumerate(zip(outputs, grads))]
-    if create_graph:
-        roots = [(node, g if g is not None else Tensor._wrap(array))
-                 for (node, array), g in zip(roots, (_root_tensor(t, g) for t, g in zip(outputs, grads)))]
-    # output k of a node with several outputs starts the run in that node's slot k
-    return [(n, g if n.num_outputs == 1 else n.slot(t._output_nr, g)) for (n, g), t in zip(roots, outputs)]
+    roots = []
+    for i, (t, g) in enumerate(zip(outputs, grads)):
+        node, grad = t._grad_edge()[0], _root_gradient(i, t, g)
+        if create_graph:
+            given = _root_tensor(t, g)
+            grad = given if given is not None else Tensor._wrap(grad)
+        if node.num_outputs != 1:    # output k of a node with several outputs starts in that node's slot k
+            grad = node.slot(t._output_nr, grad)
+        roots.append((node, grad))
+    return roots
 
 
 def _root_tensor(t, g):
@@ -585,7 +591,7 @@ def _root_tensor(t, g):
 
 
 def _root_gradient(i, t, g):
-    if not t.requires_grad:
+    if not t._requires_grad:
         raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     if g is None:
         if t.numel() != 1:

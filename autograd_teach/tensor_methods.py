@@ -217,7 +217,7 @@ class TensorMethods:
     def __matmul__(self, other):
         # tensor @ array is numpy's matmul in PyTorch (through __array__), a
         # Tensor through __array_wrap__
-        return NotImplemented if isinstance(other, np.ndarray) else self.matmul(other)
+        return NotImplemented if isinstance(other, np.ndarray) else O.matmul(self, _operand(other, self))
 
     def __rmatmul__(self, other):
         if isinstance(other, (np.ndarray, np.number)):   # PyTorch: numpy's TypeError

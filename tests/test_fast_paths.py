@@ -78,3 +78,112 @@ def test_float32_via_float64_with_dtype_objects_is_the_same_as_with_types():
         for fn in (np.exp, np.tanh, np.sin, np.expm1):
             for a in adversarial_arrays(np.float32, seed=4):
                 assert same_bits(via_float64(fn, a), fn(a.astype(np.float64)).astype(np.float32)), (fn, a)
+
+
+def test_grad_mode_shortcut_is_exact_with_threads_switching_it():
+    """An op reads no thread-local flag while no thread has grad mode off
+    (grad_mode.threads_without_grad): with other threads switching it on and
+    off, each thread's ops still record exactly when its own mode says so."""
+    import threading
+
+    import autograd_teach as torch
+    from autograd_teach import grad_mode
+    x = torch.ones(2, requires_grad=True)
+    errors, barrier = [], threading.Barrier(4)
+
+    def worker(k):
+        try:
+            barrier.wait()
+            for i in range(300):
+                off = (i + k) % 3 == 0
+                with torch.set_grad_enabled(not off):
+                    y = x * 2
+                    if (y.grad_fn is None) != off or torch.is_grad_enabled() == off:
+                        errors.append((k, i, off, y.grad_fn))
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert grad_mode.threads_without_grad == [] and (x * 2).grad_fn is not None
+
+
+def test_a_thread_that_ends_with_grad_off_only_costs_the_shortcut():
+    import threading
+
+    import autograd_teach as torch
+    from autograd_teach import grad_mode
+    t = threading.Thread(target=torch.set_grad_enabled, args=(False,))
+    t.start()
+    t.join()
+    try:
+        assert len(grad_mode.threads_without_grad) == 1       # that thread stays counted...
+        x = torch.ones(2, requires_grad=True)
+        assert (x * 2).grad_fn is not None                   # ... and this thread still records
+        with torch.no_grad():
+            assert (x * 2).grad_fn is None
+    finally:
+        grad_mode.threads_without_grad.clear()
+
+
+def test_inference_mode_shortcut_marks_only_the_inference_threads_tensors():
+    import threading
+
+    import autograd_teach as torch
+    seen, inside, done = {}, threading.Event(), threading.Event()
+
+    def in_inference():
+        with torch.inference_mode():
+            inside.set()
+            seen["other"] = torch.ones(2).is_inference()
+            done.wait(5)
+    t = threading.Thread(target=in_inference)
+    t.start()
+    inside.wait(5)
+    seen["main"] = (torch.ones(2) * 2).is_inference()
+    done.set()
+    t.join()
+    assert seen == {"other": True, "main": False}
+    assert not torch.ones(1).is_inference()
+
+
+def test_a_leaf_hook_registered_after_its_node_was_made_still_runs():
+    """AccumulateGrad holds the leaf's hook list; a node made before the first
+    hook is given the list when it is made."""
+    import autograd_teach as torch
+    x = torch.ones(2, requires_grad=True)
+    y = x * 3                        # x's AccumulateGrad exists from here
+    x.register_hook(lambda g: g * 10)
+    y.sum().backward()
+    assert x.grad.tolist() == [30.0, 30.0]
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64))
+def test_where_without_dispatch_is_np_where(dtype):
+    from autograd_teach.ops import pointwise
+    a = SPECIALS.astype(dtype)
+    zero = pointwise.zero_of(np.dtype(dtype))
+    for cond in (a < zero, a <= zero, np.isnan(a)):
+        assert same_bits(pointwise.np_where(cond, zero, a), np.where(cond, zero, a))
+        assert same_bits(pointwise.np_where(cond, a, zero), np.where(cond, a, zero))
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64))
+def test_sum_backward_and_short_sum_are_np_full_and_ndarray_sum(dtype):
+    import autograd_teach as torch
+    from autograd_teach.ops.float32 import cascade_sum
+    for value in SPECIALS.astype(dtype):
+        for shape in ((), (0,), (3,), (2, 2), (1, 4)):
+            x = torch.zeros(shape, dtype=torch.float32 if dtype == np.float32 else torch.float64,
+                            requires_grad=True)
+            x.sum().backward(torch.tensor(value))
+            assert same_bits(x.grad.numpy(), np.full(shape, np.asarray(value)))
+    for a in (SPECIALS[:4], SPECIALS[4:8], SPECIALS[:1], SPECIALS[:0], np.float32(-0.0) * np.ones((2, 2), np.float32)):
+        a = a.astype(dtype)
+        want = a.sum(keepdims=False)
+        want = want if want else want + a.dtype.type(0)
+        assert same_bits(cascade_sum(a), want)
+        assert same_bits(cascade_sum(a, keepdims=True), a.sum(keepdims=True) + a.dtype.type(0))

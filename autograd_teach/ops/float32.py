@@ -133,7 +133,7 @@ def cascade_sum(a, axis=None, keepdims=False):
     dtypes, several axes and sums PyTorch would split over threads keep
     numpy's sum)."""
     if axis is None and a.size <= ILP:   # numpy adds so few left to right, as PyTorch does
-        out = a.sum(keepdims=keepdims)
+        out = np.add.reduce(a, None, None, None, keepdims)   # a.sum(keepdims=...), without its Python wrapper
         return out if out else out + a.dtype.type(0)   # PyTorch's sum of [-0.] is 0.
     if a.dtype.kind != "f" or a.dtype.itemsize < 4 or a.size >= GRAIN or a.size == 0 or a.ndim == 0:
         return a.sum(axis=axis, keepdims=keepdims)

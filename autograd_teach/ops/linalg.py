@@ -16,7 +16,8 @@ class _Product(OpNode):
 
     @classmethod
     def apply(cls, a, b):
-        cls.check(a._data.shape, b._data.shape, a.dtype, b.dtype)   # tuples: a Size costs more
+        by_numpy = dtypes._BY_NUMPY      # (a.dtype, without the property's call)
+        cls.check(a._data.shape, b._data.shape, by_numpy[a._data.dtype], by_numpy[b._data.dtype])   # tuples: a Size costs more
         return super().apply(a, b)
 
 
@@ -157,7 +158,7 @@ class BmmBackward0(_Product):
 
 def strides(a):
     """A numpy array's strides in elements, as PyTorch counts them."""
-    return tuple(s // a.itemsize for s in a.strides)
+    return tuple(map(a.itemsize.__rfloordiv__, a.strides))    # s // itemsize for each, in C
 
 
 def column_major(sizes, strides):

@@ -23,7 +23,7 @@ from .shape import SqueezeBackward4
 
 def matmul(self, other):
     """torch.matmul: picks dot / mv / mm / batched matmul by dimensions."""
-    a, b = self.dim(), other.dim()
+    a, b = self._data.ndim, other._data.ndim
     if a == 0 or b == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
     if a == 1 and b == 1:
