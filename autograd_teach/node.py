@@ -514,7 +514,10 @@ class OpNode(Node):
     def needs_input_grad(self):
         """Which inputs get a gradient (as ctx.needs_input_grad in PyTorch): a
         backward may skip the work for the others, as PyTorch's kernels do."""
-        return tuple([fn is not None for fn, _ in self.next_functions])
+        edges = self.next_functions
+        if len(edges) == 2:      # the usual case (mul, mm...), without a comprehension's call
+            return edges[0][0] is not None, edges[1][0] is not None
+        return tuple([fn is not None for fn, _ in edges])
 
     # -- what PyTorch shows of a node: grad_fn._saved_<name> ----------------------
     @property

@@ -112,9 +112,14 @@ class MmBackward0(_Product):
                                f"{dtypes.c_name(db)}")
 
     def forward(self, a, b):
-        self.self_sym_sizes, self.self_sym_strides = a.shape, strides(a)
-        self.mat2_sym_sizes, self.mat2_sym_strides = b.shape, strides(b)
+        self.self_sym_sizes, self.mat2_sym_sizes = a.shape, b.shape
+        self.byte_strides = a.strides, b.strides, a.itemsize    # the strides in elements when read (below)
         return _mm(a, b)
+
+    # The layouts, in elements as PyTorch counts them; worked out when read
+    # (rarely: create_graph, grad_fn._saved_*), not on every product.
+    self_sym_strides = property(lambda self: tuple(s // self.byte_strides[2] for s in self.byte_strides[0]))
+    mat2_sym_strides = property(lambda self: tuple(s // self.byte_strides[2] for s in self.byte_strides[1]))
 
     def backward(self, grad, a, b):
         need_a, need_b = self.needs_input_grad   # x @ w with a constant x: no x.grad to compute
