@@ -179,7 +179,7 @@ class Recording:
             return
         nodes, grads, sent = zip(*self.trace) if self.trace else ((), (), ())
         self.trace = None                  # it held the nodes strongly
-        (self._grads, held), self._sent = _bounded_grads(grads), _bounded_sent(sent)
+        self._grads, self._sent, held = _bounded(grads, sent, _indices_of(nodes, self.roots))
         self._take_leaf_grads(nodes, sent)
         try:
             self._nodes = list(map(weakref.ref, nodes))
@@ -206,12 +206,16 @@ class Recording:
         inputs=, has none)."""
         first, taken = self._first, self._first_values
         self._first = self._first_values = ()
-        step_of = dict(zip(nodes, itertools.count())) if first else {}
+        near = 2 * len(first)              # the nodes nearest the roots run first, mostly
+        step_of = dict(zip(nodes[:near], itertools.count())) if first else {}
         for node, values in zip(first, taken):
-            i = step_of.get(node)
-            if i is not None and values is not None:
+            if values is not None:
                 values = _settle_values(node, values)
-                if values is not None:
+            if values is not None:
+                i = step_of.get(node)
+                if i is None and len(nodes) > near:
+                    i = _index(nodes, node, near)
+                if i is not None:
                     self._rule_values[i] = values
 
     def _columns(self):
@@ -222,8 +226,7 @@ class Recording:
             return self._nodes, self._grads, self._sent, self._leaf_grads
         trace = list(self.trace)
         leaf_grads = {i: _leaf_grad(n) for i, (n, _, sent) in enumerate(trace) if not sent}
-        return ([_ref(n) for n, _, _ in trace], [PerOutput(g) if type(g) is tuple else g for _, g, _ in trace],
-                [sent for _, _, sent in trace], leaf_grads)
+        return [_ref(n) for n, _, _ in trace], [g for _, g, _ in trace], [sent for _, _, sent in trace], leaf_grads
 
     @property
     def steps(self):
@@ -231,7 +234,7 @@ class Recording:
         if steps is None or len(steps) != len(self):
             refs, grads, sents, leaf_grads = self._columns()
             values = self._rule_values
-            steps = [Step(i, ref, grad, tuple(sent), leaf_grads.get(i), _read_values(values.get(i)))
+            steps = [Step(i, ref, _kept(grad), tuple(sent), leaf_grads.get(i), _read_values(values.get(i)))
                      for i, (ref, grad, sent) in enumerate(zip(refs, grads, sents))]
             if self._ended:
                 self._steps = steps
@@ -266,7 +269,7 @@ class TorchRecording(Recording):
 
     def step(self, node, grad_outputs, grad_inputs):
         grad = grad_outputs[0] if grad_outputs else None
-        self.trace.append((node, _bounded(grad), tuple(map(_bounded, grad_inputs))))
+        self.trace.append((node, _bounded_one(grad), tuple(map(_bounded_one, grad_inputs))))
         if hasattr(node, "variable"):
             self._leaf_grads[len(self.trace) - 1] = _leaf_grad(node)
 
@@ -361,25 +364,28 @@ def _settle_values(node, values):
     made its tensor, which would keep that part of the graph alive); one too
     large to keep whole becomes a Summary (held until now, it cost nothing more:
     the graph held it before backward)."""
-    if type(values) is not list:           # a saved_values dict: what most ops read
-        names = _plan_of(type(node))[0]
+    if type(values) is list:
+        names, saved, now = values
+    else:                                  # a saved_values dict: what most ops read
+        names, saved, now = _PLANS[type(node)][0], values, {}   # (_take_saved_values planned the class)
         if not names:
             return None
-        values = [names, values, {}]
-    names, saved, now = values
     if saved is None:
-        return values
+        return [names, None, now]
     settled = {}
     for name in names:
         s = saved.get(name)
         if type(s) is SavedTensor:
-            data = s.data
+            data, box, version = _SAVED(s)
             if data is not None:           # (None: saved under saved_tensors_hooks, not ours to read)
-                settled[name] = (data, s.box, s.version) if data.size <= FULL_VALUES else \
-                    keep(data) if s.box[0] == s.version else None
+                settled[name] = (data, box, version) if data.size <= FULL_VALUES else \
+                    keep(data) if box[0] == version else None
         elif s is not None:
             settled[name] = s              # a number in a tensor's place: read as tensor(2) (_read_saved)
     return [names, settled, now]
+
+
+_SAVED = operator.attrgetter("data", "box", "version")
 
 
 class PerOutput(tuple):
@@ -396,33 +402,44 @@ class PerOutput(tuple):
         return sum(g.nbytes for g in self if g is not None)
 
 
-def _bounded(grad):
-    """grad, or its Summary when it is too large to keep whole."""
-    return grad if grad is None or grad.size <= FULL_VALUES else keep(grad)
+def _bounded(grads, sent, root_steps):
+    """The gradients that flowed in and those sent on, with the ones too large to
+    keep whole (past FULL_VALUES elements) as Summaries, and the bytes of those
+    sent on.  The check is C-level, over what was sent: a gradient that flowed
+    into a node is one sent to it, or their sum (the same shape: the engine
+    checks what a hook returns), except at the roots, which are checked too.
+    (An array of at most FULL_VALUES bytes has at most FULL_VALUES elements.)
+    The Python loop runs only when there may be something to change."""
+    held = list(map(_NBYTES, filter(_IS_ARRAY, itertools.chain.from_iterable(sent))))
+    roots = [grads[i] for i in root_steps]
+    if max(held, default=0) <= FULL_VALUES and not any(_too_large(g) for g in roots):
+        return list(grads), sent, sum(held)
+    grads = list(map(_kept, grads))
+    sent = [tuple(map(_bounded_one, s)) for s in sent]
+    return grads, sent, sum(map(_NBYTES, filter(_IS_ARRAY, itertools.chain.from_iterable(sent))))
 
 
-def _bounded_grads(grads):
-    """The gradients that flowed in, as a list (those too large to keep whole as
-    Summaries, several outputs' as a PerOutput), and the bytes they hold.
-    Checked with C-level tools (an array of at most FULL_VALUES bytes has at
-    most FULL_VALUES elements); the Python loop runs only when there may be
-    something to change: a large array, or several outputs' tuple (it has no
-    nbytes)."""
-    try:
-        held = list(map(_NBYTES, filter(_IS_ARRAY, grads)))
-        if max(held, default=0) <= FULL_VALUES:
-            return list(grads), sum(held)
-    except AttributeError:
-        pass
-    grads = [PerOutput(map(_bounded, g)) if type(g) is tuple else _bounded(g) for g in grads]
-    return grads, sum(map(_NBYTES, filter(_IS_ARRAY, grads)))
+def _too_large(grad):
+    return type(grad) is tuple or (grad is not None and grad.nbytes > FULL_VALUES)
 
 
-def _bounded_sent(sent):
-    """What each node sent on, those too large to keep whole as Summaries (see _bounded_grads)."""
-    if max(map(_NBYTES, filter(_IS_ARRAY, itertools.chain.from_iterable(sent))), default=0) <= FULL_VALUES:
-        return sent
-    return [tuple(map(_bounded, s)) for s in sent]
+def _bounded_one(grad):
+    """grad, or its Summary when it is an array too large to keep whole."""
+    return keep(grad) if type(grad) is np.ndarray and grad.size > FULL_VALUES else grad
+
+
+def _kept(grad):
+    """A gradient that flowed in as a step shows it: one per output as a
+    PerOutput (the engine gives a tuple), one too large as a Summary (a node
+    pre-hook may return another shape than the node's output; checked here,
+    as the steps are read)."""
+    return PerOutput(map(_bounded_one, grad)) if type(grad) is tuple else _bounded_one(grad)
+
+
+def _indices_of(items, values):
+    """Where each of values is first found in items (those found)."""
+    found = (_index(items, v) for v in values)
+    return [i for i in found if i is not None]
 
 
 def _indices(items, value):
@@ -443,9 +460,9 @@ def _index(items, value, start=0):
 
 
 def _nbytes(steps, held, leaf_grads):
-    """Roughly what a run's steps hold: STEP_BYTES each, the gradients that flowed
-    in (held bytes), as much again for those sent on (a node sends its next
-    nodes' shapes), and the copies of .grad.  A Summary counts 64 bytes."""
+    """Roughly what a run's steps hold: STEP_BYTES each, the gradients sent on
+    (held bytes), as much again for those that flowed in (a node gets what was
+    sent to it), and the copies of .grad.  A Summary counts 64 bytes."""
     return STEP_BYTES * steps + 2 * held + sum(map(_NBYTES, filter(_IS_ARRAY, leaf_grads)))
 
 
