@@ -12,10 +12,14 @@ does not ask.  Two ways to ask:
 
 Both subscribe through the engines' public observer hook,
 ``add_observer(begin) -> handle``: ``begin(roots)`` is called as a run
-starts and returns a watcher whose ``step(node, grad_outputs, grad_inputs)``
-is called after each node and ``end()`` when the run is over.  A
+starts and returns a watcher; ``end()`` is called when the run is over.  A
 :class:`Recorder` is such a ``begin``; each run gets a watcher of its own
 (a :class:`Recording`), so backward in several threads never shares state.
+Our engine appends ``(node, grad_output, grad_inputs)`` to the watcher's
+``trace`` list after each node (a list append: a Python call per node would
+cost more than all the recording does); PyTorch's engine
+(viz/torch_record.py) calls the watcher's ``step(node, grad_outputs,
+grad_inputs)`` instead.
 
 What a recording holds, and what it does not:
 
@@ -27,7 +31,10 @@ What a recording holds, and what it does not:
   those are held until the recording goes.
 * gradients by reference (the engine never writes into one it passed on),
   those past :data:`FULL_VALUES` elements as a :class:`Summary` (shape,
-  norm, min, max), so memory stays bounded; a leaf's ``.grad`` as a copy.
+  norm, min, max) once the run ended, so memory stays bounded after it
+  (while it lasts, each gradient sent is held, as large as the forward's
+  tensors, where the engine would have dropped it at once); a leaf's
+  ``.grad`` as a copy, taken as the run ends (as the run left it).
 * for the :data:`SNAPSHOT_STEPS` nodes nearest the roots, what their
   derivative rule reads (the chain-rule inspector's numbers), taken as the
   run begins, before backward frees it.
@@ -35,9 +42,11 @@ What a recording holds, and what it does not:
   :data:`BUDGET` bytes in all; past that the oldest go first, and a diagram
   of a graph whose recording went says so.
 
-Recording is on the engine's hot path, so a step only appends to three
-lists; the :class:`Step` objects are built when ``steps`` is first read
-(figures: the "Recording cost" section of docs/benchmarks.md).
+Recording is on the engine's hot path: while the run lasts, only the engine's
+append per node; ``end()`` sorts the trace with C-level tools (zip, map,
+index) rather than a Python loop per step, and the :class:`Step` objects are
+built when ``steps`` is first read (figures: the "Recording cost" section of
+docs/benchmarks.md).
 """
 from __future__ import annotations
 
