@@ -147,7 +147,7 @@ class GraphTask:
 
     def __enter__(self):
         self.watchers = begin_watchers(self.roots) if _observers else ()
-        self.traces = [trace_of(w, self.create_graph) for w in self.watchers]
+        self.traces = [trace_of(w, self.create_graph) for w in self.watchers] if self.watchers else ()
         self.grad_mode_before = grad_mode.swap_grad_enabled(self.create_graph)
         return self
 
