@@ -69,9 +69,8 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
             if node.retains_grad_hooks or node.pre_hooks:   # retain_grad(), grad_fn.register_prehook
                 grad = node.call_pre_hooks(grad, task)
             grads = node.run(grad, task)             # one gradient per next_functions edge
-            for watcher in task.watchers:            # observers see numpy arrays, always
-                outs = (grad,) if node.num_outputs == 1 else node.slots_of(grad)   # several outputs: all the slots
-                watcher.step(node, *as_arrays(outs, grads)) if create_graph else watcher.step(node, outs, grads)
+            for trace in task.traces:   # observers (see add_observer): an append, far cheaper than a Python call
+                trace.append((node, grad if node.num_outputs == 1 else node.slots_of(grad), grads))
             for (nxt, nr), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue
@@ -89,6 +88,12 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
 def as_arrays(outs, grads):
     """A create_graph step's gradients (Tensors) as the numpy arrays observers get."""
     return tuple(None if g is None else g._data for g in outs), tuple(None if g is None else g._data for g in grads)
+
+
+def trace_entry_as_arrays(node, grad, grads):
+    """A create_graph trace entry (see add_observer) with numpy arrays for Tensors."""
+    outs, grads = as_arrays(grad if type(grad) is tuple else (grad,), grads)
+    return node, outs if type(grad) is tuple else outs[0], grads
 
 
 def dependencies(roots):
@@ -142,6 +147,7 @@ class GraphTask:
 
     def __enter__(self):
         self.watchers = begin_watchers(self.roots) if _observers else ()
+        self.traces = [trace_of(w, self.create_graph) for w in self.watchers] if self.watchers else ()
         self.grad_mode_before = grad_mode.swap_grad_enabled(self.create_graph)
         return self
 
@@ -150,6 +156,9 @@ class GraphTask:
         if exc_type is not None:    # a failed backward leaves no half-updated .grad behind
             for restore, *args in reversed(self.undo):
                 restore(*args)
+        for trace in self.traces if self.create_graph else ():    # observers see numpy arrays, always
+            if type(trace) is list:
+                trace[:] = [trace_entry_as_arrays(*entry) for entry in trace]
         for watcher in self.watchers:
             watcher.end()
         return False                # the exception goes on
@@ -215,9 +224,22 @@ def add_observer(begin):
 
     ``begin(roots)`` is called as a run starts (roots: its root nodes) and
     returns a per-run watcher, or None to skip this run. The watcher's
-    ``step(node, grad_outputs, grad_inputs)`` is called after each node runs,
-    and ``end()`` once the run is over, also when it failed. Each run gets its
-    own watcher, so runs in several threads never share one."""
+    ``end()`` is called once the run is over, also when it failed. Each run
+    gets its own watcher, so runs in several threads never share one. It
+    sees the nodes run in one of two ways:
+
+    * ``step(node, grad_outputs, grad_inputs)`` is called after each node
+      runs (grad_outputs: one gradient per output of the node);
+    * or, when the watcher has a ``trace`` attribute that is a list, the
+      engine appends ``(node, grad_output, grad_inputs)`` to it after each
+      node runs, and calls no ``step``: grad_output is the gradient that
+      flowed in (None: none did), a tuple with one per output for a node
+      with several. An append costs far less than a Python call per node, so
+      a watcher that reads the run only afterwards (viz.record) takes this.
+
+    Gradients are numpy arrays, also under create_graph (a trace's entries
+    are turned into arrays as the run ends, before ``end()``); the engine
+    never writes into one it has handed over."""
     with _observers_lock:
         _observers.append(begin)
     return ObserverHandle(begin)
@@ -228,3 +250,23 @@ def begin_watchers(roots):
     with _observers_lock:
         begins = tuple(_observers)
     return [w for w in (begin(roots) for begin in begins) if w is not None]
+
+
+def trace_of(watcher, create_graph):
+    """Where the engine appends a watcher's entries: its trace list, or for a
+    watcher with step() a stand-in that calls it with each entry."""
+    trace = getattr(watcher, "trace", None)
+    return trace if type(trace) is list else StepCalls(watcher, create_graph)
+
+
+class StepCalls:
+    """A step watcher's trace: each entry appended becomes a step(node,
+    grad_outputs, grad_inputs) call, with one gradient per output, as arrays."""
+
+    def __init__(self, watcher, create_graph):
+        self.step, self.create_graph = watcher.step, create_graph
+
+    def append(self, entry):
+        node, grad, grads = entry
+        outs = grad if type(grad) is tuple else (grad,)     # several outputs: already one per output
+        self.step(node, *as_arrays(outs, grads)) if self.create_graph else self.step(node, outs, grads)

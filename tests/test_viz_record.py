@@ -381,3 +381,45 @@ def test_a_custom_backward_that_sends_none_records_and_draws():
         y.backward()
     assert any(s.grad_output is None for s in rec.steps)      # the nodes below ran with None
     assert "<svg" in viz.draw(y).svg() and c.grad is None
+
+
+def test_a_leafs_grad_is_recorded_as_the_run_left_it():
+    """The copy of a leaf's .grad is taken as the run ends (one append per node
+    on the hot path, no call): a hook that changes .grad later in the same run
+    shows in it."""
+    w, x = torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)
+    a, b = x * 2, w * 3
+    out = a.sum() + b.sum()
+    a.register_hook(lambda g: (w.grad.mul_(10), None)[1])   # runs after w's AccumulateGrad
+    with viz.record() as rec:
+        out.backward()
+    acc_w = b.grad_fn.next_functions[0][0]
+    fns = [s.fn for s in rec.steps]
+    assert fns.index(acc_w) < fns.index(a.grad_fn)            # the hook ran after w's AccumulateGrad
+    w_step = rec.steps[fns.index(acc_w)]
+    assert w_step.leaf_grad.tolist() == w.grad.tolist() == [30.0, 30.0]
+    assert rec.steps[-1].leaf_grad.tolist() == x.grad.tolist() == [2.0, 2.0]
+
+
+def test_a_gradient_a_node_pre_hook_enlarged_is_bounded_as_the_steps_are_read():
+    x = torch.ones(1, requires_grad=True)
+    y = x * 2.0
+    out = y.sum()
+    y.grad_fn.register_prehook(lambda g: (torch.ones(R.FULL_VALUES + 1),))
+    with viz.record() as rec:
+        out.backward()
+    mul = rec.steps[1]
+    assert isinstance(mul.grad_output, R.Summary) and mul.grad_output.shape == (R.FULL_VALUES + 1,)
+    assert x.grad.tolist() == [2.0 * (R.FULL_VALUES + 1)]
+
+
+def test_an_engine_that_calls_step_records_too_and_steps_read_before_end_show_the_run_so_far():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    live = R.recording([y.grad_fn])
+    live.step(y.grad_fn, (np.ones(2),), (np.full(2, 3.0),))
+    assert len(live) == 1 and live.ran(y.grad_fn) and live.steps[0].fn is y.grad_fn
+    assert live.steps[0].grad_inputs[0].tolist() == [3.0, 3.0] and live.steps[0].values is None
+    live.end()
+    assert len(live) == 1 and live.steps[0].fn is y.grad_fn and live.nbytes > 0
+    assert live.steps[0].values.keys() == {"other"}          # filed as the run ended

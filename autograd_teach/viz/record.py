@@ -12,10 +12,14 @@ does not ask.  Two ways to ask:
 
 Both subscribe through the engines' public observer hook,
 ``add_observer(begin) -> handle``: ``begin(roots)`` is called as a run
-starts and returns a watcher whose ``step(node, grad_outputs, grad_inputs)``
-is called after each node and ``end()`` when the run is over.  A
+starts and returns a watcher; ``end()`` is called when the run is over.  A
 :class:`Recorder` is such a ``begin``; each run gets a watcher of its own
 (a :class:`Recording`), so backward in several threads never shares state.
+Our engine appends ``(node, grad_output, grad_inputs)`` to the watcher's
+``trace`` list after each node (a list append: a Python call per node would
+cost more than all the recording does); PyTorch's engine
+(viz/torch_record.py) calls the watcher's ``step(node, grad_outputs,
+grad_inputs)`` instead.
 
 What a recording holds, and what it does not:
 
@@ -27,7 +31,10 @@ What a recording holds, and what it does not:
   those are held until the recording goes.
 * gradients by reference (the engine never writes into one it passed on),
   those past :data:`FULL_VALUES` elements as a :class:`Summary` (shape,
-  norm, min, max), so memory stays bounded; a leaf's ``.grad`` as a copy.
+  norm, min, max) once the run ended, so memory stays bounded after it
+  (while it lasts, each gradient sent is held, as large as the forward's
+  tensors, where the engine would have dropped it at once); a leaf's
+  ``.grad`` as a copy, taken as the run ends (as the run left it).
 * for the :data:`SNAPSHOT_STEPS` nodes nearest the roots, what their
   derivative rule reads (the chain-rule inspector's numbers), taken as the
   run begins, before backward frees it.
@@ -35,14 +42,17 @@ What a recording holds, and what it does not:
   :data:`BUDGET` bytes in all; past that the oldest go first, and a diagram
   of a graph whose recording went says so.
 
-Recording is on the engine's hot path, so a step only appends to three
-lists; the :class:`Step` objects are built when ``steps`` is first read
-(figures: the "Recording cost" section of docs/benchmarks.md).
+Recording is on the engine's hot path: while the run lasts, only the engine's
+append per node; ``end()`` sorts the trace with C-level tools (zip, map,
+index) rather than a Python loop per step, and the :class:`Step` objects are
+built when ``steps`` is first read (figures: the "Recording cost" section of
+docs/benchmarks.md).
 """
 from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import operator
 import threading
 import weakref
@@ -132,112 +142,109 @@ class Step:
 class Recording:
     """The steps of one backward run, in the order the engine ran them.
 
-    A Recording is also the run's watcher (engine.add_observer's protocol):
-    ``step(node, grad_outputs, grad_inputs)`` after each node, ``end()`` once.
-    While the run lasts a step only appends what the engine handed over, to
-    three lists; the :class:`Step` objects are built when ``steps`` is first
-    read, usually by ``draw``, long after the run.  ``finished`` is called
-    with the recording as the run ends."""
+    A Recording is also the run's watcher (engine.add_observer's protocol).
+    Our engine appends ``(node, grad_output, grad_inputs)`` to its ``trace``
+    list after each node, with no call into it: recording is on the engine's
+    hot path, and a Python call per node would cost more than everything else
+    it does.  ``end()`` then, as the run ends, sorts the trace into columns
+    with C-level tools (zip, map), and the :class:`Step` objects are built
+    when ``steps`` is first read, usually by ``draw``, long after the run.
+    (``step`` is for engines that call one: PyTorch's, TorchRecording.)
+    ``finished`` is called with the recording as the run ends."""
 
     def __init__(self, roots, finished=None):
         self._roots = [_ref(r) for r in roots]
         self._finished = finished
-        self._nodes = []                   # the nodes run, in order; weak references once the run ended
-        self._grads = []                   # the gradient that flowed into each (None: none did)
-        self._sent = []                    # what each sent on, one per next_functions entry
+        self.trace = []                    # the engine's (node, grad_output, grad_inputs) per node run
+        self._nodes = ()                   # from the trace as the run ends: weak references to the nodes,
+        self._grads = ()                   # the gradient that flowed into each (None: none did),
+        self._sent = ()                    # what each sent on, one per next_functions entry
         self._leaf_grads = {}              # step index -> a copy of the leaf's .grad (AccumulateGrad)
         self._rule_values = {}             # step index -> what its derivative rule read
-        self._checked = 0                  # the steps before this index are bounded (see _bound)
         self.nbytes = 0                    # roughly what it holds, once the run ended
         self._ended = False
         self._steps = None                 # built when first read
-        self._values = {}                  # id(node) -> its rule's values, taken before the run
-        self._take_first_values(roots)
+        # What the chain rule reads at the SNAPSHOT_STEPS nodes nearest the roots, taken
+        # before the run frees it (a node's saved tensors go as it runs): the nodes, and
+        # for each its saved_values dict, held by reference while the run lasts (backward
+        # frees it by dropping the reference, never by changing it), or what _take_values took.
+        self._first, self._first_values = self._take_first_values(roots)
 
     def step(self, node, grad_outputs, grad_inputs):
-        """The hot path: one call per node of every recorded backward, so it only
-        appends, copying nothing and building no Step.
-
-        The node is held strongly only while the run lasts (the engine holds the
-        roots, from which every node it runs is reachable, so this keeps nothing
-        alive longer); ``end`` turns the nodes into weak references.  Gradients are
-        kept by reference: the engine makes a new array for each and never writes
-        into one it has passed on.  Most nodes have one output, so one gradient
-        flows in (None when only None reached it); unbind, split and custom
-        Functions with several outputs get one per output (PerOutput). What a
-        node sends on has its next nodes' shapes, so a large one is seen at
-        latest as the next node runs (see _bound)."""
-        self._nodes.append(node)
-        grad = grad_outputs[0] if len(grad_outputs) == 1 else PerOutput(grad_outputs)
-        self._grads.append(grad)
-        self._sent.append(grad_inputs)
-        if not grad_inputs:                # AccumulateGrad: .grad is copied now (later runs add into it)
-            self._leaf_grads[len(self._sent) - 1] = _leaf_grad(node)
-        if grad is not None and grad.size > FULL_VALUES:
-            self._bound()
+        """An engine that calls a watcher at each node: the same entry as a trace's."""
+        self.trace.append((node, grad_outputs[0] if len(grad_outputs) == 1 else tuple(grad_outputs),
+                           tuple(grad_inputs)))
 
     def _take_first_values(self, roots):
-        """Take what the chain rule reads at the SNAPSHOT_STEPS nodes nearest the
-        roots, before the run frees it (a node's saved tensors go as it runs)."""
-        values, queue = self._values, list(roots)
-        for node in queue:                 # the list grows as it is walked: breadth first
-            if len(values) >= SNAPSHOT_STEPS:
-                break
-            if id(node) not in values:
-                values[id(node)] = _take_values(node)
-                for child, _ in node.next_functions:
-                    if child is not None:
-                        queue.append(child)
-
-    def _bound(self):
-        """When a large gradient flows in, and as the run ends: turn the gradients
-        too large to keep whole (past FULL_VALUES elements) into Summaries, so
-        that memory stays bounded."""
-        grads, sent = self._grads, self._sent
-        for i in range(self._checked, len(sent)):
-            g = grads[i]
-            if type(g) is PerOutput:
-                grads[i] = PerOutput(map(keep, g))
-            elif g is not None and g.size > FULL_VALUES:
-                grads[i] = keep(g)
-            for g in sent[i]:
-                if g is not None and g.size > FULL_VALUES:
-                    sent[i] = tuple(map(keep, sent[i]))
-                    break
-        self._checked = len(sent)
+        """The SNAPSHOT_STEPS nodes nearest the roots, and what their rules read."""
+        first = _nearest_nodes(roots, SNAPSHOT_STEPS)
+        return first, _take_saved_values(first)
 
     def end(self):
-        """The run is over: bound it, and hold its nodes only weakly from now on."""
+        """The run is over: sort the trace into columns, bound them (Summaries
+        for the gradients too large to keep whole), copy the leaves' .grad, and
+        hold the nodes only weakly from now on."""
         if self._ended:
             return
-        self._bound()
-        nodes = self._nodes
+        nodes, grads, sent = zip(*self.trace) if self.trace else ((), (), ())
+        self.trace = None                  # it held the nodes strongly
+        self._grads, self._sent, held = _bounded(grads, sent, _indices_of(nodes, self.roots))
+        self._take_leaf_grads(nodes, sent)
         try:
             self._nodes = list(map(weakref.ref, nodes))
         except TypeError:                 # PyTorch's C++ nodes take no weak reference
             self._nodes = [_ref(n) for n in nodes]
-        taken = self._values               # file the values taken under the steps of their nodes:
-        for i, node in enumerate(nodes):   # they are of the nodes nearest the roots, which run first
-            if not taken:
-                break
-            values = taken.pop(id(node), None)
-            if values is not None:
-                _settle_values(values)
-                self._rule_values[i] = values
-        self._values = {}                  # (a node that did not run: autograd.grad's inputs=)
-        self.nbytes = _nbytes(self._grads, self._leaf_grads.values())
+        self._file_values(nodes)
+        self.nbytes = _nbytes(len(grads), held, self._leaf_grads.values())
         self._ended = True
         if self._finished is not None:
             self._finished(self)
 
+    def _take_leaf_grads(self, nodes, sent):
+        """A copy of each leaf's .grad, after the AccumulateGrad steps (they send
+        nothing on). Taken as the run ends, not at the step: a hook that changes
+        a leaf's .grad later in the same run shows here (the .grad the run left)."""
+        for i in _indices(sent, ()):
+            leaf_grad = _leaf_grad(nodes[i])
+            if leaf_grad is not None:
+                self._leaf_grads[i] = leaf_grad
+
+    def _file_values(self, nodes):
+        """Settle the values taken before the run (_settle_values) and file them
+        under the steps of their nodes (a node that did not run, autograd.grad's
+        inputs=, has none)."""
+        first, taken = self._first, self._first_values
+        self._first = self._first_values = ()
+        near = 2 * len(first)              # the nodes nearest the roots run first, mostly
+        step_of = dict(zip(nodes[:near], itertools.count())) if first else {}
+        for node, values in zip(first, taken):
+            if values is not None:
+                values = _settle_values(node, values)
+            if values is not None:
+                i = step_of.get(node)
+                if i is None and len(nodes) > near:
+                    i = _index(nodes, node, near)
+                if i is not None:
+                    self._rule_values[i] = values
+
+    def _columns(self):
+        """Weak references to the nodes, the gradients in, the gradients sent on,
+        and the leaves' .grad: kept since the run ended, or read off the trace
+        while it runs (by a hook, say)."""
+        if self._ended:
+            return self._nodes, self._grads, self._sent, self._leaf_grads
+        trace = list(self.trace)
+        leaf_grads = {i: _leaf_grad(n) for i, (n, _, sent) in enumerate(trace) if not sent}
+        return [_ref(n) for n, _, _ in trace], [g for _, g, _ in trace], [sent for _, _, sent in trace], leaf_grads
+
     @property
     def steps(self):
         steps = self._steps
-        if steps is None or len(steps) != len(self._sent):
-            refs = self._nodes if self._ended else [_ref(n) for n in self._nodes]
-            leaf_grads, values = self._leaf_grads, self._rule_values
-            steps = [Step(i, ref, grad, tuple(sent), leaf_grads.get(i), _read_values(values.get(i)))
-                     for i, (ref, grad, sent) in enumerate(zip(refs, self._grads, self._sent))]
+        if steps is None or len(steps) != len(self):
+            refs, grads, sents, leaf_grads = self._columns()
+            values = self._rule_values
+            steps = [Step(i, ref, _kept(grad), tuple(sent), leaf_grads.get(i), _read_values(values.get(i)))
+                     for i, (ref, grad, sent) in enumerate(zip(refs, grads, sents))]
             if self._ended:
                 self._steps = steps
         return steps
@@ -254,30 +261,32 @@ class Recording:
         if any(ref() is fn for ref in self._roots):
             return True
         if not self._ended:
-            return any(n is fn for n in self._nodes)
+            return any(n is fn for n, _, _ in list(self.trace))
         return any(ref() is fn for ref in self._nodes)
 
     def __len__(self):
-        return len(self._sent)
+        return len(self._sent) if self._ended else len(self.trace)
 
     def __repr__(self):
-        return f"<Recording: {len(self._sent)} steps>"
+        return f"<Recording: {len(self)} steps>"
 
 
 class TorchRecording(Recording):
-    """A run of real PyTorch's engine (viz/torch_record.py): a node may have
-    several outputs, and a gradient may be None; each step is bounded at once."""
+    """A run of real PyTorch's engine (viz/torch_record.py), which calls ``step``:
+    a node may have several outputs, and a gradient may be None; each step is
+    bounded at once, and a leaf's .grad copied at its step."""
 
     def step(self, node, grad_outputs, grad_inputs):
-        self._nodes.append(node)
-        self._grads.append(grad_outputs[0] if grad_outputs else None)
-        self._sent.append(tuple(grad_inputs))
+        grad = grad_outputs[0] if grad_outputs else None
+        self.trace.append((node, _bounded_one(grad), tuple(map(_bounded_one, grad_inputs))))
         if hasattr(node, "variable"):
-            self._leaf_grads[len(self._sent) - 1] = _leaf_grad(node)
-        self._bound()
+            self._leaf_grads[len(self.trace) - 1] = _leaf_grad(node)
+
+    def _take_leaf_grads(self, nodes, sent):
+        pass                               # taken at each step
 
     def _take_first_values(self, roots):
-        pass                               # PyTorch's nodes: no derivative rules of ours to fill in
+        return (), ()                      # PyTorch's nodes: no derivative rules of ours to fill in
 
 
 def recording(roots, finished=None):
@@ -304,6 +313,39 @@ def _leaf_grad(node):
     return None if grad is None else keep(_numpy(grad))
 
 
+def _nearest_nodes(roots, count):
+    """The ``count`` nodes nearest the roots, breadth first."""
+    nodes = list(dict.fromkeys(roots))     # a root given twice is one node
+    seen = set(nodes)
+    for node in nodes:                     # the list grows as it is walked
+        if len(nodes) >= count:
+            break
+        for child, _ in node.next_functions:
+            if child is not None and child not in seen:
+                seen.add(child)
+                nodes.append(child)
+    return nodes[:count]
+
+
+def _take_saved_values(nodes):
+    """For each node, what its rule reads that backward frees: most ops read
+    only their saved tensors, so their saved_values dict, by reference (a
+    C-level getattr); the few that read more get _take_values."""
+    taken = list(map(getattr, nodes, itertools.repeat("saved_values"), itertools.repeat(None)))
+    for cls in set(map(type, nodes)):
+        if _plan_of(cls)[1:] != ((), ()):
+            for i in [i for i, node in enumerate(nodes) if type(node) is cls]:
+                taken[i] = _take_values(nodes[i])
+    return taken
+
+
+def _plan_of(cls):
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _plan(cls)
+    return plan
+
+
 def _take_values(node):
     """What the derivative rule of ``node`` reads, taken before it runs, as
     ``[saved names, saved_values, other values]``, or None when it reads nothing.
@@ -311,13 +353,7 @@ def _take_values(node):
     (backward frees it by dropping the reference, never by changing it), then
     settled (_settle_values) and read when steps are built; anything else is
     read now."""
-    cls = type(node)
-    plan = _PLANS.get(cls)
-    if plan is None:
-        plan = _PLANS[cls] = _plan(cls)
-    saved_names, attr_names, other_names = plan
-    if not (attr_names or other_names):    # most ops: only saved tensors
-        return [saved_names, node.saved_values, {}] if saved_names else None
+    saved_names, attr_names, other_names = _plan_of(type(node))
     saved = getattr(node, "saved_values", None) if saved_names else None
     now = {name: getattr(node, name) for name in attr_names}
     for name in other_names:           # anything else: through _saved_<name>, now
@@ -329,26 +365,36 @@ def _take_values(node):
     return [saved_names, saved, now]
 
 
-def _settle_values(values):
-    """As the run ends: keep of each saved tensor only its array and version
-    counter (a SavedTensor also refers to the node that made its tensor, which
-    would keep that part of the graph alive); one too large to keep whole
-    becomes a Summary (held until now, it cost nothing more: the graph held it
-    before backward)."""
-    names, saved, now = values
+def _settle_values(node, values):
+    """As the run ends, what was taken of ``node`` (its saved_values dict, or
+    _take_values's list) as ``[saved names, settled saved values, other values]``,
+    or None when its rule reads nothing.  Of each saved tensor only its array
+    and version counter are kept (a SavedTensor also refers to the node that
+    made its tensor, which would keep that part of the graph alive); one too
+    large to keep whole becomes a Summary (held until now, it cost nothing more:
+    the graph held it before backward)."""
+    if type(values) is list:
+        names, saved, now = values
+    else:                                  # a saved_values dict: what most ops read
+        names, saved, now = _PLANS[type(node)][0], values, {}   # (_take_saved_values planned the class)
+        if not names:
+            return None
     if saved is None:
-        return
+        return [names, None, now]
     settled = {}
     for name in names:
         s = saved.get(name)
         if type(s) is SavedTensor:
-            data = s.data
+            data, box, version = _SAVED(s)
             if data is not None:           # (None: saved under saved_tensors_hooks, not ours to read)
-                settled[name] = (data, s.box, s.version) if data.size <= FULL_VALUES else \
-                    keep(data) if s.box[0] == s.version else None
+                settled[name] = (data, box, version) if data.size <= FULL_VALUES else \
+                    keep(data) if box[0] == version else None
         elif s is not None:
             settled[name] = s              # a number in a tensor's place: read as tensor(2) (_read_saved)
-    values[1] = settled
+    return [names, settled, now]
+
+
+_SAVED = operator.attrgetter("data", "box", "version")
 
 
 class PerOutput(tuple):
@@ -365,12 +411,68 @@ class PerOutput(tuple):
         return sum(g.nbytes for g in self if g is not None)
 
 
-def _nbytes(grads, leaf_grads):
-    """Roughly what a run's steps hold: STEP_BYTES each, the gradients that flowed
-    in, as much again for those sent on (a node sends its next nodes' shapes),
-    and the copies of .grad.  A Summary counts 64 bytes."""
-    held = sum(map(_NBYTES, filter(_IS_ARRAY, grads)))
-    return STEP_BYTES * len(grads) + 2 * held + sum(map(_NBYTES, filter(_IS_ARRAY, leaf_grads)))
+def _bounded(grads, sent, root_steps):
+    """The gradients that flowed in and those sent on, with the ones too large to
+    keep whole (past FULL_VALUES elements) as Summaries, and the bytes of those
+    sent on.  The check is C-level, over what was sent: a gradient that flowed
+    into a node is one sent to it, or their sum (the same shape: the engine
+    checks what a hook returns), except at the roots, which are checked too.
+    (An array of at most FULL_VALUES bytes has at most FULL_VALUES elements.)
+    The Python loop runs only when there may be something to change."""
+    held = list(map(_NBYTES, filter(_IS_ARRAY, itertools.chain.from_iterable(sent))))
+    roots = [grads[i] for i in root_steps]
+    if max(held, default=0) <= FULL_VALUES and not any(_too_large(g) for g in roots):
+        return list(grads), sent, sum(held)
+    grads = list(map(_kept, grads))
+    sent = [tuple(map(_bounded_one, s)) for s in sent]
+    return grads, sent, sum(map(_NBYTES, filter(_IS_ARRAY, itertools.chain.from_iterable(sent))))
+
+
+def _too_large(grad):
+    return type(grad) is tuple or (grad is not None and grad.nbytes > FULL_VALUES)
+
+
+def _bounded_one(grad):
+    """grad, or its Summary when it is an array too large to keep whole."""
+    return keep(grad) if type(grad) is np.ndarray and grad.size > FULL_VALUES else grad
+
+
+def _kept(grad):
+    """A gradient that flowed in as a step shows it: one per output as a
+    PerOutput (the engine gives a tuple), one too large as a Summary (a node
+    pre-hook may return another shape than the node's output; checked here,
+    as the steps are read)."""
+    return PerOutput(map(_bounded_one, grad)) if type(grad) is tuple else _bounded_one(grad)
+
+
+def _indices_of(items, values):
+    """Where each of values is first found in items (those found)."""
+    found = (_index(items, v) for v in values)
+    return [i for i in found if i is not None]
+
+
+def _indices(items, value):
+    """Where value is in items, found by the C-level index: a Python loop over
+    every step would cost more than the rest of the recording."""
+    i = _index(items, value)
+    while i is not None:
+        yield i
+        i = _index(items, value, i + 1)
+
+
+def _index(items, value, start=0):
+    """The first index of value in items from start, or None."""
+    try:
+        return items.index(value, start)
+    except ValueError:
+        return None
+
+
+def _nbytes(steps, held, leaf_grads):
+    """Roughly what a run's steps hold: STEP_BYTES each, the gradients sent on
+    (held bytes), as much again for those that flowed in (a node gets what was
+    sent to it), and the copies of .grad.  A Summary counts 64 bytes."""
+    return STEP_BYTES * steps + 2 * held + sum(map(_NBYTES, filter(_IS_ARRAY, leaf_grads)))
 
 
 _NBYTES = operator.attrgetter("nbytes")
