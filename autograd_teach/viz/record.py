@@ -68,8 +68,12 @@ from . import torch_record
 FULL_VALUES = 4096        # a gradient of at most this many elements is kept whole
 BUDGET = 64 * 2 ** 20     # bytes of gradients the background store may hold
 STEP_BYTES = 200          # what one Step costs beside its arrays, roughly
-SNAPSHOT_STEPS = 64       # the chain rule's numbers are kept for this many nodes of a run: the
-                          # widget's graphs are small
+# The chain rule's numbers are kept for this many nodes of a run, those nearest the
+# output. The lessons' largest graph has 18 nodes (measured over every lesson
+# notebook, 2026-12-01), so each of their nodes keeps its numbers; holding a node's
+# saved values through the run is the largest part of what recording costs
+# (docs/benchmarks.md, "Recording cost"), so a long chain keeps the top 32.
+SNAPSHOT_STEPS = 32
 
 
 # --- where recordings come from --------------------------------------------------------
