@@ -96,3 +96,31 @@ def test_substitute_puts_values_only_for_names():
         "tensor([1.]) * tensor([3.])"
     assert substitute("grad.expand(self_sym_sizes)", np.array(1.0, np.float32), {"self_sym_sizes": (2,)}) == \
         "tensor(1.).expand((2,))"
+
+
+def test_a_node_past_the_snapshot_says_why_it_shows_no_numbers():
+    import importlib
+    R = importlib.import_module("autograd_teach.viz.record")
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x
+    for _ in range(R.SNAPSHOT_STEPS + 5):
+        y = y * 1.5
+    out = y.sum()
+    with viz.record() as rec:
+        out.backward()
+    wd = viz.GraphWidget(out, names={"x": x}, recording=rec, max_nodes=None)
+    muls = [n for n in wd.graph.nodes if n.name == "MulBackward0"]
+    wd.step = len(wd.steps)
+    shown = []
+    for n in muls:
+        wd.picker.value = n.id
+        html = wd.inspector.value
+        assert "grad_self = grad * other" in html
+        shown.append(("= tensor(" in html, "the 32 nodes nearest the output".replace("32", str(R.SNAPSHOT_STEPS))
+                      in html))
+    assert shown.count((True, False)) == R.SNAPSHOT_STEPS - 1     # the sum node is the first of the snapshot
+    assert shown.count((False, True)) == len(muls) - (R.SNAPSHOT_STEPS - 1)
+    zh = viz.GraphWidget(out, names={"x": x}, recording=rec, max_nodes=None, lang="zh")
+    zh.step = len(zh.steps)
+    zh.picker.value = muls[-1].id if not shown[-1][0] else muls[0].id
+    assert f"只为最靠近输出的 {R.SNAPSHOT_STEPS} 个节点" in zh.inspector.value

@@ -14,6 +14,7 @@ from . import graph as G
 from . import torch_record, values
 from .dot import title
 from .lang import t
+from .record import SNAPSHOT_STEPS, reads_values
 
 
 def _pre(text):
@@ -104,6 +105,9 @@ def chain_rows(graph, step, node_id, lang=None):
             if step.values is not None:
                 out.append((escape(t("insp.numbers", lang)),
                             _pre(f"= {substitute(rules[name], step.grad_output, step.values, lang)}")))
+            elif reads_values(fn):    # a node past the snapshot: say why no numbers are put in
+                out.append((escape(t("insp.numbers", lang)),
+                            escape(t("insp.numbers_not_kept", lang, n=SNAPSHOT_STEPS))))
         head = t("insp.sent", lang, slot=slot, name=title(graph.node(e.dst), lang))
         out.append((escape(head), _pre(_full(step.edge_grads[e.id], lang))))
     return out

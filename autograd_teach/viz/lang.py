@@ -155,6 +155,8 @@ TEXT = {
     "insp.not_implemented": ("no derivative: backward through this node raises \"{error}\", as PyTorch's does",
                              "没有导数：经过这个节点的反向传播会报错 \"{error}\"，与 torch 相同"),
     "insp.numbers": ("numbers", "代入数值"),
+    "insp.numbers_not_kept": ("not kept: a recording keeps them for the {n} nodes nearest the output",
+                              "未保留：记录只为最靠近输出的 {n} 个节点保留数值"),
     "insp.accumulate": ("old .grad + incoming = new .grad", "原来的 .grad + 传入的梯度 = 新的 .grad"),
     "insp.no_old": ("(none before: .grad starts as the incoming gradient)", "（之前没有：.grad 就是传入的梯度）"),
     "insp.gone": ("this node no longer exists (its graph was freed)", "这个节点已不存在（它的计算图已被释放）"),

@@ -539,6 +539,12 @@ def _plan(cls):
             tuple(n for n in wanted if n not in saved and n not in attrs))
 
 
+def reads_values(fn):
+    """Does the derivative rule of node ``fn`` read saved values (so that a step
+    of it has numbers to put in, when it was snapshotted)?"""
+    return bool(_rule_names(type(fn)))
+
+
 def _rule_names(cls):
     found = _RULE_NAMES.get(cls)
     if found is None:
