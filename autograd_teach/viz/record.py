@@ -72,8 +72,8 @@ STEP_BYTES = 200          # what one Step costs beside its arrays, roughly
 # output. The lessons' largest graph has 18 nodes (measured over every lesson
 # notebook, 2026-12-01), so each of their nodes keeps its numbers; holding a node's
 # saved values through the run is the largest part of what recording costs
-# (docs/benchmarks.md, "Recording cost"), so a long chain keeps the top 32.
-SNAPSHOT_STEPS = 32
+# (docs/benchmarks.md, "Recording cost"), so a long chain keeps the top 24.
+SNAPSHOT_STEPS = 24
 
 
 # --- where recordings come from --------------------------------------------------------
