@@ -19,6 +19,11 @@ def _is_tensor(x):
 
 
 def getitem(t, index):
+    if type(index) is int and t._data.ndim:   # x[i], the usual case (a Dataset's examples): one select
+        size = t._data.shape[0]
+        if not -size <= index < size:
+            raise IndexError(f"index {index} is out of bounds for dimension 0 with size {size}")
+        return O.SelectBackward0.apply(t, 0, index)
     if t.dim() == 0 and isinstance(index, (int, np.integer, slice)) and not isinstance(index, bool):
         # PyTorch sends a lone int or slice straight to select / slice, which refuse a 0-d tensor
         if isinstance(index, slice):

@@ -31,6 +31,10 @@ from . import grad_mode
 from . import ops as O
 from .node import op_name
 
+# np.may_share_memory without numpy's Python-level __array_function__ dispatch,
+# which costs more than the check (every view op runs it)
+may_share_memory = getattr(np.may_share_memory, "_implementation", np.may_share_memory)
+
 INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
                      "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
                      "for more details.")
@@ -68,10 +72,10 @@ class InplaceOrView:
     def _track_view(self, base, op, params):
         """self was made from base by view op `op`: share its version counter
         and remember how to make self again from base's root."""
-        if not np.may_share_memory(self._data, base._data):   # reshape may have had to copy
+        if not may_share_memory(self._data, base._data):   # reshape may have had to copy
             return
         self._version_box = base._version_box
-        if base.is_inference():   # a view of an inference tensor is one too
+        if base._inference:   # a view of an inference tensor is one too
             self._inference = True
         if base._base is None:
             self._base, self._view_chain = base, ((op, params),)

@@ -187,3 +187,31 @@ def test_sum_backward_and_short_sum_are_np_full_and_ndarray_sum(dtype):
         want = want if want else want + a.dtype.type(0)
         assert same_bits(cascade_sum(a), want)
         assert same_bits(cascade_sum(a, keepdims=True), a.sum(keepdims=True) + a.dtype.type(0))
+
+
+def test_int_index_fast_path_is_the_general_select():
+    """x[i] with a Python int takes a short way to SelectBackward0; it must be
+    what the general path (_basic with a one-element index) gives: values,
+    node, view (shared version counter), errors."""
+    import autograd_teach as torch
+    from autograd_teach import indexing
+    x = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    y = x * 1
+    for i in (0, 2, -1, -3):
+        fast, general = y[i], indexing._basic(y, (i,), False)
+        assert fast.tolist() == general.tolist() and type(fast.grad_fn) is type(general.grad_fn)
+        assert fast.grad_fn.name() == "SelectBackward0" and fast._version_box is y._version_box
+        assert fast.grad_fn._saved_index == general.grad_fn._saved_index
+    for i in (3, -4):
+        with pytest.raises(IndexError) as fast_error:
+            y[i]
+        with pytest.raises(IndexError) as general_error:
+            indexing._basic(y, (i,), False)
+        assert str(fast_error.value) == str(general_error.value) == \
+            f"index {i} is out of bounds for dimension 0 with size 3"
+    y[1].sum().backward()
+    assert x.grad.tolist() == [[0.0] * 4, [1.0] * 4, [0.0] * 4]
+    assert y[np.int64(1)].tolist() == y[1].tolist()          # numpy ints: the general path, same result
+    assert y[True].shape == (1, 3, 4)                         # a bool is not an int index (advanced)
+    with pytest.raises(IndexError, match="invalid index of a 0-dim tensor"):
+        torch.tensor(1.0)[0]
