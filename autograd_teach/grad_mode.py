@@ -61,10 +61,10 @@ def _set_inference(mode):
 def swap_grad_enabled(mode):
     """Set grad mode and return the previous one: what the engine does around
     a backward run (set_grad_enabled would make an object for it, twice)."""
-    previous = _state.enabled
+    previous, mode = _state.enabled, bool(mode)   # (bool: create_graph=2 must not pop another thread's entry)
     if mode != previous:      # _set, inline: the engine calls this twice per backward
         threads_without_grad.pop() if mode else threads_without_grad.append(None)
-        _state.enabled = bool(mode)
+        _state.enabled = mode
     return previous
 
 

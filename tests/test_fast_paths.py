@@ -215,3 +215,16 @@ def test_int_index_fast_path_is_the_general_select():
     assert y[True].shape == (1, 3, 4)                         # a bool is not an int index (advanced)
     with pytest.raises(IndexError, match="invalid index of a 0-dim tensor"):
         torch.tensor(1.0)[0]
+
+
+def test_a_truthy_create_graph_keeps_the_grad_mode_count_exact():
+    import autograd_teach as torch
+    from autograd_teach import grad_mode
+    x = torch.ones(2, requires_grad=True)
+    for create_graph in (2, 0, 1, "yes", ""):
+        (x * x).sum().backward(create_graph=create_graph)
+        assert grad_mode.threads_without_grad == [] and torch.is_grad_enabled()
+    with torch.no_grad():
+        y = x * 2
+        assert y.grad_fn is None and grad_mode.threads_without_grad == [None]
+    assert grad_mode.threads_without_grad == []
