@@ -591,4 +591,11 @@ def check_broadcast(a, b):
 # - grad_fn._saved_<name> are properties made by __init_subclass__: a
 #   __getattr__ would slow down every attribute read of every node;
 # - a tensor's rarely set attributes are class defaults (tensor.py), so that
-#   making a tensor sets four attributes, not ten.
+#   making a tensor sets four attributes, not ten;
+# - grad mode is per thread, and a thread-local read costs about as much as a
+#   small op's arithmetic: apply asks grad_mode.threads_without_grad first;
+# - a method or property call costs some 1,000 instructions, so the usual
+#   case of SavedTensor.unpack and of result_dtype is written inline, and the
+#   saved tensors read t._inference rather than call t.is_inference().
+# Counted in instructions (benchmarks/bench_instructions.py), which other
+# processes on a shared machine do not disturb, as they do time.
