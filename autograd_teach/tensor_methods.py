@@ -11,6 +11,7 @@ import numpy as np
 
 from . import dtypes, grad_mode
 from . import ops as O
+from . import shape_functions
 from .indexing import getitem, setitem
 from .node import check_broadcast
 from .numpy_names import numpy_names
@@ -354,6 +355,24 @@ class TensorMethods:
 
     def expand_as(self, other):
         return self.expand(other.shape)
+
+    # a few ops each, as in PyTorch (shape_functions.py)
+    def narrow(self, dim, start, length):
+        return shape_functions.narrow(self, dim, start, length)
+
+    def movedim(self, source, destination):
+        return shape_functions.movedim(self, source, destination)
+
+    def swapaxes(self, axis0, axis1):
+        return shape_functions.swapaxes(self, axis0, axis1)
+
+    def broadcast_to(self, size):
+        return shape_functions.broadcast_to(self, size)
+
+    def diff(self, n=1, dim=-1, prepend=None, append=None):
+        return shape_functions.diff(self, n, dim, prepend, append)
+
+    moveaxis, swapdims = movedim, swapaxes
 
     def sum_to_size(self, *size):
         """Sum the broadcast dims away, down to size (the reverse of expand);

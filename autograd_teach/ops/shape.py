@@ -184,6 +184,10 @@ class ExpandBackward0(OpNode):
     def forward(self, a, shape):
         self.self_sym_sizes = a.shape
         lead = len(shape) - a.ndim
+        if lead < 0:
+            raise RuntimeError(f"expand(torch.{dtypes._BY_NUMPY[a.dtype].legacy_name}Tensor{{[{', '.join(map(str, a.shape))}]}}, "
+                               f"size=[{', '.join(map(str, shape))}]): the number of sizes provided ({len(shape)}) must "
+                               f"be greater or equal to the number of dimensions in the tensor ({a.ndim})")
         shape = tuple(a.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
         try:
             return np.broadcast_to(a, shape)
@@ -359,6 +363,9 @@ class CopyBackwards(OpNode):
     """
     inputs = ("self", "src")
     keeps_dtype = True
+
+    def name(self):
+        return "torch::autograd::CopyBackwards"
 
     def forward(self, a, src):
         return np.array(np.broadcast_to(src, a.shape), dtype=a.dtype)

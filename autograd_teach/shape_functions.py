@@ -1,0 +1,114 @@
+"""narrow, movedim, swapaxes, broadcast_to, atleast_1d/2d, hstack, vstack,
+diff: the shape functions a learner meets in the next chapters. None is an
+op of its own in PyTorch either: each is a few of the ops in ops/, and the
+graph shows those nodes (narrow is SliceBackward0, diff is SubBackward0 of two
+slices), as PyTorch's does."""
+import numpy as np
+
+from . import dtypes
+from . import ops as O
+from .ops.shape import check_dim
+
+
+def narrow(input, dim, start, length):
+    """input's elements start .. start + length along dim: a view."""
+    size = input.shape[check_dim(dim, input.dim())]
+    start = int(start)          # PyTorch takes a 0-d tensor for start too
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start < 0:
+        start += size
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return O.SliceBackward0.apply(input, check_dim(dim, input.dim()), slice(start, start + length))
+
+
+def movedim(input, source, destination):
+    """The dims in source moved to the places in destination, the others kept
+    in order: one permute."""
+    ndim, given = input.dim(), {"source": _as_list(source), "destination": _as_list(destination)}
+    if len(given["source"]) != len(given["destination"]):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({given['source']} dims) should "
+                           f"contain the same number of dims as destination ({given['destination']} dims)")
+    source, destination = ([check_dim(d, ndim) for d in dims] for dims in given.values())
+    for name, dims in zip(given, (source, destination)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({given[name]})")
+    order = [None] * ndim
+    for s, d in zip(source, destination):
+        order[d] = s
+    rest = iter(d for d in range(ndim) if d not in source)
+    return O.PermuteBackward0.apply(input, tuple(o if o is not None else next(rest) for o in order))
+
+
+def swapaxes(input, axis0, axis1):
+    return O.TransposeBackward0.apply(input, axis0, axis1)
+
+
+def broadcast_to(input, size):
+    return input.expand(size)
+
+
+def atleast_1d(*tensors):
+    return _each(tensors, _1d)
+
+
+def atleast_2d(*tensors):
+    return _each(tensors, _2d)
+
+
+def hstack(tensors):
+    tensors = [_1d(t) for t in tensors]
+    return O.CatBackward0.apply(tensors, 0 if tensors[0].dim() == 1 else 1)
+
+
+def vstack(tensors):
+    return O.CatBackward0.apply([_2d(t) for t in tensors], 0)
+
+
+row_stack = vstack
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """input[1:] - input[:-1] along dim, n times (prepend/append joined first)."""
+    if input.dim() == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    dim = check_dim(dim, input.dim())
+    if prepend is not None or append is not None:
+        parts = [t for t in (prepend, input, append) if t is not None]
+        input = O.CatBackward0.apply(parts, dim)
+    if n == 0:       # PyTorch returns a copy (its node: CopyBackwards)
+        return O.CopyBackwards.apply(input._wrap(np.empty_like(input._data)), input)
+    if input.dtype is dtypes.bool_:
+        raise NotImplementedError("autograd_teach: diff of a bool tensor (PyTorch's logical_xor) is not here yet")
+    for _ in range(min(n, input.shape[dim])):     # PyTorch stops once the dim is empty
+        length = input.shape[dim] - 1
+        earlier = narrow(input, dim, 0, length)    # made first, as PyTorch's diff_helper does (its
+        later = narrow(input, dim, 1, length)      # sequence numbers order the backward)
+        input = later - earlier
+    return input
+
+
+def _1d(t):
+    return t.reshape(1) if t.dim() == 0 else t
+
+
+def _2d(t):
+    if t.dim() == 0:
+        return t.reshape(1, 1)
+    return t.unsqueeze(0) if t.dim() == 1 else t
+
+
+def _as_list(dims):
+    return list(dims) if isinstance(dims, (tuple, list)) else [dims]
+
+
+def _each(tensors, one):
+    """atleast_*d: one tensor -> one tensor; several (or a list of them) -> a tuple."""
+    if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
+        return tuple(map(one, tensors[0]))
+    return one(tensors[0]) if len(tensors) == 1 else tuple(map(one, tensors))
