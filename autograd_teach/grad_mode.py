@@ -46,10 +46,7 @@ def is_inference_mode_enabled():
 
 
 def _set(mode):
-    mode = bool(mode)
-    if mode != _state.enabled:
-        threads_without_grad.pop() if mode else threads_without_grad.append(None)
-        _state.enabled = mode
+    swap_grad_enabled(mode)
 
 
 def _set_inference(mode):
@@ -62,7 +59,7 @@ def swap_grad_enabled(mode):
     """Set grad mode and return the previous one: what the engine does around
     a backward run (set_grad_enabled would make an object for it, twice)."""
     previous, mode = _state.enabled, bool(mode)   # (bool: create_graph=2 must not pop another thread's entry)
-    if mode != previous:      # _set, inline: the engine calls this twice per backward
+    if mode != previous:      # the one place grad mode changes: keep threads_without_grad in step
         threads_without_grad.pop() if mode else threads_without_grad.append(None)
         _state.enabled = mode
     return previous

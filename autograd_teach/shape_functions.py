@@ -12,8 +12,8 @@ from .ops.shape import check_dim
 
 def narrow(input, dim, start, length):
     """input's elements start .. start + length along dim: a view."""
-    size = input.shape[check_dim(dim, input.dim())]
-    start = int(start)          # PyTorch takes a 0-d tensor for start too
+    dim = check_dim(dim, input.dim())
+    size, start, length = input.shape[dim], int(start), int(length)   # PyTorch takes 0-d tensors too
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if length < 0:
@@ -22,7 +22,7 @@ def narrow(input, dim, start, length):
         start += size
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return O.SliceBackward0.apply(input, check_dim(dim, input.dim()), slice(start, start + length))
+    return O.SliceBackward0.apply(input, dim, slice(start, start + length))
 
 
 def movedim(input, source, destination):

@@ -61,3 +61,8 @@ def test_empty_and_edge_sizes():
     assert x.narrow(1, 3, 0).shape == (0, 0)     # start == size is allowed, as in PyTorch
     with pytest.raises(RuntimeError, match=r"start \(3\) \+ length \(1\) exceeds dimension size \(3\)"):
         x.narrow(1, 3, 1)
+
+
+def test_narrow_takes_0d_tensors_for_start_and_length():
+    x = torch.arange(12.0).reshape(3, 4)
+    assert x.narrow(1, torch.tensor(1), torch.tensor(2)).tolist() == x.narrow(1, 1, 2).tolist()

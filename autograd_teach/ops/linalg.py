@@ -118,8 +118,8 @@ class MmBackward0(_Product):
 
     # The layouts, in elements as PyTorch counts them; worked out when read
     # (rarely: create_graph, grad_fn._saved_*), not on every product.
-    self_sym_strides = property(lambda self: tuple(s // self.byte_strides[2] for s in self.byte_strides[0]))
-    mat2_sym_strides = property(lambda self: tuple(s // self.byte_strides[2] for s in self.byte_strides[1]))
+    self_sym_strides = property(lambda self: element_strides(self.byte_strides[0], self.byte_strides[2]))
+    mat2_sym_strides = property(lambda self: element_strides(self.byte_strides[1], self.byte_strides[2]))
 
     def backward(self, grad, a, b):
         need_a, need_b = self.needs_input_grad   # x @ w with a constant x: no x.grad to compute
@@ -163,7 +163,11 @@ class BmmBackward0(_Product):
 
 def strides(a):
     """A numpy array's strides in elements, as PyTorch counts them."""
-    return tuple(map(a.itemsize.__rfloordiv__, a.strides))    # s // itemsize for each, in C
+    return element_strides(a.strides, a.itemsize)
+
+
+def element_strides(byte_strides, itemsize):
+    return tuple(map(itemsize.__rfloordiv__, byte_strides))    # s // itemsize for each, in C
 
 
 def column_major(sizes, strides):
