@@ -573,7 +573,8 @@ def gradient_roots(outputs, grad_outputs, create_graph=False):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     roots = []
     for i, (t, g) in enumerate(zip(outputs, grads)):
-        node, grad = t._grad_edge()[0], _root_gradient(i, t, g)
+        node = t.grad_fn if t.grad_fn is not None else t._grad_edge()[0]    # a leaf: its AccumulateGrad
+        grad = _root_gradient(i, t, g)
         if create_graph:
             given = _root_tensor(t, g)
             grad = given if given is not None else Tensor._wrap(grad)
@@ -600,7 +601,7 @@ def _root_gradient(i, t, g):
     if g._data.shape != t._data.shape:
         raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} and "
                            f"output[{i}] has a shape of {t.shape}.")
-    return g._data.astype(t._data.dtype, copy=False)
+    return g._data if g._data.dtype is t._data.dtype else g._data.astype(t._data.dtype)
 
 
 CREATE_GRAPH_CYCLE_WARNING = (
