@@ -192,21 +192,29 @@ def loss_cascade_sum(terms, keep):
     is added into level 1, at multiples of 2**(2p) level 1 into level 2, and
     so on; the levels are added last, in order. Rows not kept (ignore_index)
     are skipped, their row's flush too."""
-    zero, n = terms.dtype.type(0), len(terms)
-    terms = np.where(keep, terms, -zero)            # adding -0.0 changes nothing, not even a -0.0
-    power = max(4, int(np.ceil(np.log2(n))) // 8 if n > 1 else 0)
-    mask = (1 << power) - 1
-    levels, start = [zero] * 8, 0
-    for b in range(0, n, 1 << power):
-        if not keep[b]:
-            continue
-        levels[0] = np.cumsum(np.append(levels[0], terms[start:b + 1]))[-1]    # left to right
-        start = b + 1
+    zero, n, everyone = terms.dtype.type(0), len(terms), keep.all()
+    if not everyone:
+        terms = np.where(keep, terms, -zero)        # adding -0.0 changes nothing, not even a -0.0
+    power = max(4, (n - 1).bit_length() // 8)       # (n - 1).bit_length(): ceil(log2(n))
+    step, mask = 1 << power, (1 << power) - 1
+    flushes = [b for b in range(0, n, step) if keep[b]]
+    # level 0 at each flush: the rows since the last one, added left to right from 0
+    # (cumsum; + 0 turns an all -0.0 sum into PyTorch's 0.0)
+    if everyone and n:      # the usual case: whole segments, summed in one call
+        k = len(flushes) - 1
+        sums = [terms[0] + zero, *(np.cumsum(terms[1:1 + k * step].reshape(k, step), axis=1)[:, -1] + zero)]
+    else:
+        ends = [-1] + flushes
+        sums = [np.cumsum(terms[a + 1:b + 1])[-1] + zero for a, b in zip(ends, flushes)]
+    levels = [zero] * 8
+    for b, level0 in zip(flushes, sums):
+        levels[0] = level0
         for j in range(7):
             if b & (mask << (j * power)):
                 break
             levels[j + 1], levels[j] = levels[j + 1] + levels[j], zero
-    levels[0] = np.cumsum(np.append(levels[0], terms[start:]))[-1]
+    rest = terms[flushes[-1] + 1 if flushes else 0:]
+    levels[0] = levels[0] + (np.cumsum(rest)[-1] + zero if rest.size else zero)
     total = zero
     for level in levels:
         total = total + level
