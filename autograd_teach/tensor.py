@@ -340,6 +340,8 @@ class Tensor(InplaceOrView, TensorMethods):
         return bool(self._data.item())
 
     def __float__(self):
+        if self._requires_grad:
+            warn_float_of_grad()
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self.item())
@@ -602,6 +604,21 @@ def _root_gradient(i, t, g):
         raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} and "
                            f"output[{i}] has a shape of {t.shape}.")
     return g._data if g._data.dtype is t._data.dtype else g._data.astype(t._data.dtype)
+
+
+def warn_float_of_grad():
+    """float() of a tensor that requires grad: PyTorch warns once per process
+    (TORCH_WARN_ONCE), at the caller's line; int(), bool() and .item() do not."""
+    if not FLOAT_OF_GRAD_WARNED:
+        FLOAT_OF_GRAD_WARNED.append(True)     # (list.append: atomic, so once with threads too)
+        warnings.warn(FLOAT_OF_GRAD_WARNING, UserWarning, stacklevel=3)
+
+
+FLOAT_OF_GRAD_WARNED = []    # the once-per-process flag of warn_float_of_grad, as PyTorch's
+FLOAT_OF_GRAD_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
 
 
 CREATE_GRAPH_CYCLE_WARNING = (
