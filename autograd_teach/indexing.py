@@ -68,13 +68,16 @@ def _basic(t, index, lone_slice):
 
 def setitem(t, index, value):
     parts = index if isinstance(index, tuple) else (index,)
+    region = None
     if all(isinstance(i, (int, np.integer, slice)) or i is None or i is Ellipsis for i in parts) \
             and not isinstance(index, bool):
         with grad_mode.no_grad():
-            getitem(t, index)   # basic indices: PyTorch refuses as x[i] does ("...out of bounds for dimension 0")
+            region = getitem(t, index)   # basic indices: PyTorch refuses as x[i] does ("...out of bounds for dimension 0")
     if _whole(t, parts):
         copy_to(t, value)
         return
+    if _is_tensor(value) and value.dim() > 0 and (region is None or value.shape != region.shape):
+        value = fit(value, None if region is None else region.shape)   # as PyTorch's copy_to and index_put_ see it
     idx = np_index(index if isinstance(index, tuple) else (index,))
     t._inplace(lambda src, v: O.CopySlices.apply(src, v, (), idx), value, view=True)
 
@@ -105,13 +108,22 @@ def copy_to(dst, value):
         return dst.copy_(value)
     if value.dim() == 0:
         return dst.fill_(value)
+    return dst.copy_(fit(value, dst.shape))
+
+
+def fit(value, shape):
+    """The value of x[...] = value as PyTorch writes it: viewed without its
+    leading 1s (ViewBackward0), then expanded to the region's shape
+    (ExpandBackward0, PyTorch's error if it cannot be); shape None (an
+    advanced index: index_put_ broadcasts) stops after the view."""
     sizes = list(value.shape)
     while sizes and sizes[0] == 1:
         sizes.pop(0)
-    src = value.view(sizes)
-    if src.shape != dst.shape:
-        src = src.expand(dst.shape)
-    return dst.copy_(src)
+    # copy_to views even when nothing is cut; the index_put_ path only when something is
+    src = value.view(sizes) if shape is not None or len(sizes) != value.dim() else value
+    if shape is not None and src.shape != shape:
+        src = src.expand(shape)
+    return src
 
 
 def _is_advanced(i):
