@@ -40,13 +40,3 @@ for bad in ((2, 3), (3, 1)):
         m[0] = torch.ones(bad)
     except Exception as e:
         print(bad, type(e).__name__, e)
-
-# advanced indices: index_put_ broadcasts the value, viewed without its leading 1s
-w = torch.zeros(3, 3, requires_grad=True)
-for idx, vshape in [([0, 2], (1, 3)), ([0, 2], (3,)), ([0, 2], (1, 1, 3)), ((0, [0, 2]), (1, 2)), ([0, 2], (2, 1))]:
-    v = torch.full(vshape, 3.0, requires_grad=True)
-    y = w.clone()
-    y[idx] = v * 2
-    (y * torch.arange(9.0).reshape(3, 3)).sum().backward()
-    print(idx, vshape, y.detach(), w.grad, v.grad)
-    w.grad = None
