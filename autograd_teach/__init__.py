@@ -91,3 +91,7 @@ from .legacy_tensors import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, F
                              HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .sampling import multinomial  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
+
+
+# --- gather, scatter, take, lerp, addcmul, logical ops, ... (the ops a learner reaches for next) ---
+from .ops.gather_scatter import gather, put, scatter, scatter_add, take  # noqa: E402,F401

@@ -394,20 +394,6 @@ class TensorMethods:
     def __setitem__(self, index, value):
         setitem(self, index, _operand(value, self))
 
-    def gather(self, dim, index):
-        """out[i][j] = self[index[i][j]][j] for dim 0, and so on: read along dim
-        at index. Recorded as advanced indexing (IndexBackward0; PyTorch has
-        a GatherBackward0 node of its own), which has the same gradient."""
-        idx = index._data if isinstance(index, TensorMethods) else np.asarray(index)
-        full = list(np.indices(idx.shape, sparse=True))
-        full[O.shape.check_dim(dim, self.dim())] = idx
-        return self[tuple(full)]
-
-    def scatter(self, dim, index, src):
-        """A copy of self with src written along dim at index (the reverse of gather)."""
-        idx = index._data if isinstance(index, TensorMethods) else np.asarray(index)
-        return O.ScatterBackward0.apply(self, _operand(src, self), O.shape.check_dim(dim, self.dim()), idx)
-
     def copy_(self, src):
         return self._inplace(O.CopyBackwards.apply, _operand(src, self))
 
@@ -702,6 +688,32 @@ class TensorMethods:
 
     def isfinite(self):
         return self._wrap(np.isfinite(self._data))
+
+    # --- gather, scatter, lerp, addcmul, logical ops, ... (ops/gather_scatter.py, ops/ternary.py) ---
+    def gather(self, dim, index, *, sparse_grad=False):
+        return O.gather_scatter.gather(self, dim, index, sparse_grad=sparse_grad)
+
+    def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+        src = None if src is None else _operand(src, self)
+        return O.gather_scatter.scatter(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+        return self._inplace(lambda t, s: t.scatter(dim, index, s, value=value, reduce=reduce), src)
+
+    def scatter_add(self, dim, index, src):
+        return O.gather_scatter.scatter_add(self, dim, index, src)
+
+    def scatter_add_(self, dim, index, src):
+        return self._inplace(lambda t, s: t.scatter_add(dim, index, s), src)
+
+    def take(self, index):
+        return O.gather_scatter.take(self, index)
+
+    def put(self, index, source, accumulate=False):
+        return O.gather_scatter.put(self, index, source, accumulate)
+
+    def put_(self, index, source, accumulate=False):
+        return self._inplace(lambda t, s: t.put(index, s, accumulate), source)
 
 
 

@@ -380,6 +380,27 @@ CASES = {
     "FloorDivideScalar": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x // 0.5)],
     "RemainderScalarSelf": [("number % x", lambda r: [t(3, 4, low=0.5, high=2, rng=r)], lambda x: 2 % x)],
 }
+# gather, scatter, take, lerp, addcmul, ... (ops/gather_scatter.py, ops/ternary.py)
+_INDEX = [[0, 2, 1, 0], [2, 2, 0, 1]]            # repeats within a column: gather's gradients add up
+_UNIQUE = [[0, 2, 1, 0], [2, 0, 0, 1]]           # scatter writes each place at most once
+CASES.update({
+    "GatherBackward0": [("repeated", lambda r: [t(3, 4, rng=r)], lambda x: x.gather(0, torch.tensor(_INDEX))),
+                        ("dim -1, smaller index", lambda r: [t(3, 4, rng=r)],
+                         lambda x: torch.gather(x, -1, torch.tensor([[3, 3], [0, 1]])))],
+    "ScatterBackward1": [("value", lambda r: [t(3, 4, rng=r)], lambda x: x.scatter(0, torch.tensor(_UNIQUE), 1.5)),
+                         ("double backward of scatter", lambda r: [t(3, 4, rng=r)],
+                          lambda g: _backward_of(lambda x: x.scatter(0, torch.tensor(_UNIQUE), 2.0), g, (3, 4)))],
+    "ScatterAddBackward0": [("repeated", lambda r: [t(3, 4, rng=r), t(2, 4, rng=r)],
+                             lambda x, s: x.scatter_add(0, torch.tensor(_INDEX), s)),
+                            ("double backward of gather", lambda r: [t(2, 4, rng=r)],
+                             lambda g: _backward_of(lambda x: x.gather(0, torch.tensor(_INDEX)), g, (3, 4)))],
+    "TakeBackward0": [("repeated, negative", lambda r: [t(3, 4, rng=r)],
+                       lambda x: x.take(torch.tensor([[0, -1], [5, 5]])))],
+    "PutBackward0": [("double backward of take", lambda r: [t(2, 2, rng=r)],
+                      lambda g: _backward_of(lambda x: x.take(torch.tensor([[0, 11], [5, 5]])), g, (3, 4))),
+                     ("put", lambda r: [t(3, 4, rng=r), t(3, rng=r)],
+                      lambda x, s: x.put(torch.tensor([1, -1, 4]), s))],
+})
 
 
 def _backward_of(f, g, shape):

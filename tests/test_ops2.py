@@ -1,0 +1,211 @@
+"""gather, scatter, scatter_add, take (ops/gather_scatter.py), lerp, addcmul,
+addcdiv (ops/ternary.py), the logical ops and the small functions after them:
+gradients by finite differences in float64, first and second order, and the
+places off the happy path (repeated indices, empty and 0-d tensors, a large
+input, negative dims, transposed inputs, misuse). The golden program
+tests/golden/programs/ops2.py compares values, nodes and messages with PyTorch."""
+import threading
+
+import numpy as np
+import pytest
+
+import autograd_teach as torch
+from autograd_teach.autograd import gradcheck, gradgradcheck
+
+RNG = np.random.default_rng(11)
+INDEX = [[0, 2, 1, 0], [2, 2, 0, 1]]       # repeats within a column
+UNIQUE = [[0, 2, 1, 0], [2, 0, 0, 1]]      # each place at most once in its column
+
+
+def leaf(*shape, low=None, high=None):
+    data = RNG.standard_normal(shape) if low is None else RNG.uniform(low, high, shape)
+    return torch.tensor(data, dtype=torch.float64, requires_grad=True)
+
+
+def idx(rows):
+    return torch.tensor(rows)
+
+
+CASES = {
+    "gather": (lambda x: x.gather(0, idx(INDEX)), [(3, 4)]),
+    "gather dim -1, smaller index": (lambda x: torch.gather(x, -1, idx([[3, 3, 0], [1, 0, 1]])), [(3, 4)]),
+    "gather int32 index": (lambda x: x.gather(1, idx(INDEX).int()), [(2, 3)]),
+    "gather of a transpose": (lambda x: x.t().gather(0, idx(INDEX)), [(4, 3)]),
+    "gather 0-d": (lambda x: x.gather(0, torch.tensor([0, 0])), [()]),
+    "scatter src": (lambda x, s: x.scatter(0, idx(UNIQUE), s), [(3, 4), (2, 4)]),
+    "scatter larger self": (lambda x, s: torch.scatter(x, 1, idx([[2], [0]]), s), [(3, 4), (2, 1)]),
+    "scatter value": (lambda x: x.scatter(0, idx(UNIQUE), 2.5), [(3, 4)]),
+    "scatter value=": (lambda x: torch.scatter(x, -1, idx(UNIQUE).t(), value=-1.0), [(4, 3)]),
+    "scatter_add repeated": (lambda x, s: x.scatter_add(0, idx(INDEX), s), [(3, 4), (2, 4)]),
+    "scatter_add 0-d": (lambda x, s: torch.scatter_add(x, 0, torch.tensor(0), s), [(), ()]),
+    "scatter_ in a graph": (lambda x, s: (x * 1).scatter_(0, idx(UNIQUE), s), [(3, 4), (2, 4)]),
+    "scatter_add_ in a graph": (lambda x, s: (x * 1).scatter_add_(1, idx(INDEX).t(), s), [(4, 3), (4, 2)]),
+    "take repeated, negative": (lambda x: x.take(idx([[0, -1], [5, 5]])), [(3, 4)]),
+    "take of a transpose": (lambda x: torch.take(x.t(), idx([1, 2, 1])), [(3, 4)]),
+    "put": (lambda x, s: x.put(idx([1, -1, 4]), s), [(3, 4), (3,)]),
+    "put accumulate": (lambda x, s: x.put(idx([1, 1, 4]), s, accumulate=True), [(3, 4), (3,)]),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_gradients_by_finite_differences(name):
+    fn, shapes = CASES[name]
+    inputs = [leaf(*s) for s in shapes]
+    assert gradcheck(fn, inputs)
+    assert gradgradcheck(fn, inputs)
+
+
+# -- gather / scatter / take ------------------------------------------------------------
+
+def test_gather_sends_a_repeated_read_both_gradients():
+    x = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    y = x.gather(0, idx(INDEX))
+    assert y.grad_fn.name() == "GatherBackward0" and y.tolist() == [[0.0, 9.0, 6.0, 3.0], [8.0, 9.0, 2.0, 7.0]]
+    y.backward(torch.tensor([[1.0, 10.0, 100.0, 1000.0], [2.0, 20.0, 200.0, 2000.0]]))
+    assert x.grad.tolist() == [[1.0, 0.0, 200.0, 1000.0], [0.0, 0.0, 100.0, 2000.0], [2.0, 30.0, 0.0, 0.0]]
+
+
+def test_scatter_gives_no_gradient_to_what_it_overwrote():
+    x = torch.ones(3, 4, requires_grad=True)
+    s = torch.full((2, 4), 5.0, requires_grad=True)
+    y = x.scatter(0, idx(UNIQUE), s)
+    assert y.grad_fn.name() == "ScatterBackward0"
+    (y * torch.arange(12.0).reshape(3, 4)).sum().backward()
+    written = np.zeros((3, 4), bool)
+    np.put_along_axis(written, np.array(UNIQUE), True, axis=0)
+    assert x.grad.tolist() == np.where(written, 0.0, np.arange(12.0).reshape(3, 4)).tolist()
+    assert s.grad.tolist() == np.take_along_axis(np.arange(12.0).reshape(3, 4), np.array(UNIQUE), 0).tolist()
+
+
+def test_scatter_add_of_a_repeated_index_adds_and_sends_each_source_the_gradient():
+    x = torch.zeros(3, requires_grad=True)
+    s = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    y = x.scatter_add(0, idx([2, 0, 2, 2]), s)
+    assert y.tolist() == [2.0, 0.0, 8.0] and y.grad_fn.name() == "ScatterAddBackward0"
+    y.backward(torch.tensor([10.0, 20.0, 30.0]))
+    assert x.grad.tolist() == [10.0, 20.0, 30.0] and s.grad.tolist() == [30.0, 10.0, 30.0, 30.0]
+
+
+def test_in_place_scatter_bumps_the_version_and_records_the_same_nodes():
+    x = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    y = x * 1
+    y.scatter_(0, idx(UNIQUE), torch.ones(2, 4))
+    assert (y._version, y.grad_fn.name()) == (1, "ScatterBackward0")
+    y.scatter_(1, idx(INDEX), 3.0)
+    assert (y._version, y.grad_fn.name()) == (2, "ScatterBackward1")
+    y.scatter_add_(0, idx(INDEX), torch.ones(2, 4))
+    assert (y._version, y.grad_fn.name()) == (3, "ScatterAddBackward0")
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+        torch.zeros(3, requires_grad=True).scatter_(0, idx([0]), 1.0)
+
+
+def test_gather_saves_its_input_so_changing_it_is_caught():
+    x = torch.ones(3, 4, requires_grad=True)
+    y = x * 1
+    z = y.gather(0, idx(INDEX))
+    y.mul_(2)
+    with pytest.raises(RuntimeError, match="is at version 1; expected version 0 instead"):
+        z.sum().backward()
+
+
+def test_pytorchs_errors():
+    x = torch.zeros(3, 4)
+    cases = [
+        (lambda: x.gather(0, idx(INDEX).float()), RuntimeError, "gather(): Expected dtype int32/int64 for index"),
+        (lambda: x.gather(0, idx([0])), RuntimeError,
+         "Index tensor must have the same number of dimensions as input tensor"),
+        (lambda: x.gather(0, idx(INDEX) + 1), RuntimeError, "index 3 is out of bounds for dimension 0 with size 3"),
+        (lambda: x.gather(0, idx(INDEX) - 1), RuntimeError, "index -1 is out of bounds for dimension 0 with size 3"),
+        (lambda: x.gather(1, torch.zeros(4, 2, dtype=torch.long)), RuntimeError,
+         "Size does not match at dimension 0 expected index [4, 2] to be no larger than self [3, 4] apart from "
+         "dimension 1"),
+        (lambda: x.gather(2, idx(INDEX)), IndexError,
+         "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+        (lambda: x.scatter(0, idx(UNIQUE).float(), 1.0), RuntimeError,
+         "scatter(): Expected dtype int32/int64 for index"),
+        (lambda: x.scatter(0, idx([0]), 1.0), RuntimeError,
+         "Index tensor must have the same number of dimensions as self tensor"),
+        (lambda: x.scatter(0, idx(UNIQUE), torch.zeros(2, 4, dtype=torch.float64)), RuntimeError,
+         "scatter(): Expected self.dtype to be equal to src.dtype"),
+        (lambda: x.scatter(0, idx(UNIQUE), torch.zeros(1, 4)), RuntimeError,
+         "Expected index [2, 4] to be no larger than self [3, 4] apart from dimension 0 and to be no larger size "
+         "than src [1, 4]"),
+        (lambda: x.scatter(0, idx(UNIQUE), torch.tensor(1.0)), RuntimeError,
+         "Index tensor must have the same number of dimensions as src tensor"),
+        (lambda: x.scatter_add(0, idx(UNIQUE) - 3, torch.ones(2, 4)), RuntimeError,
+         "index -3 is out of bounds for dimension 0 with size 3"),
+        (lambda: x.scatter_add(0, idx(UNIQUE), 1.0), TypeError,
+         "scatter_add(): argument 'src' (position 3) must be Tensor, not float"),
+        (lambda: x.take(idx([12])), IndexError, "out of range: tried to access index 12 on a tensor of 12 elements."),
+        (lambda: x.take(idx([-13])), IndexError,
+         "out of range: tried to access index -13 on a tensor of 12 elements."),
+        (lambda: x.take(idx([1]).int()), RuntimeError, "take(): Expected a long tensor for index, but got Int"),
+        (lambda: torch.zeros(0).take(idx([0])), IndexError, "take(): tried to take from an empty tensor"),
+    ]
+    for f, error, message in cases:
+        with pytest.raises(error) as e:
+            f()
+        assert str(e.value) == message
+
+
+def test_a_src_larger_than_index_is_refused_in_backward_as_pytorch_does():
+    x = torch.zeros(3, 4, requires_grad=True)
+    s = torch.ones(3, 5, requires_grad=True)
+    y = x.scatter(0, idx(UNIQUE), s)
+    assert y.tolist()[0] == [1.0, 1.0, 1.0, 1.0]        # only src[:2, :4] is written
+    with pytest.raises(RuntimeError, match=r"ScatterBackward0 returned an invalid gradient at index 1 - got "
+                                           r"\[2, 4\] but expected shape compatible with \[3, 5\]"):
+        y.sum().backward()
+
+
+def test_empty_0d_and_int_inputs():
+    x = torch.arange(12.0).reshape(3, 4).requires_grad_()
+    assert x.gather(0, torch.zeros(0, 4, dtype=torch.long)).shape == (0, 4)
+    assert x.gather(1, torch.zeros(3, 0, dtype=torch.long)).shape == (3, 0)
+    assert x.scatter(0, torch.zeros(0, 4, dtype=torch.long), torch.ones(3, 4)).tolist() == x.tolist()
+    assert x.take(torch.tensor([], dtype=torch.long)).shape == (0,)
+    s = torch.tensor(3.0, requires_grad=True)
+    assert s.gather(0, torch.tensor(0)).shape == () and s.take(torch.tensor(0)).item() == 3.0
+    assert torch.zeros(3, dtype=torch.long).scatter(0, idx([1]), 2.5).tolist() == [0, 2, 0]
+    assert torch.tensor([True, False]).gather(0, idx([1, 0])).tolist() == [False, True]
+
+
+def test_a_large_gather_and_scatter_add_are_transposes():
+    """<y, gather(x)> = <scatter_add(y), x>: on a 1000 x 1000 input with random repeated indices."""
+    rng = np.random.default_rng(0)
+    x = torch.tensor(rng.standard_normal((1000, 1000)), dtype=torch.float64, requires_grad=True)
+    index = torch.tensor(rng.integers(0, 1000, (1000, 1000)))
+    y = torch.tensor(rng.standard_normal((1000, 1000)), dtype=torch.float64)
+    out = x.gather(1, index)
+    (out * y).sum().backward()
+    scattered = torch.zeros(1000, 1000, dtype=torch.float64).scatter_add(1, index, y)
+    np.testing.assert_allclose(x.grad.numpy(), scattered.numpy(), rtol=1e-12, atol=0)
+    expected = np.zeros((1000, 1000))
+    np.add.at(expected, (np.arange(1000)[:, None], index.numpy()), y.numpy())
+    np.testing.assert_allclose(scattered.numpy(), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_shared_weights_in_a_loop_and_threads():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    h = x
+    for _ in range(5):
+        h = h.gather(0, idx([2, 0, 1])) * x.take(idx([0, 0, 0]))
+    h.sum().backward()
+    grads = [x.grad.tolist()]
+    results = []
+
+    def run():
+        z = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        g = z
+        for _ in range(5):
+            g = g.gather(0, idx([2, 0, 1])) * z.take(idx([0, 0, 0]))
+        g.sum().backward()
+        results.append(z.grad.tolist())
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == grads * 4
+    assert grads[0] == [5 * 6.0 + 1.0, 1.0, 1.0]   # d/dx of x0**5 * (x0 + x1 + x2) at x = (1, 2, 3)
