@@ -95,3 +95,5 @@ from .serialization import load, save  # noqa: E402,F401
 
 # --- gather, scatter, take, lerp, addcmul, logical ops, ... (the ops a learner reaches for next) ---
 from .ops.gather_scatter import gather, put, scatter, scatter_add, take  # noqa: E402,F401
+from .ops.ternary import addcdiv, addcmul  # noqa: E402,F401
+lerp = _function_form("lerp")  # noqa: E305

@@ -715,6 +715,24 @@ class TensorMethods:
     def put_(self, index, source, accumulate=False):
         return self._inplace(lambda t, s: t.put(index, s, accumulate), source)
 
+    def lerp(self, end, weight):
+        return O.ternary.lerp_checked(self, end, _operand(weight, self))
+
+    def lerp_(self, end, weight):
+        return self._inplace(lambda t, e, w: t.lerp(e, w), end, weight)
+
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return O.ternary.addcmul(self, tensor1, tensor2, value=value)
+
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return self._inplace(lambda t, a, b: t.addcmul(a, b, value=value), tensor1, tensor2)
+
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return O.ternary.addcdiv(self, tensor1, tensor2, value=value)
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return self._inplace(lambda t, a, b: t.addcdiv(a, b, value=value), tensor1, tensor2)
+
 
 
 class ReturnTypes(tuple):

@@ -400,6 +400,16 @@ CASES.update({
                       lambda g: _backward_of(lambda x: x.take(torch.tensor([[0, 11], [5, 5]])), g, (3, 4))),
                      ("put", lambda r: [t(3, 4, rng=r), t(3, rng=r)],
                       lambda x, s: x.put(torch.tensor([1, -1, 4]), s))],
+    "LerpBackward0": [("number weight", lambda r: [t(2, 3, rng=r), t(3, rng=r)], lambda a, b: torch.lerp(a, b, 0.3)),
+                      ("weight above 0.5", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda a, b: a.lerp(b, 0.75))],
+    "LerpBackward1": [("tensor weight, broadcast", lambda r: [t(2, 3, rng=r), t(3, rng=r), t(2, 1, rng=r)],
+                       lambda a, b, w: torch.lerp(a, b, w))],
+    "AddcmulBackward0": [("value", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r), t(3, rng=r)],
+                          lambda a, b, c: torch.addcmul(a, b, c, value=-0.5)),
+                         ("addcmul_", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+                          lambda b, c: (b * 1).addcmul_(b, c, value=2))],
+    "AddcdivBackward0": [("value", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r), t(3, low=0.5, high=2, rng=r)],
+                          lambda a, b, c: torch.addcdiv(a, b, c, value=0.1))],
 })
 
 

@@ -44,6 +44,19 @@ CASES = {
     "take of a transpose": (lambda x: torch.take(x.t(), idx([1, 2, 1])), [(3, 4)]),
     "put": (lambda x, s: x.put(idx([1, -1, 4]), s), [(3, 4), (3,)]),
     "put accumulate": (lambda x, s: x.put(idx([1, 1, 4]), s, accumulate=True), [(3, 4), (3,)]),
+    "lerp number": (lambda a, b: torch.lerp(a, b, 0.3), [(2, 3), (3,)]),
+    "lerp number above 0.5": (lambda a, b: a.lerp(b, 0.8), [(2, 3), (2, 3)]),
+    "lerp tensor, both branches": (lambda a, b, w: torch.lerp(a, b, w), [(2, 3), (2, 3), (3,)]),
+    "lerp 0-d": (lambda a, b, w: a.lerp(b, w), [(), (), ()]),
+    "lerp_ in a graph": (lambda a, b, w: (a * 1).lerp_(b, w), [(2, 3), (2, 3), (2, 3)]),
+    "lerp of a transpose": (lambda a, b: a.t().lerp(b, 0.6), [(3, 2), (2, 3)]),
+    "addcmul": (lambda a, b, c: torch.addcmul(a, b, c), [(2, 3), (2, 3), (2, 3)]),
+    "addcmul value broadcast": (lambda a, b, c: a.addcmul(b, c, value=-2.5), [(3,), (2, 1), (2, 3)]),
+    "addcmul shared": (lambda a: a.addcmul(a, a, value=0.5), [(4,)]),
+    "addcmul_ in a graph": (lambda a, b, c: (a * 1).addcmul_(b, c, value=3), [(2, 3), (2, 3), (3,)]),
+    "addcdiv": (lambda a, b, c: torch.addcdiv(a, b, c + 3), [(2, 3), (2, 3), (2, 3)]),
+    "addcdiv value broadcast": (lambda a, b, c: a.addcdiv(b, c * c + 1, value=0.1), [(2, 3), (3,), (2, 1)]),
+    "addcdiv_ in a graph": (lambda a, b, c: (a * 1).addcdiv_(b, c.exp(), value=-1), [(2, 3), (2, 3), (3,)]),
 }
 
 
@@ -209,3 +222,68 @@ def test_shared_weights_in_a_loop_and_threads():
         t.join()
     assert results == grads * 4
     assert grads[0] == [5 * 6.0 + 1.0, 1.0, 1.0]   # d/dx of x0**5 * (x0 + x1 + x2) at x = (1, 2, 3)
+
+
+# -- lerp, addcmul, addcdiv ----------------------------------------------------------------
+
+def test_lerp_hits_both_ends_exactly_and_takes_each_branch():
+    a = torch.tensor([1.1, -3.3, 7.7])
+    b = torch.tensor([2.9, 0.1, -5.5])
+    assert torch.lerp(a, b, 0.0).tolist() == a.tolist() and torch.lerp(a, b, 1.0).tolist() == b.tolist()
+    assert torch.lerp(a, b, torch.tensor([0.0, 1.0, 1.0])).tolist() == [a.tolist()[0]] + b.tolist()[1:]
+    # weight 0.75 is computed back from end: end - (end - start) * 0.25, in float32 with one rounding
+    e, s = np.float32(2.9), np.float32(1.1)
+    expected = np.float32(np.float64(np.float32(0.75) - np.float32(1)) * np.float64(e - s) + np.float64(e))
+    assert torch.lerp(a, b, 0.75).tolist()[0] == float(expected)
+
+
+def test_optimizer_style_in_place_updates():
+    m = torch.zeros(3)
+    g = torch.tensor([1.0, -2.0, 4.0])
+    m.lerp_(g, 0.1)                       # Adam: m = beta1 * m + (1 - beta1) * g
+    v = torch.zeros(3).addcmul_(g, g, value=0.001)
+    p = torch.ones(3)
+    p.addcdiv_(m, v.sqrt().add(1e-8), value=-0.01)
+    assert m._version == 1 and v._version == 1 and p._version == 1
+    np.testing.assert_allclose(p.numpy(), 1 - 0.01 * np.array([0.1, -0.2, 0.4]) /
+                               (np.sqrt(0.001 * np.array([1.0, 4.0, 16.0])) + 1e-8), rtol=1e-6)
+    with torch.no_grad():
+        w = torch.ones(3, requires_grad=True)
+        w.addcmul_(g, g, value=-1)
+    assert w.grad_fn is None and w.tolist() == [0.0, -3.0, -15.0]
+
+
+def test_lerp_dtypes_and_errors_as_pytorch():
+    a = torch.tensor([1.0, 2.0, 3.0])
+    with pytest.raises(RuntimeError, match="^expected dtype float for `end` but got dtype double$"):
+        a.lerp(a.double(), 0.5)
+    with pytest.raises(RuntimeError, match="^expected dtype float for `weight` but got dtype double$"):
+        a.lerp(a, a.double())
+    with pytest.raises(NotImplementedError, match="\"lerp_kernel_scalar\" not implemented for 'Long'"):
+        torch.tensor([1, 2]).lerp(torch.tensor([3, 4]), 0.5)
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(3\) must match the size of tensor b \(2\)"):
+        a.lerp(torch.ones(2), 0.5)
+    assert a.lerp(a, torch.tensor(0.5, dtype=torch.float64)).dtype == torch.float32    # a 0-d weight is cast
+
+
+def test_addcmul_and_addcdiv_promote_and_refuse_integer_division():
+    a, b = torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0], dtype=torch.float64, requires_grad=True)
+    y = torch.addcmul(a, b, a)
+    assert y.dtype == torch.float64 and y.tolist() == [4.0, 10.0]
+    y.sum().backward()
+    assert b.grad.dtype == torch.float64 and b.grad.tolist() == [1.0, 2.0]
+    assert torch.addcdiv(a, b, a).dtype == torch.float64
+    ints = torch.tensor([1, 2])
+    assert torch.addcmul(ints, ints, ints, value=2).tolist() == [3, 10]
+    assert torch.addcmul(ints, ints, ints, value=0.5).tolist() == [1, 2]      # value cast to long: 0
+    with pytest.raises(RuntimeError, match="^Integer division with addcdiv is no longer supported"):
+        torch.addcdiv(ints, ints, ints)
+    with pytest.raises(RuntimeError, match="output with shape \\[1\\] doesn't match the broadcast shape \\[2\\]"):
+        torch.ones(1).addcmul_(a, a)
+    assert torch.addcmul(torch.tensor(1.0), torch.tensor(2.0), torch.tensor(3.0)).shape == ()
+    assert torch.addcdiv(torch.zeros(0, 3), torch.ones(3), torch.ones(1)).shape == (0, 3)
+
+
+def test_addcdiv_by_zero_is_inf_as_in_pytorch():
+    out = torch.addcdiv(torch.zeros(2), torch.tensor([1.0, -1.0]), torch.zeros(2))
+    assert out.tolist() == [float("inf"), float("-inf")]

@@ -86,3 +86,5 @@ from .padding import ConstantPadNdBackward0  # noqa: F401,E402
 from . import gather_scatter  # noqa: F401,E402
 from .gather_scatter import (GatherBackward0, PutBackward0, ScatterAddBackward0, ScatterBackward1,  # noqa: F401,E402
                              TakeBackward0)
+from . import ternary  # noqa: F401,E402
+from .ternary import AddcdivBackward0, AddcmulBackward0, LerpBackward0, LerpBackward1  # noqa: F401,E402
