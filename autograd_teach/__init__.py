@@ -97,3 +97,5 @@ from .serialization import load, save  # noqa: E402,F401
 from .ops.gather_scatter import gather, put, scatter, scatter_add, take  # noqa: E402,F401
 from .ops.ternary import addcdiv, addcmul  # noqa: E402,F401
 lerp = _function_form("lerp")  # noqa: E305
+logical_and, logical_or, logical_xor, logical_not = map(  # noqa: E305
+    _function_form, ("logical_and", "logical_or", "logical_xor", "logical_not"))

@@ -83,13 +83,12 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         input = O.CatBackward0.apply(parts, dim)
     if n == 0:       # PyTorch returns a copy (its node: CopyBackwards)
         return O.CopyBackwards.apply(input._wrap(np.empty_like(input._data)), input)
-    if input.dtype is dtypes.bool_:
-        raise NotImplementedError("autograd_teach: diff of a bool tensor (PyTorch's logical_xor) is not here yet")
     for _ in range(min(n, input.shape[dim])):     # PyTorch stops once the dim is empty
         length = input.shape[dim] - 1
         earlier = narrow(input, dim, 0, length)    # made first, as PyTorch's diff_helper does (its
         later = narrow(input, dim, 1, length)      # sequence numbers order the backward)
-        input = later - earlier
+        # bools cannot be subtracted: their difference is "changed or not", as in PyTorch
+        input = later.logical_xor(earlier) if input.dtype is dtypes.bool_ else later - earlier
     return input
 
 

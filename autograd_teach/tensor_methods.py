@@ -733,6 +733,16 @@ class TensorMethods:
     def addcdiv_(self, tensor1, tensor2, *, value=1):
         return self._inplace(lambda t, a, b: t.addcdiv(a, b, value=value), tensor1, tensor2)
 
+    # logical ops: any nonzero is True; bool results, no gradient (logical_not is above)
+    def logical_and(self, other):
+        return _logical(np.logical_and, self, other, "logical_and")
+
+    def logical_or(self, other):
+        return _logical(np.logical_or, self, other, "logical_or")
+
+    def logical_xor(self, other):
+        return _logical(np.logical_xor, self, other, "logical_xor")
+
 
 
 class ReturnTypes(tuple):
@@ -857,3 +867,11 @@ def _var_args(dim, unbiased, keepdim, correction):
 def _scalar_like(number, t):
     """2 // x, 2 % x: the number becomes a 0-d tensor of the promoted dtype."""
     return t._wrap(np.array(number, dtype=dtypes.result_type(t, number).np))
+
+
+def _logical(op, t, other, name):
+    """A logical op of two tensors (broadcast): a bool tensor, outside the graph."""
+    if not isinstance(other, TensorMethods):
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    check_broadcast(t.shape, other.shape)
+    return t._wrap(np.asarray(op(t._data, other._data)))

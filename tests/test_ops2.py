@@ -287,3 +287,26 @@ def test_addcmul_and_addcdiv_promote_and_refuse_integer_division():
 def test_addcdiv_by_zero_is_inf_as_in_pytorch():
     out = torch.addcdiv(torch.zeros(2), torch.tensor([1.0, -1.0]), torch.zeros(2))
     assert out.tolist() == [float("inf"), float("-inf")]
+
+
+# -- logical ops -------------------------------------------------------------------------
+
+def test_logical_ops_give_bools_outside_the_graph():
+    x = torch.tensor([0.0, 1.5, -2.0, float("nan")], requires_grad=True)
+    m = torch.tensor([True, False, True, True])
+    for f, expected in [(torch.logical_and, [False, False, True, True]), (torch.logical_or, [True, True, True, True]),
+                        (torch.logical_xor, [True, True, False, False])]:
+        out = f(x, m)
+        assert out.dtype == torch.bool and out.tolist() == expected
+        assert out.grad_fn is None and not out.requires_grad
+    assert x.logical_and(m).tolist() == [False, False, True, True]
+    assert torch.logical_not(x).tolist() == [True, False, False, False]
+    assert torch.tensor([0, 3]).logical_or(torch.tensor([0, 0])).tolist() == [False, True]
+    assert torch.logical_xor(x[:2].reshape(2, 1), torch.tensor([True, False])).tolist() == [[True, False],
+                                                                                          [False, True]]
+    assert torch.logical_and(torch.zeros(0), torch.zeros(0)).shape == (0,)
+    assert torch.logical_and(torch.tensor(2.0), torch.tensor([1.0, 0.0])).tolist() == [True, False]
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(4\) must match the size of tensor b \(3\)"):
+        torch.logical_and(x, torch.ones(3))
+    with pytest.raises(TypeError, match=r"^logical_and\(\): argument 'other' \(position 2\) must be Tensor, not int$"):
+        torch.logical_and(x, 1)
