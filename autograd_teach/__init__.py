@@ -99,3 +99,6 @@ from .ops.ternary import addcdiv, addcmul  # noqa: E402,F401
 lerp = _function_form("lerp")  # noqa: E305
 logical_and, logical_or, logical_xor, logical_not = map(  # noqa: E305
     _function_form, ("logical_and", "logical_or", "logical_xor", "logical_not"))
+clamp_min, clamp_max, fmod, fmax, fmin, isclose = map(  # noqa: E305
+    _function_form, ("clamp_min", "clamp_max", "fmod", "fmax", "fmin", "isclose"))
+from .shape_functions import meshgrid, repeat_interleave  # noqa: E402,F401

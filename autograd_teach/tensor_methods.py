@@ -743,6 +743,40 @@ class TensorMethods:
     def logical_xor(self, other):
         return _logical(np.logical_xor, self, other, "logical_xor")
 
+    # clamp_min/max, fmod, fmax/fmin (ops/clamp_fmod.py)
+    def clamp_min(self, min):
+        min = _operand(min, self)
+        if isinstance(min, TensorMethods):
+            return O.clamp_fmod.ClampMinBackward1.apply(self, min)
+        return O.clamp_fmod.ClampMinBackward0.apply(self, min)
+
+    def clamp_max(self, max):
+        max = _operand(max, self)
+        if isinstance(max, TensorMethods):
+            return O.clamp_fmod.ClampMaxBackward1.apply(self, max)
+        return O.clamp_fmod.ClampMaxBackward0.apply(self, max)
+
+    def fmod(self, other):
+        other = _operand(other, self)
+        if isinstance(other, TensorMethods):
+            return O.clamp_fmod.FmodBackward1.apply(self, other)
+        return O.clamp_fmod.FmodBackward0.apply(self, other)
+
+    def fmax(self, other):
+        return O.clamp_fmod.FmaxBackward0.apply(self, other)
+
+    def fmin(self, other):
+        return O.clamp_fmod.FminBackward0.apply(self, other)
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return _isclose(self, other, rtol, atol, equal_nan)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    def repeat_interleave(self, repeats, dim=None, *, output_size=None):
+        return shape_functions.repeat_interleave(self, repeats, dim, output_size=output_size)
+
 
 
 class ReturnTypes(tuple):
@@ -875,3 +909,24 @@ def _logical(op, t, other, name):
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
     check_broadcast(t.shape, other.shape)
     return t._wrap(np.asarray(op(t._data, other._data)))
+
+
+def _isclose(a, b, rtol, atol, equal_nan):
+    """|a - b| <= atol + |rtol * b| (or equal, or both NaN with equal_nan), in
+    a's dtype as PyTorch computes it (integers in the default float)."""
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"{a.dtype.legacy_name} did not match {b.dtype.legacy_name}")
+    for name, tol in (("rtol", rtol), ("atol", atol)):
+        if tol < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got {tol:g}")
+    x, y = a._data, b._data
+    close = x == y
+    if equal_nan and x.dtype.kind == "f":
+        close |= np.isnan(x) & np.isnan(y)
+    if x.dtype.kind != "f":
+        x, y = x.astype(dtypes.default_float.np), y.astype(dtypes.default_float.np)
+    with np.errstate(invalid="ignore", over="ignore"):
+        allowed = atol + np.abs(rtol * y)
+        error = np.abs(x - y)
+        close |= np.isfinite(error) & (error <= allowed)
+    return a._wrap(np.asarray(close))

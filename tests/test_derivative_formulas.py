@@ -410,6 +410,21 @@ CASES.update({
                           lambda b, c: (b * 1).addcmul_(b, c, value=2))],
     "AddcdivBackward0": [("value", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r), t(3, low=0.5, high=2, rng=r)],
                           lambda a, b, c: torch.addcdiv(a, b, c, value=0.1))],
+    "ClampMinBackward0": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp_min(0.2))],
+    "ClampMaxBackward0": [("number", lambda r: [t(3, 4, rng=r)], lambda x: torch.clamp_max(x, -0.1))],
+    "ClampMinBackward1": [("tensor, broadcast", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, m: x.clamp_min(m))],
+    "ClampMaxBackward1": [("tensor, broadcast", lambda r: [t(3, 4, rng=r), t(3, 1, rng=r)],
+                           lambda x, m: torch.clamp_max(x, m))],
+    "FmodBackward0": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x.fmod(0.7))],
+    "FmodBackward1": [("tensors", lambda r: [t(3, 4, rng=r), t(4, low=0.5, high=2, rng=r)],
+                       lambda x, y: torch.fmod(x, -y))],
+    "FmaxBackward0": [("broadcast", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, y: torch.fmax(x, y)),
+                      ("nan", lambda r: [t(4, rng=r), t(4, rng=r)],     # NaN from where: no NaN in any gradient
+                       lambda x, y: x.fmax(torch.where(torch.tensor([False, True, False, True]), float("nan"), y)))],
+    "FminBackward0": [("broadcast", lambda r: [t(3, 4, rng=r), t(3, 1, rng=r)], lambda x, y: x.fmin(y)),
+                      ("nan", lambda r: [t(4, rng=r), t(4, rng=r)],
+                       lambda x, y: torch.fmin(torch.where(torch.tensor([True, False, False, True]), float("nan"), x),
+                                               y))],
 })
 
 

@@ -57,6 +57,24 @@ CASES = {
     "addcdiv": (lambda a, b, c: torch.addcdiv(a, b, c + 3), [(2, 3), (2, 3), (2, 3)]),
     "addcdiv value broadcast": (lambda a, b, c: a.addcdiv(b, c * c + 1, value=0.1), [(2, 3), (3,), (2, 1)]),
     "addcdiv_ in a graph": (lambda a, b, c: (a * 1).addcdiv_(b, c.exp(), value=-1), [(2, 3), (2, 3), (3,)]),
+    "clamp_min": (lambda x: x.clamp_min(0.1), [(3, 4)]),
+    "clamp_max tensor": (lambda x, m: torch.clamp_max(x, m), [(3, 4), (4,)]),
+    "clamp_min of a transpose": (lambda x, m: x.t().clamp_min(m), [(4, 3), (4,)]),
+    "fmod": (lambda x: torch.fmod(x * 3, 1.3), [(3, 4)]),
+    "fmod tensor": (lambda x, y: x.fmod(y.abs() + 0.5), [(3, 4), (4,)]),
+    "fmax": (lambda x, y: torch.fmax(x, y), [(3, 4), (3, 4)]),
+    "fmin broadcast 0-d": (lambda x, y: x.fmin(y), [(3, 4), ()]),
+    "view_as": (lambda x: x.view_as(torch.zeros(4, 3)) * 2, [(3, 4)]),
+    "reshape_as of a transpose": (lambda x: x.t().reshape_as(torch.zeros(12)), [(3, 4)]),
+    "expand_as": (lambda x: x.expand_as(torch.zeros(2, 3, 4)), [(3, 1)]),
+    "type_as": (lambda x: x.type_as(torch.zeros(1, dtype=torch.float64)) * x, [(3,)]),
+    "repeat_interleave": (lambda x: x.repeat_interleave(3), [(4,)]),
+    "repeat_interleave dim -1": (lambda x: torch.repeat_interleave(x, 2, dim=-1), [(2, 3)]),
+    "repeat_interleave flat": (lambda x: x.repeat_interleave(2), [(2, 3)]),
+    "repeat_interleave tensor": (lambda x: x.repeat_interleave(torch.tensor([2, 0, 1]), dim=0), [(3, 2)]),
+    "meshgrid ij": (lambda a, b: torch.meshgrid(a, b, indexing="ij")[0] * torch.meshgrid(a, b, indexing="ij")[1],
+                    [(3,), (2,)]),
+    "meshgrid xy three": (lambda a, b, c: torch.stack(torch.meshgrid([a, b, c], indexing="xy")), [(3,), (2,), ()]),
 }
 
 
@@ -310,3 +328,132 @@ def test_logical_ops_give_bools_outside_the_graph():
         torch.logical_and(x, torch.ones(3))
     with pytest.raises(TypeError, match=r"^logical_and\(\): argument 'other' \(position 2\) must be Tensor, not int$"):
         torch.logical_and(x, 1)
+
+
+# -- clamp_min/max, fmod, fmax/fmin, isclose, *_as, repeat_interleave, meshgrid -------------
+
+def test_clamp_min_max_pass_the_gradient_where_nothing_was_clamped():
+    x = torch.tensor([-2.0, -0.5, 0.0, 1.0, 3.0], requires_grad=True)
+    y = x.clamp_min(0.0)
+    assert y.grad_fn.name() == "ClampMinBackward0" and y.grad_fn._saved_min == 0.0
+    y.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 1.0, 1.0, 1.0]        # at the bound itself: passes, as in PyTorch
+    m = torch.tensor([1.0, -1.0, 0.0, 1.0, 2.0], requires_grad=True)
+    z = torch.clamp_max(x, m)
+    assert z.grad_fn.name() == "ClampMaxBackward1" and z.tolist() == [-2.0, -1.0, 0.0, 1.0, 2.0]
+    x.grad = None
+    z.sum().backward()
+    assert x.grad.tolist() == [1.0, 0.0, 1.0, 1.0, 0.0] and m.grad.tolist() == [0.0, 1.0, 0.0, 0.0, 1.0]
+    assert torch.tensor([1, 5]).clamp_min(2.5).tolist() == [2.5, 5.0]
+    assert torch.tensor([1.0, float("nan")]).clamp_min(0.0).isnan().tolist() == [False, True]
+
+
+def test_fmod_keeps_the_sign_of_self_and_errors_as_pytorch():
+    assert torch.fmod(torch.tensor([-7.0, 7.0]), 3).tolist() == [-1.0, 1.0]
+    assert torch.tensor([-7, 7]).fmod(-3).tolist() == [-1, 1]
+    assert torch.tensor([-7, 7]).fmod(2.5).tolist() == [-2.0, 2.0]
+    assert torch.fmod(torch.ones(2), 0.0).isnan().all()
+    for other in (0, torch.tensor([0, 1])):
+        with pytest.raises(RuntimeError, match="^ZeroDivisionError$"):
+            torch.tensor([-7, 7]).fmod(other)
+    x = torch.tensor([5.0, -5.0], requires_grad=True)
+    y = torch.tensor([3.0, 3.0], requires_grad=True)
+    torch.fmod(x, y).sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0] and y.grad.tolist() == [-1.0, 1.0]     # -trunc(x / y)
+
+
+def test_fmax_fmin_pick_the_number_over_nan_and_send_it_the_gradient():
+    nan = float("nan")
+    p = torch.tensor([1.0, nan, 3.0, nan, 2.0], requires_grad=True)
+    q = torch.tensor([2.0, 1.0, nan, nan, 2.0], requires_grad=True)
+    out = torch.fmax(p, q)
+    assert out.grad_fn.name() == "FmaxBackward0"
+    assert out.tolist()[:3] == [2.0, 1.0, 3.0] and out.isnan().tolist() == [False] * 3 + [True, False]
+    out.sum().backward()
+    assert p.grad.tolist() == [0.0, 0.0, 1.0, 1.0, 1.0] and q.grad.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]
+    p.grad = q.grad = None
+    torch.fmin(p, q).sum().backward()
+    assert p.grad.tolist() == [1.0, 0.0, 1.0, 1.0, 1.0] and q.grad.tolist() == [0.0, 1.0, 0.0, 0.0, 0.0]
+    assert torch.fmax(p, q.double()).dtype == torch.float64
+    assert torch.fmax(torch.tensor([1, 5]), torch.tensor([3, 2])).tolist() == [3, 5]
+
+
+def test_isclose_as_pytorch():
+    x = torch.tensor([-2.0, -0.5, 0.0, 1.0, 3.0])
+    y = torch.tensor([1.0, -1.0, 0.0, 1.0, 2.0])
+    assert torch.isclose(x, y).tolist() == [False, False, True, True, False]
+    assert x.isclose(y, rtol=0.5, atol=0.1).tolist() == [False, True, True, True, True]
+    nan, inf = float("nan"), float("inf")
+    assert torch.isclose(torch.tensor([nan, 1.0]), torch.tensor([nan, 1.0]), equal_nan=True).tolist() == [True, True]
+    assert torch.isclose(torch.tensor([nan, inf]), torch.tensor([nan, inf])).tolist() == [False, True]
+    assert torch.isclose(torch.tensor([1, 2]), torch.tensor([1, 3])).tolist() == [True, False]
+    assert torch.isclose(torch.zeros(0), torch.zeros(0)).shape == (0,)
+    with pytest.raises(RuntimeError, match="^Float did not match Double$"):
+        torch.isclose(x, y.double())
+    with pytest.raises(RuntimeError, match="^rtol must be greater than or equal to zero, but got -1$"):
+        torch.isclose(x, y, rtol=-1)
+
+
+def test_the_as_methods_record_what_pytorch_records():
+    m = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    assert m.view_as(torch.zeros(3, 2)).grad_fn.name() == "ViewBackward0"
+    r = m.t().reshape_as(torch.zeros(6))
+    assert r.grad_fn.name() == "UnsafeViewBackward0" and r.grad_fn.next_functions[0][0].name() == "CloneBackward0"
+    assert m[:1].expand_as(torch.zeros(4, 3)).grad_fn.name() == "ExpandBackward0"
+    assert m.type_as(torch.zeros(1, dtype=torch.float64)).grad_fn.name() == "ToCopyBackward0"
+    assert m.type_as(torch.zeros(1)) is m
+    t = m.type_as(torch.zeros(1, dtype=torch.long))
+    assert t.dtype == torch.long and t.grad_fn is None and not t.requires_grad
+    with pytest.raises(RuntimeError, match=r"^shape '\[4\]' is invalid for input of size 6$"):
+        m.view_as(torch.zeros(4))
+    with pytest.raises(RuntimeError, match=r"^The expanded size of the tensor \(3\) must match the existing size "
+                                           r"\(2\) at non-singleton dimension 0\."):
+        m.expand_as(torch.zeros(3, 3))
+
+
+def test_repeat_interleave_records_pytorchs_chain():
+    v = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    r = v.repeat_interleave(2)
+    assert r.tolist() == [1.0, 1.0, 2.0, 2.0, 3.0, 3.0]
+    chain, node = [], r.grad_fn
+    while node is not None and node.name() != "torch::autograd::AccumulateGrad":
+        chain.append(node.name())
+        node = node.next_functions[0][0]
+    assert chain == ["ViewBackward0", "CloneBackward0", "ExpandBackward0", "UnsqueezeBackward0"]
+    r.backward(torch.arange(6.0))
+    assert v.grad.tolist() == [1.0, 5.0, 9.0]
+    assert torch.repeat_interleave(torch.tensor([1, 0, 2])).tolist() == [0, 2, 2]
+    assert v.repeat_interleave(torch.tensor([1, 0, 2])).grad_fn.name() == "IndexSelectBackward0"
+    assert v.repeat_interleave(0).shape == (0,)
+    assert torch.tensor(5.0).repeat_interleave(3).tolist() == [5.0, 5.0, 5.0]
+    with pytest.raises(RuntimeError, match="^Repeats must be non-negative$"):
+        v.repeat_interleave(-1)
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-1, 0\], but got 1\)"):
+        v.repeat_interleave(2, dim=1)
+
+
+def test_meshgrid_warns_once_without_indexing_as_pytorch(recwarn):
+    from autograd_teach import shape_functions
+    a, b = torch.tensor([1.0, 2.0, 3.0]), torch.tensor([4.0, 5.0])
+    shape_functions.meshgrid_warned.clear()        # as in a fresh process
+    try:
+        ij = torch.meshgrid(a, b)
+        torch.meshgrid(a, b)
+        assert [str(w.message) for w in recwarn] == [shape_functions.MESHGRID_WARNING]
+        assert str(recwarn[0].message).startswith("torch.meshgrid: in an upcoming release, it will be required to "
+                                                  "pass the indexing argument.")
+    finally:
+        shape_functions.meshgrid_warned.set()
+    assert [t.tolist() for t in ij] == [[[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]], [[4.0, 5.0], [4.0, 5.0], [4.0, 5.0]]]
+    xy = torch.meshgrid([a, b], indexing="xy")
+    assert [t.shape for t in xy] == [(2, 3), (2, 3)] and xy[0].tolist() == [[1.0, 2.0, 3.0]] * 2
+    assert [t.shape for t in torch.meshgrid(torch.tensor(1.0), b, indexing="ij")] == [(1, 2), (1, 2)]
+    for args, kw, message in [((a, b), {"indexing": "zz"},
+                               'torch.meshgrid: indexing must be one of "xy" or "ij", but received: zz'),
+                              ((), {"indexing": "xy"}, "meshgrid expects a non-empty TensorList"),
+                              ((a, b.double()), {"indexing": "ij"}, "meshgrid expects all tensors to have the same dtype"),
+                              ((a.reshape(3, 1), b), {"indexing": "ij"},
+                               "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: ")]:
+        with pytest.raises(RuntimeError) as e:
+            torch.meshgrid(*args, **kw)
+        assert str(e.value).startswith(message)

@@ -88,3 +88,6 @@ from .gather_scatter import (GatherBackward0, PutBackward0, ScatterAddBackward0,
                              TakeBackward0)
 from . import ternary  # noqa: F401,E402
 from .ternary import AddcdivBackward0, AddcmulBackward0, LerpBackward0, LerpBackward1  # noqa: F401,E402
+from . import clamp_fmod  # noqa: F401,E402
+from .clamp_fmod import (ClampMaxBackward0, ClampMaxBackward1, ClampMinBackward0, ClampMinBackward1,  # noqa: F401,E402
+                         FmaxBackward0, FminBackward0, FmodBackward0, FmodBackward1)
