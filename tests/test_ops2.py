@@ -457,3 +457,28 @@ def test_meshgrid_warns_once_without_indexing_as_pytorch(recwarn):
         with pytest.raises(RuntimeError) as e:
             torch.meshgrid(*args, **kw)
         assert str(e.value).startswith(message)
+
+
+def test_put_checks_as_pytorch():
+    x = torch.zeros(3, 4)
+    cases = [
+        (lambda: x.put(idx([12]), torch.ones(1)), IndexError,
+         "out of range: tried to access index 12 on a tensor of 12 elements."),
+        (lambda: x.put(idx([-13]), torch.ones(1)), IndexError,
+         "out of range: tried to access index -13 on a tensor of 12 elements."),
+        (lambda: x.put(idx([1]).int(), torch.ones(1)), RuntimeError,
+         "put_(): Expected a long tensor for index, but got Int"),
+        (lambda: x.put(idx([1, 2]), torch.ones(3)), IndexError,
+         "put_(): Expected source and index to have the same number of elements, but got source.numel() = 3, "
+         "index.numel() = 2"),
+        (lambda: x.put(idx([1]), torch.ones(1, dtype=torch.float64)), RuntimeError,
+         "put_(): self and source expected to have the same dtype, but got self.dtype = Float and "
+         "source.dtype = Double"),
+    ]
+    for f, error, message in cases:
+        with pytest.raises(error) as e:
+            f()
+        assert str(e.value) == message
+    y = torch.zeros(4)
+    y.put_(idx([1, 1, -1]), torch.tensor([1.0, 2.0, 3.0]), accumulate=True)
+    assert y.tolist() == [0.0, 3.0, 0.0, 3.0] and y._version == 1

@@ -173,21 +173,36 @@ def scatter_add(input, dim, index, src):
 
 
 def take(input, index):
-    idx = index._data
-    if idx.dtype != np.int64:
-        raise RuntimeError(f"take(): Expected a long tensor for index, but got {index.dtype.legacy_name}")
-    n = input.numel()
-    if n == 0 and idx.size:
+    n = _flat_index(input, index, "take")
+    if n == 0 and index.numel():
         raise IndexError("take(): tried to take from an empty tensor")
-    bad = idx[(idx >= n) | (idx < -n)]
-    if bad.size:
-        raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor of {n} elements.")
-    return TakeBackward0.apply(input, np.where(idx < 0, idx + n, idx))
+    return TakeBackward0.apply(input, _wrapped(index._data, n))
 
 
 def put(input, index, source, accumulate=False):
-    idx = index._data.astype(np.int64)
-    return PutBackward0.apply(input, source, np.where(idx < 0, idx + input.numel(), idx), accumulate)
+    n = _flat_index(input, index, "put_")
+    if source.numel() != index.numel():
+        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
+                         f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+                           f"{input.dtype.legacy_name} and source.dtype = {source.dtype.legacy_name}")
+    return PutBackward0.apply(input, source, _wrapped(index._data, n), accumulate)
+
+
+def _flat_index(input, index, name):
+    """take and put read input as if flattened: a long index within -n .. n - 1."""
+    if index.dtype.legacy_name != "Long":
+        raise RuntimeError(f"{name}(): Expected a long tensor for index, but got {index.dtype.legacy_name}")
+    n, idx = input.numel(), index._data
+    bad = idx[(idx >= n) | (idx < -n)]
+    if bad.size and n:
+        raise IndexError(f"out of range: tried to access index {bad.flat[0]} on a tensor of {n} elements.")
+    return n
+
+
+def _wrapped(idx, n):
+    return np.where(idx < 0, idx + n, idx)
 
 
 def _checked_scatter(input, dim, index, src):
