@@ -763,13 +763,13 @@ class TensorMethods:
         return O.clamp_fmod.FmodBackward0.apply(self, other)
 
     def fmax(self, other):
-        return O.clamp_fmod.FmaxBackward0.apply(self, other)
+        return O.clamp_fmod.FmaxBackward0.apply(self, _tensor_arg(other, "fmax"))
 
     def fmin(self, other):
-        return O.clamp_fmod.FminBackward0.apply(self, other)
+        return O.clamp_fmod.FminBackward0.apply(self, _tensor_arg(other, "fmin"))
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return _isclose(self, other, rtol, atol, equal_nan)
+        return _isclose(self, _tensor_arg(other, "isclose"), rtol, atol, equal_nan)
 
     def type_as(self, other):
         return self.to(other.dtype)
@@ -903,11 +903,16 @@ def _scalar_like(number, t):
     return t._wrap(np.array(number, dtype=dtypes.result_type(t, number).np))
 
 
+def _tensor_arg(other, name):
+    """PyTorch's TypeError for a number where only a tensor is taken (x.fmax(2))."""
+    if not isinstance(other, TensorMethods):
+        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    return other
+
+
 def _logical(op, t, other, name):
     """A logical op of two tensors (broadcast): a bool tensor, outside the graph."""
-    if not isinstance(other, TensorMethods):
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
-    check_broadcast(t.shape, other.shape)
+    check_broadcast(t.shape, _tensor_arg(other, name).shape)
     return t._wrap(np.asarray(op(t._data, other._data)))
 
 

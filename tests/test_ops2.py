@@ -482,3 +482,14 @@ def test_put_checks_as_pytorch():
     y = torch.zeros(4)
     y.put_(idx([1, 1, -1]), torch.tensor([1.0, 2.0, 3.0]), accumulate=True)
     assert y.tolist() == [0.0, 3.0, 0.0, 3.0] and y._version == 1
+
+
+def test_a_number_where_pytorch_takes_only_a_tensor_is_a_type_error_naming_its_position():
+    x = torch.ones(2)
+    for f, name, position, kind in [(torch.fmax, "fmax", 2, "float"), (torch.isclose, "isclose", 2, "float"),
+                                    (torch.logical_or, "logical_or", 2, "float"),
+                                    (torch.Tensor.fmin, "fmin", 1, "float"),
+                                    (torch.Tensor.logical_xor, "logical_xor", 1, "float")]:
+        with pytest.raises(TypeError) as e:
+            f(x, 2.0)
+        assert str(e.value) == f"{name}(): argument 'other' (position {position}) must be Tensor, not {kind}"
