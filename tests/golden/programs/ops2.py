@@ -290,3 +290,16 @@ show("fmin method number", lambda: o.fmin(2))
 show("isclose number", lambda: torch.isclose(o, 1.))
 show("isclose method number", lambda: o.isclose(1))
 show("logical_xor method number", lambda: o.logical_xor(1))
+# -- in place on views inside a graph (CopySlices), and on a transpose
+xv = torch.arange(12.).reshape(3, 4).requires_grad_()
+sv = torch.ones(1, 2, requires_grad=True)
+yv = xv * 1
+yv[1:].scatter_(1, torch.tensor([[3, 0]]), sv)
+print(yv.grad_fn.name(), yv.tolist())
+(yv * torch.arange(12.).reshape(3, 4)).sum().backward()
+print(xv.grad.tolist(), sv.grad.tolist())
+zv = xv.detach().clone()
+zv.t().lerp_(torch.ones(4, 3), 0.5); print(zv.tolist())
+wv = xv * 1
+wv.t()[0].addcmul_(torch.ones(3), torch.ones(3), value=2); print(wv.grad_fn.name(), wv.tolist())
+wv.sum().backward(); print(xv.grad.tolist())
