@@ -82,3 +82,12 @@ from .activations import (EluBackward0, EluBackward1, HardsigmoidBackward0, Hard
                           EluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, SiluBackward0,
                           SoftplusBackward0, SoftplusBackwardBackward0)
 from .padding import ConstantPadNdBackward0  # noqa: F401,E402
+# --- gather, scatter, take, lerp, addcmul, ... (the ops a learner reaches for next) ---
+from . import gather_scatter  # noqa: F401,E402
+from .gather_scatter import (GatherBackward0, PutBackward0, ScatterAddBackward0, ScatterBackward1,  # noqa: F401,E402
+                             TakeBackward0)
+from . import ternary  # noqa: F401,E402
+from .ternary import AddcdivBackward0, AddcmulBackward0, LerpBackward0, LerpBackward1  # noqa: F401,E402
+from . import clamp_fmod  # noqa: F401,E402
+from .clamp_fmod import (ClampMaxBackward0, ClampMaxBackward1, ClampMinBackward0, ClampMinBackward1,  # noqa: F401,E402
+                         FmaxBackward0, FminBackward0, FmodBackward0, FmodBackward1)
