@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from ..node import OpNode, check_broadcast, quiet
-from .float32 import FLOAT32
+from .float32 import FLOAT32, fma as fused   # a * b + c, one rounding (a CPU's fused multiply-add)
 
 
 def lerp(start, end, weight):
@@ -23,13 +23,6 @@ def lerp(start, end, weight):
     if start.dtype == FLOAT32:
         return fused(coeff, end - start, base)
     return base + coeff * (end - start)
-
-
-def fused(a, b, c):
-    """a * b + c in float32 with one rounding, as a CPU's fused multiply-add: the
-    product of two float32s is exact in float64 (the sum rounds there first:
-    a double rounding, rarely different)."""
-    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(FLOAT32)
 
 
 class LerpBackward0(OpNode):
