@@ -79,7 +79,36 @@ def setitem(t, index, value):
     if _is_tensor(value) and value.dim() > 0 and (region is None or value.shape != region.shape):
         value = fit(value, None if region is None else region.shape)   # as PyTorch's copy_to and index_put_ see it
     idx = np_index(index if isinstance(index, tuple) else (index,))
+    if _advanced_on_t(t, parts):    # PyTorch's index_put_ on t itself
+        t._inplace(lambda src, v: O.IndexPutBackward0.apply(src, v, idx), value)
+        return
     t._inplace(lambda src, v: O.CopySlices.apply(src, v, (), idx), value, view=True)
+
+
+def _advanced_on_t(t, parts):
+    """Advanced indices with only `...` and whole-dimension slices beside them:
+    PyTorch makes no view first, and x[indices] = v is index_put_ on x itself
+    (IndexPutBackward0). Anything else views x first (CopySlices)."""
+    if not any(_is_advanced(i) and not isinstance(i, (bool, np.bool_)) for i in parts):
+        return False
+    dim = 0
+    for k, i in enumerate(parts):
+        if i is Ellipsis:           # the dims after it are counted from the end
+            dim = t.dim() - sum(_dims_taken(j) for j in parts[k + 1:])
+            continue
+        if i is None or isinstance(i, (int, np.integer, bool, np.bool_)) or (_is_tensor(i) and i.dim() == 0):
+            return False            # a select or an unsqueeze: a view
+        if isinstance(i, slice) and not (dim < t.dim() and i.step in (None, 1)
+                                         and i.indices(t.shape[dim])[:2] == (0, t.shape[dim])):
+            return False            # a part of a dim: a view
+        dim += _dims_taken(i)
+    return True
+
+
+def _dims_taken(i):
+    """How many dims of x an index takes: a bool mask its own number, else one."""
+    data = i._data if _is_tensor(i) else i
+    return data.ndim if isinstance(data, np.ndarray) and data.dtype == np.bool_ else 1
 
 
 def _whole(t, parts):

@@ -255,6 +255,9 @@ CASES = {
                                 lambda g: _backward_of(lambda x: x[:, 1::2], g, (3, 4)))],
     "IndexPutImplBackward0": [("double backward of x[[0, 2, 0]]", lambda r: [t(3, 4, rng=r)],
                                lambda g: _backward_of(lambda x: x[[0, 2, 0]], g, (3, 4)))],
+    "IndexPutBackward0": [("x[[0, 2]] = v", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, v: _index_put(x, v)),
+                          ("x[:, [1, 3]] = v, broadcast", lambda r: [t(3, 4, rng=r), t(3, 1, rng=r)],
+                           lambda x, v: _index_put(x, v, (slice(None), [1, 3])))],
     "ScatterBackward0": [("double backward of x.max(1)", lambda r: [t(3, rng=r)],
                           lambda g: _backward_of(lambda x: x.max(1).values, g, (3, 4))),
                          ("scatter", lambda r: [t(3, 4, rng=r), t(3, 1, rng=r)],
@@ -451,6 +454,12 @@ def _unbind_rows(x):
 def _setitem(x, v):
     y = x * 1
     y[1] = v
+    return y
+
+
+def _index_put(x, v, index=[0, 2]):
+    y = x * 1
+    y[index] = v
     return y
 
 

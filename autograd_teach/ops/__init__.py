@@ -46,7 +46,7 @@ from .pointwise import (AbsBackward0, ClampBackward1, CosBackward0, ExpBackward0
 from .reduction import (AmaxBackward0, AminBackward0, LogsumexpBackward0, NansumBackward0,  # noqa: F401
                         LinalgVectorNormBackward0, MaxBackward0, MaxBackward1, MeanBackward0,  # noqa: F401
                         MeanBackward1, MinBackward0, MinBackward1, SumBackward0, SumBackward1)
-from .selection import (IndexPutImplBackward0, ScatterBackward0, SelectBackwardBackward0,  # noqa: F401
+from .selection import (IndexPutBackward0, IndexPutImplBackward0, ScatterBackward0, SelectBackwardBackward0,  # noqa: F401
                         SliceBackwardBackward0, WhereBackward0)
 from .shape import (CloneBackward0, CopyBackwards, ExpandBackward0, IndexBackward0, PermuteBackward0,  # noqa: F401
                     SelectBackward0, SliceBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward4,

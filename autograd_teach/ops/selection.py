@@ -105,6 +105,60 @@ class IndexPutImplBackward0(OpNode):
         return grad, grad[self.indices]
 
 
+class IndexPutBackward0(OpNode):
+    """out = self.index_put(indices, values)   (x[indices] = values: a copy of self with values written at indices)
+
+    self: index_put(grad, indices, 0)
+    values: at_indices(grad, indices)
+
+    In PyTorch, x[indices] = values with advanced indices (beside them only
+    `...` and whole-dimension slices) is index_put_ on x itself, with no view
+    first; where an index repeats, the last value written stays, and each
+    value still gets its gradient.
+    """
+    inputs = ("self", "values")
+    attrs = ("indices", "accumulate")
+    keeps_dtype = True
+
+    def forward(self, a, v, indices):
+        self.indices, self.accumulate = indices, False
+        return _put(a.copy(order="K"), indices, v)
+
+    def backward(self, grad):
+        return _put(grad.copy(order="K"), self.indices, 0), grad[self.indices]
+
+    @property
+    def _saved_indices(self):
+        """As PyTorch shows them: one entry per indexed dim, a tensor, or None
+        where a whole dim was taken (`:` or `...`)."""
+        parts = self.indices if type(self.indices) is tuple else (self.indices,)
+        taken = sum(p.ndim if type(p) is np.ndarray and p.dtype == np.bool_ else 1 for p in parts if p is not Ellipsis)
+        ndim = len(self.input_metadata[0][0])
+        shown = []
+        for p in parts:
+            if p is Ellipsis:
+                shown += [None] * (ndim - taken)
+            else:
+                shown.append(self.wrap(p) if type(p) is np.ndarray else None)
+        return tuple(shown)
+
+
+def index_put(t, indices, values):
+    """t with values written at indices (IndexPutBackward0): the rule above.
+    indices as PyTorch shows them (None: a whole dim) or as numpy takes them."""
+    return IndexPutBackward0.apply(t, values, _as_index(indices, arrays=True))
+
+
+def at_indices(t, indices):
+    """t[indices], indices as index_put takes them."""
+    return t[_as_index(indices, arrays=False)]
+
+
+def _as_index(indices, arrays):
+    parts = indices if type(indices) is tuple else (indices,)
+    return tuple(slice(None) if i is None else i._data if arrays and hasattr(i, "_data") else i for i in parts)
+
+
 class ScatterBackward0(OpNode):
     """out = self.scatter(dim, index, src)   (a copy of self with src written at index along dim)
 
