@@ -305,3 +305,64 @@ def pad(input, pad, mode="constant", value=None):
     if mode != "constant":
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     return O.ConstantPadNdBackward0.apply(input, list(pad), 0 if value is None else value)
+
+
+# --- convolution (ops/conv.py) ---
+_SAME_WARNING = ("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of "
+                 "the input be created (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                 "Convolution.cpp:1101.)")
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """Each output position: the sum over a window of the input's channels
+    times the weight. input (N, C_in, L) or (C_in, L); weight (C_out, C_in/groups, k)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, "conv1d", 1)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """conv1d over two spatial dims: input (N, C_in, H, W) or (C_in, H, W);
+    weight (C_out, C_in/groups, kH, kW)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, "conv2d", 2)
+
+
+def _convolution(input, weight, bias, stride, padding, dilation, groups, name, dims):
+    """An unbatched input gets a batch dim of 1 around the op, as PyTorch's
+    (UnsqueezeBackward0 before, SqueezeBackward1 after)."""
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
+                           f"input of size: {list(input.shape)}")
+    if input.dim() == dims + 1:
+        return _convolution(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups, name, dims).squeeze(0)
+    k = weight.dim() - 2
+    as_list = (lambda v: list(v) if isinstance(v, (tuple, list)) else [v] * dims)   # conv2d's int[2]
+    stride, dilation = O.conv.expand_param(as_list(stride), "stride", k), O.conv.expand_param(as_list(dilation),
+                                                                                              "dilation", k)
+    output_padding = (0,) * k
+    if isinstance(padding, str):
+        input, padding, output_padding = _padding_mode(input, weight, stride, padding, dilation)
+    else:
+        padding = O.conv.expand_param(as_list(padding), "padding", k)
+    O.conv.check_convolution(input, weight, bias, stride, padding, dilation, groups)
+    return O.ConvolutionBackward0.apply(input, weight, 0.0 if bias is None else bias, stride, padding, dilation,
+                                        False, output_padding, groups)
+
+
+def _padding_mode(input, weight, stride, padding, dilation):
+    """padding='valid' is 0 (PyTorch keeps it as (0,)); 'same' pads
+    dilation*(k-1) in all, half on each side; when that is odd, the extra one
+    goes on the right, by an F.pad of the input first."""
+    if padding == "valid":
+        return input, (0,), (0,)
+    if padding != "same":
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    total = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
+    left = [t // 2 for t in total]
+    if total != [2 * low for low in left]:
+        warnings.warn(_SAME_WARNING, UserWarning, stacklevel=4)
+        extra = []
+        for t, low in reversed(list(zip(total, left))):
+            extra += [0, t - 2 * low]
+        input = O.ConstantPadNdBackward0.apply(input, extra, 0)
+    return input, tuple(left), (0,) * len(total)
