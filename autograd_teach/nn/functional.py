@@ -366,3 +366,56 @@ def _padding_mode(input, weight, stride, padding, dilation):
             extra += [0, t - 2 * low]
         input = O.ConstantPadNdBackward0.apply(input, extra, 0)
     return input, tuple(left), (0,) * len(total)
+
+
+# --- pooling (ops/pooling.py) ---
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The max of each window; with return_indices, also where it was (h * W + w)."""
+    if input.dim() not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    pair = O.pooling.pair
+    kernel = pair(kernel_size, "max_pool2d", "kernel_size must either be a single int, or a tuple of two ints")
+    stride = pair(stride, "max_pool2d", "stride must either be omitted, a single int, or a tuple of two ints", True)
+    padding = pair(padding, "max_pool2d", "padding must either be a single int, or a tuple of two ints")
+    dilation = pair(dilation, "max_pool2d", "dilation must be either a single int, or a tuple of two ints")
+    O.pooling.check_pool(input, kernel, stride, padding, dilation, ceil_mode, "max_pool2d")
+    out = O.MaxPool2DWithIndicesBackward0.apply(input, kernel, stride, padding, dilation, ceil_mode)
+    if not return_indices:
+        return out
+    if out.grad_fn is not None:
+        return out, from_numpy(out.grad_fn.result1)
+    return out, from_numpy(O.pooling.max_pool2d_with_indices(input.detach().numpy(), kernel, stride, padding,
+                                                              dilation, ceil_mode)[1])
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """The mean of each window (see ops/pooling.py for what it is divided by)."""
+    pair = O.pooling.pair
+    kernel = pair(kernel_size, "avg_pool2d", "kernel_size must either be a single int, or a tuple of two ints")
+    stride = pair(stride, "avg_pool2d", "stride must either be omitted, a single int, or a tuple of two ints", True)
+    padding = pair(padding, "avg_pool2d", "padding must either be a single int, or a tuple of two ints")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    O.pooling.check_pool(input, kernel, stride, padding, (1, 1), ceil_mode, "avg_pool2d")
+    return O.AvgPool2DBackward0.apply(input, kernel, stride, padding, ceil_mode, count_include_pad,
+                                      divisor_override)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """The input cut into output_size windows as even as can be, each averaged.
+    An output of 1 x 1 is input.mean((-1, -2), keepdim=True), as PyTorch records it."""
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
+    size = list(output_size) if isinstance(output_size, (tuple, list)) else [output_size, output_size]
+    if len(size) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    size = [input.shape[-2 + i] if s is None else s for i, s in enumerate(size)]
+    if min(size) < 0:
+        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
+                           f"received {{{size[0]}, {size[1]}}}")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"adaptive_avg_pool2d\" not implemented for '{input.dtype.legacy_name}'")
+    if size == [1, 1]:
+        return input.mean((-1, -2), keepdim=True)
+    return O.AdaptiveAvgPool2DBackward0.apply(input, tuple(size))

@@ -84,3 +84,5 @@ from .activations import (EluBackward0, EluBackward1, HardsigmoidBackward0, Hard
 from .padding import ConstantPadNdBackward0  # noqa: F401,E402
 from . import conv  # noqa: F401,E402
 from .conv import ConvolutionBackward0  # noqa: F401,E402
+from . import pooling  # noqa: F401,E402
+from .pooling import AdaptiveAvgPool2DBackward0, AvgPool2DBackward0, MaxPool2DWithIndicesBackward0  # noqa: F401,E402
