@@ -13,7 +13,6 @@ the input is (C, H, W) or (N, C, H, W), and only the last two dims slide.
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..creation import zeros
 from ..node import OpNode
 from .conv import ConvolutionBackward0, _conv_transpose
 from .rearrange import IndexAddBackward0
@@ -51,7 +50,7 @@ def max_pool2d_with_indices_backward(grad, self, result1):
     height, width = self.shape[-2:]
     planes = int(np.prod(self.shape[:-2], dtype=np.int64))
     index = _flat_index(_array(result1), planes, height * width)
-    flat = zeros(planes * height * width, dtype=grad.dtype)
+    flat = grad._wrap(np.zeros(planes * height * width, grad._data.dtype))
     return IndexAddBackward0.apply(flat, grad.reshape(-1), 0, index, 1).reshape(self.shape)
 
 
@@ -79,7 +78,7 @@ def max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode
 
 
 class MaxPool2DWithIndicesBackward0(OpNode):
-    """out, result1 = max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)
+    """out = max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)   (and result1)
 
     self: max_pool2d_with_indices_backward(grad, self, result1)
 
