@@ -9,7 +9,12 @@ the input is (C, H, W) or (N, C, H, W), and only the last two dims slide.
   transposed convolution with a kernel of ones;
 - adaptive avg: windows of varying sizes (start = floor(i*H/oh), end =
   ceil((i+1)*H/oh)); a mean over a rectangle is a mean over rows then over
-  columns, so it is two matrix products."""
+  columns, so it is two matrix products.
+
+The rules are written with recorded ops (index_add, a transposed convolution,
+matmuls), so a double backward works; PyTorch records one node of its own
+there instead (MaxPool2DWithIndicesBackwardBackward0, ...): the values agree,
+the names do not."""
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 

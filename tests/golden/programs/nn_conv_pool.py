@@ -4,8 +4,10 @@
 # and gradients (stride, padding, 'same' and 'valid', dilation, groups, 1x1
 # kernels, strides longer than the kernel, unbatched and empty batches,
 # non-contiguous inputs, a weight shared in a loop), max pooling's tie rule
-# and indices, avg pooling's divisors, second derivatives' values, d2l's
-# LeNet shapes, and the errors.
+# and indices, avg pooling's divisors, d2l's LeNet shapes, and the errors.
+# (Second derivatives: tests/test_conv_pool.py. PyTorch records them as
+# ConvolutionBackwardBackward0 and the like, autograd_teach as convolutions
+# again, so a diagram of them differs; see ops/conv.py.)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -71,10 +73,6 @@ for _ in range(3):
 z.sum().backward()
 print(z, h.grad, k.grad)
 
-x2 = torch.randn(1, 2, 4, 4, dtype=torch.float64, requires_grad=True)
-w2 = torch.randn(3, 2, 2, 2, dtype=torch.float64, requires_grad=True)
-gx, gw = torch.autograd.grad(F.conv2d(x2, w2, stride=2, padding=1).pow(2).sum(), (x2, w2), create_graph=True)
-print(torch.autograd.grad(gx.pow(2).sum() + gw.sum(), (x2, w2)))
 
 # pooling
 p = torch.tensor([[[[1.0, 2.0, 2.0, 0.0], [2.0, 1.0, 0.0, 2.0], [3.0, 3.0, 1.0, 1.0], [0.0, 3.0, 1.0, 1.0]]]],
