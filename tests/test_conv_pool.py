@@ -156,6 +156,23 @@ def test_max_pool_takes_the_first_of_tied_maxima():
     assert x.grad.tolist() == [[[[1.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 0.0]]]]
 
 
+def test_max_pool_never_picks_the_padding_even_when_all_is_minus_inf():
+    """PyTorch's kernel starts at the window's first input pixel and moves on
+    only for a larger value: a window of -inf picks its first input pixel.
+    (Picking a padding position would send the gradient to a wrapped index.)"""
+    x = torch.full((1, 1, 3, 3), float("-inf"), requires_grad=True)
+    y, idx = F.max_pool2d(x, 3, stride=2, padding=1, return_indices=True)
+    assert idx.tolist() == [[[[0, 1], [3, 4]]]]
+    y.sum().backward()
+    assert x.grad.tolist() == [[[[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 0.0]]]]
+
+
+def test_max_pool_takes_the_last_nan():
+    nan = float("nan")
+    _, idx = F.max_pool2d(torch.tensor([[[[1.0, nan, 2.0, nan], [nan, 0.0, 3.0, 1.0]]]]), 2, return_indices=True)
+    assert idx.tolist() == [[[[4, 3]]]]
+
+
 def test_max_pool_overlapping_windows_add_into_a_shared_max():
     x = torch.tensor([[[[0.0, 0.0, 0.0], [0.0, 9.0, 0.0], [0.0, 0.0, 0.0]]]], requires_grad=True)
     F.max_pool2d(x, 2, stride=1).sum().backward()

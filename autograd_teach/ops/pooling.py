@@ -76,10 +76,32 @@ def max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode
     lowest = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     windows = _windows(x, kernel_size, step, padding, dilation, out_size, lowest)
     windows = windows.reshape(windows.shape[:-2] + (kernel_size[0] * kernel_size[1],))
-    where = windows.argmax(-1)                     # the first max, as PyTorch's kernel (strict >)
-    h = np.arange(out_size[0]).reshape(-1, 1) * step[0] - padding[0] + where // kernel_size[1] * dilation[0]
-    w = np.arange(out_size[1]) * step[1] - padding[1] + where % kernel_size[1] * dilation[1]
-    return np.take_along_axis(windows, where[..., None], -1)[..., 0], h * x.shape[-1] + w
+    (h, h_inside), (w, w_inside) = [_positions(*a) for a in zip(out_size, kernel_size, step, padding, dilation,
+                                                                 x.shape[-2:])]
+    inside = (h_inside[:, None, :, None] & w_inside[None, :, None, :]).reshape(*out_size, -1)
+    where = _first_max(windows, inside)
+    rows = h[np.arange(out_size[0]).reshape(-1, 1), where // kernel_size[1]]
+    cols = w[np.arange(out_size[1]), where % kernel_size[1]]
+    return np.take_along_axis(windows, where[..., None], -1)[..., 0], rows * x.shape[-1] + cols
+
+
+def _positions(out, kernel, stride, pad, dilation, size):
+    """(out, kernel): the input row (or column) under each kernel offset of each window, and whether it is inside."""
+    at = np.arange(out).reshape(-1, 1) * stride - pad + np.arange(kernel) * dilation
+    return at, (at >= 0) & (at < size)
+
+
+def _first_max(windows, inside):
+    """Where each window's max is, as PyTorch's kernel finds it: the first of
+    tied maxima among the input pixels (never the padding, even when all are
+    -inf); a NaN wins, the last NaN if several."""
+    best = windows.max(-1, keepdims=True)
+    first = ((windows == best) & inside).argmax(-1)
+    if windows.dtype.kind != "f":
+        return first
+    nan = np.isnan(windows) & inside
+    last_nan = windows.shape[-1] - 1 - nan[..., ::-1].argmax(-1)
+    return np.where(nan.any(-1), last_nan, first)
 
 
 class MaxPool2DWithIndicesBackward0(OpNode):

@@ -96,6 +96,13 @@ for kw in (dict(kernel_size=(2, 3), stride=(2, 1), padding=(1, 0), dilation=(1, 
     g, = torch.autograd.grad(out.sum(), q)
     print(kw, out.shape, out.grad_fn._saved_stride, out[1, 2], round(g[1, 2].sum().item(), 4))
 print(F.max_pool2d(q[0], 2).grad_fn, F.max_pool2d(q[0], 2).shape)
+ninf = torch.full((1, 1, 3, 3), float('-inf'), requires_grad=True)
+m, idx = F.max_pool2d(ninf, 3, stride=2, padding=1, return_indices=True)
+m.sum().backward()
+print(m, idx, ninf.grad)
+nan = float('nan')
+print(F.max_pool2d(torch.tensor([[[[1.0, nan, 2.0, nan], [nan, 0.0, 3.0, 1.0]]]]), 2, return_indices=True))
+print(F.max_pool2d(torch.full((1, 1, 2, 2), -9223372036854775808), 2, stride=1, padding=1, return_indices=True))
 
 a = torch.arange(16.0).reshape(1, 1, 4, 4).requires_grad_()
 for kw in (dict(kernel_size=2), dict(kernel_size=3, stride=2, padding=1, ceil_mode=True),
