@@ -333,15 +333,14 @@ def _convolution(input, weight, bias, stride, padding, dilation, groups, name, d
                            f"input of size: {list(input.shape)}")
     if input.dim() == dims + 1:
         return _convolution(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups, name, dims).squeeze(0)
-    k = weight.dim() - 2
-    as_list = (lambda v: list(v) if isinstance(v, (tuple, list)) else [v] * dims)   # conv2d's int[2]
-    stride, dilation = O.conv.expand_param(as_list(stride), "stride", k), O.conv.expand_param(as_list(dilation),
-                                                                                              "dilation", k)
+    k = weight.dim() - 2      # the weight says how many dims the convolution has
+    stride = O.conv.expand_param(stride, "stride", dims, k)
+    dilation = O.conv.expand_param(dilation, "dilation", dims, k)
     output_padding = (0,) * k
     if isinstance(padding, str):
         input, padding, output_padding = _padding_mode(input, weight, stride, padding, dilation)
     else:
-        padding = O.conv.expand_param(as_list(padding), "padding", k)
+        padding = O.conv.expand_param(padding, "padding", dims, k)
     O.conv.check_convolution(input, weight, bias, stride, padding, dilation, groups)
     return O.ConvolutionBackward0.apply(input, weight, 0.0 if bias is None else bias, stride, padding, dilation,
                                         False, output_padding, groups)

@@ -112,8 +112,9 @@ def weight_as_convolution(input, grad, kernel, stride, padding, dilation, groups
     is cut to it."""
     n, c, o, g, nd = input.shape[0], input.shape[1], grad.shape[1], groups, len(kernel)
     spatial = tuple(range(3, 3 + nd))
-    x = input.reshape(n, g, c // g, *input.shape[2:]).permute(2, 1, 0, *spatial).reshape(c // g, g * n, *input.shape[2:])
-    k = grad.reshape(n, g, o // g, *grad.shape[2:]).permute(1, 2, 0, *spatial).reshape(o, n, *grad.shape[2:])
+    size, grad_size = input.shape[2:], grad.shape[2:]
+    x = input.reshape(n, g, c // g, *size).permute(2, 1, 0, *spatial).reshape(c // g, g * n, *size)
+    k = grad.reshape(n, g, o // g, *grad_size).permute(1, 2, 0, *spatial).reshape(o, n, *grad_size)
     out = ConvolutionBackward0.apply(x, k, 0.0, dilation, padding, stride, False, (0,) * nd, g)
     out = out[(slice(None), slice(None)) + tuple(slice(0, size) for size in kernel)]
     return out.reshape(c // g, g, o // g, *kernel).permute(1, 2, 0, *spatial).reshape(o, c // g, *kernel)
@@ -169,9 +170,10 @@ class ConvolutionBackward0(OpNode):
 
 # -- PyTorch's argument checks (at::convolution), off the reading path -------------
 
-def expand_param(value, name, dims):
-    """stride=2 -> (2, 2); a list of one value is repeated; else it must have one per dim."""
-    values = list(value) if isinstance(value, (tuple, list)) else [value]
+def expand_param(value, name, given, dims):
+    """stride=2 -> (2, 2) (conv2d's int[2]: `given` copies); a list of one
+    value is repeated; else it must have one value per dim of the weight."""
+    values = list(value) if isinstance(value, (tuple, list)) else [value] * given
     if len(values) == 1:
         return tuple(values) * dims
     if len(values) != dims:
