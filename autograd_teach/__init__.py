@@ -73,7 +73,7 @@ from .ops.multi_output import chunk, split, tensor_split, unbind  # noqa: E402,F
 from .more_functions import (addmm, bmm, cat, concat, concatenate, cumsum, floor_divide, ger, isfinite,  # noqa: E402,F401
                              isinf, isnan, log_softmax, masked_fill, maximum, minimum, normal, outer, prod,
                              remainder, softmax, stack, std, var, where)
-from .shape_functions import (atleast_1d, atleast_2d, broadcast_to, diff, hstack, movedim, narrow,  # noqa: E402,F401
+from .shape_functions import (atleast_1d, atleast_2d, broadcast_to, diff, hstack, movedim, narrow, select,  # noqa: E402,F401
                               row_stack, swapaxes, vstack)
 from .shape_functions import movedim as moveaxis, swapaxes as swapdims  # noqa: E402,F401
 

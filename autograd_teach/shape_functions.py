@@ -1,7 +1,7 @@
-"""narrow, movedim, swapaxes, broadcast_to, atleast_1d/2d, hstack, vstack,
+"""select, narrow, movedim, swapaxes, broadcast_to, atleast_1d/2d, hstack, vstack,
 diff, repeat_interleave, meshgrid: the shape functions a learner meets in the next chapters. None is an
 op of its own in PyTorch either: each is a few of the ops in ops/, and the
-graph shows those nodes (narrow is SliceBackward0, diff is SubBackward0 of two
+graph shows those nodes (select is SelectBackward0, narrow is SliceBackward0, diff is SubBackward0 of two
 slices), as PyTorch's does."""
 import threading
 import warnings
@@ -11,6 +11,18 @@ import numpy as np
 from . import dtypes
 from . import ops as O
 from .ops.shape import check_dim
+
+
+def select(input, dim, index):
+    """input[..., index, ...] with index along dim (x[i] along one dim): a view."""
+    if input.dim() == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim, index = check_dim(dim, input.dim()), int(index)    # PyTorch takes 0-d tensors too
+    size = input.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"[{', '.join(map(str, input.shape))}] at dimension {dim}")
+    return O.SelectBackward0.apply(input, dim, index)
 
 
 def narrow(input, dim, start, length):

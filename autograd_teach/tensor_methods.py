@@ -357,6 +357,9 @@ class TensorMethods:
         return self.expand(other.shape)
 
     # a few ops each, as in PyTorch (shape_functions.py)
+    def select(self, dim, index):
+        return shape_functions.select(self, dim, index)
+
     def narrow(self, dim, start, length):
         return shape_functions.narrow(self, dim, start, length)
 
