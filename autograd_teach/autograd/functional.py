@@ -255,11 +255,20 @@ def _call(func, inputs, name, strict):
     return is_outputs_tuple, outputs
 
 
-def _single_output(outputs, is_outputs_tuple, name):
-    if is_outputs_tuple or not isinstance(outputs[0], Tensor):
-        raise RuntimeError(f"The function given to {name} should return a single Tensor")
-    if outputs[0].numel() != 1:
-        raise RuntimeError(f"The Tensor returned by the function given to {name} should contain a single element")
+def _last_backward(outputs, wrt, v, refs, strict, create_graph, stage):
+    """The final grad() of a product, in the caller's grad mode unless a graph
+    is asked for; a None (no path) becomes zeros like refs."""
+    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
+        return _fill_in_zeros(_grad_or_none(outputs, wrt, v, create_graph), refs, strict, create_graph, stage)
+
+
+def _returned(outputs, is_outputs_tuple, result, is_result_tuple, create_graph):
+    return (_tuple_postprocess(_postprocess(outputs, create_graph), is_outputs_tuple),
+            _tuple_postprocess(_postprocess(result, create_graph), is_result_tuple))
+
+
+_ONE_ELEMENT_INPUT = ("The vector v can only be None if the input to the user-provided function is a single Tensor "
+                      "with a single element.")
 
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
@@ -272,10 +281,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         v = _vector(v, outputs, is_outputs_tuple, "vjp", create_graph,
                     "The vector v can only be None if the user-provided function returns a single Tensor with a "
                     "single element.")
-    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
-        result = _fill_in_zeros(_grad_or_none(outputs, inputs, v, create_graph), inputs, strict, create_graph, "back")
-    return (_tuple_postprocess(_postprocess(outputs, create_graph), is_outputs_tuple),
-            _tuple_postprocess(_postprocess(result, create_graph), is_inputs_tuple))
+    result = _last_backward(outputs, inputs, v, inputs, strict, create_graph, "back")
+    return _returned(outputs, is_outputs_tuple, result, is_inputs_tuple, create_graph)
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -285,38 +292,39 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     with grad_mode.enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
         inputs = _preprocess(inputs, create_graph, need_graph=True)
-        v = _vector(v, inputs, is_inputs_tuple, "jvp", create_graph,
-                    "The vector v can only be None if the input to the user-provided function is a single Tensor "
-                    "with a single element.")
+        v = _vector(v, inputs, is_inputs_tuple, "jvp", create_graph, _ONE_ELEMENT_INPUT)
         is_outputs_tuple, outputs = _call(func, inputs, "jvp", strict)
         u = tuple(zeros_like(out, requires_grad=True) for out in outputs)
         grad_inputs = _grad_or_none(outputs, inputs, u, create_graph=True)     # J^T u, a graph in u
         _check_requires_grad(grad_inputs, "grad_inputs", strict)
-    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
-        result = _fill_in_zeros(_grad_or_none(grad_inputs, u, v, create_graph), outputs, strict, create_graph,
-                                "back_trick")
-    return (_tuple_postprocess(_postprocess(outputs, create_graph), is_outputs_tuple),
-            _tuple_postprocess(_postprocess(result, create_graph), is_outputs_tuple))
+    result = _last_backward(grad_inputs, u, v, outputs, strict, create_graph, "back_trick")
+    return _returned(outputs, is_outputs_tuple, result, is_outputs_tuple, create_graph)
+
+
+def _gradient_of_scalar(func, inputs, v, create_graph, strict, name):
+    """vhp and hvp's common start: the inputs, v, the single-element output and
+    its gradient, computed with create_graph=True so it can be differentiated."""
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", name)
+    inputs = _preprocess(inputs, create_graph, need_graph=True)
+    v = _vector(v, inputs, is_inputs_tuple, name, create_graph, _ONE_ELEMENT_INPUT)
+    is_outputs_tuple, outputs = _call(func, inputs, name, strict)
+    if is_outputs_tuple or not isinstance(outputs[0], Tensor):
+        raise RuntimeError(f"The function given to {name} should return a single Tensor")
+    if outputs[0].numel() != 1:
+        raise RuntimeError(f"The Tensor returned by the function given to {name} should contain a single element")
+    jac = _grad_or_none(outputs, inputs, create_graph=True)
+    _check_requires_grad(jac, "jacobian", strict)
+    return is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac
 
 
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T H) for a function with one output element: the vjp
-    of its gradient, which is computed with create_graph=True."""
+    of its gradient."""
     with grad_mode.enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _preprocess(inputs, create_graph, need_graph=True)
-        v = _vector(v, inputs, is_inputs_tuple, "vhp", create_graph,
-                    "The vector v can only be None if the input to the user-provided function is a single Tensor "
-                    "with a single element.")
-        is_outputs_tuple, outputs = _call(func, inputs, "vhp", strict)
-        _single_output(outputs, is_outputs_tuple, "vhp")
-        jac = _grad_or_none(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict)
-    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
-        result = _fill_in_zeros(_grad_or_none(jac, inputs, v, create_graph), inputs, strict, create_graph,
-                                "double_back")
-    return (_tuple_postprocess(_postprocess(outputs, create_graph), is_outputs_tuple),
-            _tuple_postprocess(_postprocess(result, create_graph), is_inputs_tuple))
+        is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _gradient_of_scalar(
+            func, inputs, v, create_graph, strict, "vhp")
+    result = _last_backward(jac, inputs, v, inputs, strict, create_graph, "double_back")
+    return _returned(outputs, is_outputs_tuple, result, is_inputs_tuple, create_graph)
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -324,20 +332,10 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     double-backward trick on its gradient (as PyTorch; H is symmetric for a
     twice continuously differentiable function, so this equals vhp)."""
     with grad_mode.enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _preprocess(inputs, create_graph, need_graph=True)
-        v = _vector(v, inputs, is_inputs_tuple, "hvp", create_graph,
-                    "The vector v can only be None if the input to the user-provided function is a single Tensor "
-                    "with a single element.")
-        is_outputs_tuple, outputs = _call(func, inputs, "hvp", strict)
-        _single_output(outputs, is_outputs_tuple, "hvp")
-        jac = _grad_or_none(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict)
+        is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _gradient_of_scalar(
+            func, inputs, v, create_graph, strict, "hvp")
         u = tuple(zeros_like(x, requires_grad=True) for x in inputs)
         double_back = _grad_or_none(jac, inputs, u, create_graph=True)    # H^T u, a graph in u
         _check_requires_grad(jac, "hessian", strict)
-    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
-        result = _fill_in_zeros(_grad_or_none(double_back, u, v, create_graph), inputs, strict, create_graph,
-                                "double_back_trick")
-    return (_tuple_postprocess(_postprocess(outputs, create_graph), is_outputs_tuple),
-            _tuple_postprocess(_postprocess(result, create_graph), is_inputs_tuple))
+    result = _last_backward(double_back, u, v, inputs, strict, create_graph, "double_back_trick")
+    return _returned(outputs, is_outputs_tuple, result, is_inputs_tuple, create_graph)

@@ -1,12 +1,11 @@
 """nn.Conv1d and nn.Conv2d: a weight (out_channels, in_channels / groups,
 *kernel_size) and a bias, initialised as PyTorch does; forward is F.conv1d
 or F.conv2d."""
-import math
 
 from ...creation import empty
 from .. import functional as F
-from .. import init
 from ..parameter import Parameter
+from .linear import default_init
 from .module import Module
 
 
@@ -57,14 +56,8 @@ class _ConvNd(Module):
             raise NotImplementedError(f"autograd_teach: padding_mode={padding_mode!r}; only 'zeros' is implemented")
 
     def reset_parameters(self):
-        """PyTorch's default: kaiming_uniform_ with a=sqrt(5), i.e. uniform in
-        +-1/sqrt(fan_in), fan_in = in_channels / groups * kernel pixels; then
-        the bias from the same range. Both from the global generator, weight first."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        """As Linear's (fan_in = in_channels / groups * kernel pixels)."""
+        default_init(self.weight, self.bias)
 
     def forward(self, input):
         return type(self).function(input, self.weight, self.bias, self.stride, self.padding, self.dilation,

@@ -8,6 +8,17 @@ from ..parameter import Parameter
 from .module import Module
 
 
+def default_init(weight, bias):
+    """PyTorch's default for Linear and Conv: kaiming_uniform_ with a=sqrt(5),
+    which comes to uniform(-1/sqrt(fan_in), 1/sqrt(fan_in)), then the bias
+    from the same range. Both draw from the global generator, weight first."""
+    init.kaiming_uniform_(weight, a=math.sqrt(5))
+    if bias is not None:
+        fan_in, _ = init._calculate_fan_in_and_fan_out(weight)
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        init.uniform_(bias, -bound, bound)
+
+
 class Identity(Module):
     def __init__(self, *args, **kwargs):
         super().__init__()
@@ -29,14 +40,7 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        """PyTorch's default: kaiming_uniform_ with a=sqrt(5), which comes to
-        uniform(-1/sqrt(in), 1/sqrt(in)), then the bias from the same range.
-        Both draw from the global generator, weight first."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        default_init(self.weight, self.bias)
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)
