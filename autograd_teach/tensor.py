@@ -77,6 +77,7 @@ class Tensor(InplaceOrView, TensorMethods):
     _retains_grad = False
     _acc = None             # a leaf's AccumulateGrad, weakly
     _hooks = None           # a leaf's register_hook() hooks (a non-leaf's live on its grad_fn)
+    _post_accumulate_hooks = None   # a leaf's register_post_accumulate_grad_hook() hooks
     _inference = False      # made under torch.inference_mode() (or a view or .data of such a tensor)
     _output_nr = 0          # which output of grad_fn this is: a, b = y.chunk(2) share one node
     _no_grad_view = False   # a view made under no_grad of a tensor that requires grad (views.py)
@@ -222,6 +223,18 @@ class Tensor(InplaceOrView, TensorMethods):
                 acc.tensor_pre_hooks = self._hooks
         self._hooks.append(TensorHook(hook))
         return RemovableHandle(self._hooks, self._hooks[-1])
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call hook(tensor) after each gradient is accumulated into this leaf's
+        .grad (not by autograd.grad, which accumulates nothing); it returns None."""
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._post_accumulate_hooks is None:
+            self._post_accumulate_hooks = []
+        self._post_accumulate_hooks.append(hook)
+        return RemovableHandle(self._post_accumulate_hooks, hook)
 
     @property
     def data(self):
@@ -446,7 +459,20 @@ class AccumulateGrad(Node):
     def run(self, grad, task):
         if task.accumulate and grad is not None:     # None (see engine.py): nothing to add
             accumulate_grad(self.variable, grad, task.undo)
+            if self.variable._post_accumulate_hooks:
+                call_post_accumulate_hooks(self.variable)
         return call_post_hooks(self, (), (grad,), task) if self.post_hooks else ()
+
+
+def call_post_accumulate_hooks(leaf):
+    """register_post_accumulate_grad_hook: each hook sees the leaf, .grad
+    updated, and must return None (PyTorch's two errors otherwise)."""
+    for hook in list(leaf._post_accumulate_hooks):
+        out = hook(leaf)
+        if isinstance(out, Tensor):
+            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        if out is not None:
+            raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
 
 
 def accumulate_grad(leaf, grad, undo):

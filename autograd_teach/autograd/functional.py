@@ -17,12 +17,17 @@ from ..more_functions import stack
 from ..tensor import Tensor, as_tuple, backward, gradient_roots  # noqa: F401
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None):
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
+         is_grads_batched=False):
     """Return d(outputs)/d(inputs) without touching any .grad.
 
     create_graph=True records the backward, so the gradients returned have a
     grad_fn and can be differentiated again (d2y/dx2, Hessian-vector
-    products); retain_graph defaults to create_graph."""
+    products); retain_graph defaults to create_graph. is_grads_batched=True:
+    the first dim of each grad_output is a batch, one backward per row
+    (PyTorch vmaps them; the results are the same), stacked."""
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)
     retain_graph = create_graph if retain_graph is None else retain_graph
     outputs, inputs = as_tuple(outputs), as_tuple(inputs)
     for t in inputs:
@@ -43,6 +48,28 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         result.append(g)   # with create_graph, the Tensor the backward built, history and all
     return tuple(result)
 
+
+
+def _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused):
+    outputs, inputs = as_tuple(outputs), as_tuple(inputs)
+    grads = as_tuple(grad_outputs) or (None,) * len(outputs)
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            continue
+        if g[0].shape != out.shape:
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
+                "dimension. The sizes of the remaining dimensions are expected to match the shape of corresponding "
+                f"output, but a mismatch was detected: grad_output[{i}] has a shape of {g[0].shape[1:]} "   # (sic)
+                f"and output[{i}] has a shape of {out.shape}. If you only want some tensors in `grad_output` to be "
+                "considered batched, consider using vmap.")
+    batch = next((len(g) for g in grads if g is not None), 0)
+    rows = [grad(outputs, inputs, [None if g is None else g[b] for g in grads],
+                 retain_graph=True if b < batch - 1 else retain_graph, create_graph=create_graph,
+                 allow_unused=allow_unused) for b in range(batch)]
+    if not rows:    # no grad_output given: the usual error (only a scalar output may go without one)
+        return grad(outputs, inputs, None, retain_graph, create_graph, allow_unused)
+    return tuple(None if column[0] is None else stack(list(column)) for column in zip(*rows))
 
 # -- torch.autograd.functional ------------------------------------------------------
 
