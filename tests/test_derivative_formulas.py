@@ -381,6 +381,16 @@ CASES = {
     "RemainderScalarSelf": [("number % x", lambda r: [t(3, 4, low=0.5, high=2, rng=r)], lambda x: 2 % x)],
 }
 
+# -- BatchNorm, the losses and containers of d2l chapters 5 and 7 (ops/batch_norm.py, ops/loss.py) --
+CASES["NativeBatchNormBackward0"] = [
+    ("training, weight and bias", lambda r: [t(4, 3, rng=r), t(3, rng=r), t(3, rng=r)],
+     lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True)),
+    ("training 4-d, no affine", lambda r: [t(2, 3, 2, 2, rng=r)],
+     lambda x: F.batch_norm(x, None, None, training=True, eps=1e-3)),
+    ("eval with running stats", lambda r: [t(3, 2, 4, rng=r), t(2, rng=r), t(2, rng=r)],
+     lambda x, w, b: F.batch_norm(x, torch.tensor([0.5, -1.0], dtype=torch.float64),
+                                  torch.tensor([2.0, 0.25], dtype=torch.float64), w, b))]
+
 
 def _backward_of(f, g, shape):
     """The gradient of f at a fixed point, for the upstream gradient g, with

@@ -8,3 +8,4 @@ from . import utils  # noqa: F401  (torch.nn.utils: clip_grad_norm_, parameters_
 from .modules.normalization import LayerNorm  # noqa: F401,E402
 from .modules.sparse import Embedding  # noqa: F401,E402
 from .modules.activation import ELU, Hardsigmoid, Hardtanh, ReLU6, SELU, SiLU, Softplus  # noqa: F401,E402
+from .modules.batchnorm import BatchNorm1d, BatchNorm2d  # noqa: F401,E402

@@ -305,3 +305,26 @@ def pad(input, pad, mode="constant", value=None):
     if mode != "constant":
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     return O.ConstantPadNdBackward0.apply(input, list(pad), 0 if value is None else value)
+
+
+# --- batch_norm (ops/batch_norm.py) ---
+def _verify_batch_size(size):
+    """PyTorch's check: a channel needs more than one value to have a variance."""
+    values = size[0]
+    for s in size[2:]:
+        values *= s
+    if values == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """(input - mean) / sqrt(var + eps) * weight + bias per channel (dim 1):
+    the batch's statistics in training (running_mean and running_var, if
+    given, are updated in place), the running ones otherwise."""
+    if training:
+        _verify_batch_size(input.size())
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    elif eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    return O.NativeBatchNormBackward0.apply(input, weight, bias, running_mean, running_var, training, momentum, eps)

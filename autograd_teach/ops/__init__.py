@@ -82,3 +82,5 @@ from .activations import (EluBackward0, EluBackward1, HardsigmoidBackward0, Hard
                           EluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, SiluBackward0,
                           SoftplusBackward0, SoftplusBackwardBackward0)
 from .padding import ConstantPadNdBackward0  # noqa: F401,E402
+# --- BatchNorm and the losses of d2l chapters 5 and 7 ---
+from .batch_norm import NativeBatchNormBackward0  # noqa: F401,E402

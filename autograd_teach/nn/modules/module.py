@@ -311,6 +311,10 @@ class Module:
                 p.data = p.data.to(dtype)
                 if p.grad is not None:
                     p.grad.data = p.grad.data.to(dtype)
+            for module in self.modules():   # floating-point buffers too (running_mean); integer ones stay
+                for key, b in module._buffers.items():
+                    if b is not None and b.is_floating_point():
+                        module._buffers[key] = b.to(dtype)
         return self
 
     def double(self):
