@@ -197,3 +197,119 @@ def test_threads_each_update_their_own_module():
     for m, x in zip(models, xs):
         expected = (1 - 0.9 ** 20) * x.detach().numpy().mean(0)
         assert np.allclose(m.running_mean.numpy(), expected) and m.num_batches_tracked.item() == 20
+
+
+# -- losses: smooth_l1_loss, huber_loss, kl_div, cosine_similarity, normalize ----------
+def prob(*shape, seed=0):
+    return rnd(*shape, low=0.1, high=0.9, seed=seed, away=0.0)
+
+
+LOSS_CASES = []
+for red in ("mean", "sum", "none"):
+    LOSS_CASES += [
+        (f"smooth_l1_{red}", (lambda red: lambda a, b: F.smooth_l1_loss(a, b, reduction=red, beta=0.7))(red),
+         lambda: (rnd(3, 4), rnd(3, 4, seed=1))),
+        (f"huber_{red}", (lambda red: lambda a, b: F.huber_loss(a, b, reduction=red, delta=1.3))(red),
+         lambda: (rnd(3, 4), rnd(3, 4, seed=1))),
+        (f"huber_weight_{red}", (lambda red: lambda a, w: F.huber_loss(a, rnd(2, 3, seed=4).detach(), red,
+                                                                        0.9, weight=w))(red),
+         lambda: (rnd(2, 3), rnd(2, 3, seed=1))),
+        (f"kl_div_{red}", (lambda red: lambda a: F.kl_div(a.log_softmax(1), PROB, reduction=red))(red),
+         lambda: (rnd(2, 3),)),
+    ]
+TARGET5 = rnd(5, seed=3).detach()
+PROB = torch.tensor([[0.2, 0.3, 0.5], [0.6, 0.0, 0.4]], dtype=torch.float64)
+LOSS_CASES += [
+    ("smooth_l1_beta_0_is_l1", lambda a, b: F.smooth_l1_loss(a, b, beta=0.0), lambda: (rnd(3, 4), rnd(3, 4, seed=1))),
+    ("smooth_l1_broadcast_target", lambda a, b: F.smooth_l1_loss(a, b.expand(3, 4) * 1, beta=2.0),
+     lambda: (rnd(3, 4), rnd(4, seed=1))),
+    ("huber_shared_in_loop", lambda a: sum(F.huber_loss(a * k, TARGET5, delta=0.5) for k in range(1, 4)),
+     lambda: (rnd(5),)),
+    ("kl_div_batchmean", lambda a: F.kl_div(a.log_softmax(1), PROB, reduction="batchmean"), lambda: (rnd(2, 3),)),
+    ("kl_div_log_target", lambda a, b: F.kl_div(a, b, reduction="batchmean", log_target=True),
+     lambda: (rnd(2, 3), rnd(2, 3, seed=1))),
+    ("kl_div_target_grad", lambda a, p: F.kl_div(a, p, reduction="sum"), lambda: (rnd(2, 3), prob(2, 3, seed=1))),
+    ("cosine_similarity", F.cosine_similarity, lambda: (rnd(3, 4), rnd(3, 4, seed=1))),
+    ("cosine_similarity_dim0_broadcast", lambda a, b: F.cosine_similarity(a, b, dim=0),
+     lambda: (rnd(3, 4), rnd(3, 1, seed=1))),
+    ("normalize", F.normalize, lambda: (rnd(3, 4),)),
+    ("normalize_p1_dim0", lambda a: F.normalize(a, p=1.0, dim=0), lambda: (rnd(3, 4),)),
+    ("modules", lambda a, b: nn.SmoothL1Loss(beta=0.5)(a, b) + nn.HuberLoss(delta=2.0)(a, b)
+     + nn.KLDivLoss(reduction="batchmean")(a.log_softmax(1), b.softmax(1)),
+     lambda: (rnd(2, 3), rnd(2, 3, seed=1))),
+]
+
+
+@pytest.mark.parametrize("case", LOSS_CASES, ids=[c[0] for c in LOSS_CASES])
+def test_loss_gradcheck(case):
+    _, fn, make = case
+    assert gradcheck(fn, make())
+
+
+@pytest.mark.parametrize("case", LOSS_CASES, ids=[c[0] for c in LOSS_CASES])
+def test_loss_gradgradcheck(case):
+    _, fn, make = case
+    assert gradgradcheck(fn, make())
+
+
+def test_gradcheck_catches_a_smooth_l1_that_forgets_beta(monkeypatch):
+    def backward(self, grad, a, t):
+        d = np.clip(a - t, -1, 1) * grad / a.size
+        return d, -d
+    monkeypatch.setattr(ops.SmoothL1LossBackward0, "backward", backward)
+    with pytest.raises(GradcheckError):
+        gradcheck(lambda a, b: F.smooth_l1_loss(a, b, beta=3.0), (rnd(3, 4), rnd(3, 4, seed=1)))
+
+
+def test_smooth_l1_and_huber_values_on_both_sides_of_the_threshold():
+    a = torch.tensor([0.0, 0.0, 0.0], dtype=torch.float64)
+    b = torch.tensor([0.5, 2.0, -3.0], dtype=torch.float64)
+    assert F.smooth_l1_loss(a, b, reduction="none", beta=1.0).tolist() == [0.125, 1.5, 2.5]
+    assert F.huber_loss(a, b, reduction="none", delta=2.0).tolist() == [0.125, 2.0, 4.0]
+    assert F.smooth_l1_loss(a, b, reduction="sum", beta=0.0).item() == 5.5     # l1
+    assert F.huber_loss(a, b, delta=1.0).item() == F.smooth_l1_loss(a, b, beta=1.0).item()
+
+
+def test_kl_div_of_a_distribution_with_itself_is_zero_and_batchmean_divides_by_the_batch():
+    p = prob(4, 3)
+    lp = (p / p.sum(1, keepdim=True)).log()
+    assert abs(F.kl_div(lp, lp.exp(), reduction="batchmean").item()) < 1e-12
+    q = torch.tensor([[0.5, 0.5], [0.9, 0.1]], dtype=torch.float64)
+    lq = torch.tensor([[0.25, 0.75], [0.5, 0.5]], dtype=torch.float64).log()
+    total = F.kl_div(lq, q, reduction="sum").item()
+    assert abs(F.kl_div(lq, q, reduction="batchmean").item() - total / 2) < 1e-15
+    assert abs(F.kl_div(lq, q.log(), reduction="sum", log_target=True).item() - total) < 1e-12
+    assert F.kl_div(lq, torch.zeros(2, 2, dtype=torch.float64), reduction="sum").item() == 0.0   # 0 log 0 = 0
+
+
+def test_cosine_similarity_and_normalize_values():
+    a = torch.tensor([[3.0, 4.0], [1.0, 0.0]])
+    b = torch.tensor([[6.0, 8.0], [0.0, 2.0]])
+    assert F.cosine_similarity(a, b).tolist() == [1.0, 0.0]
+    assert F.normalize(a).tolist() == [[0.6000000238418579, 0.800000011920929], [1.0, 0.0]]
+    zero = torch.zeros(1, 2, requires_grad=True)
+    F.normalize(zero).sum().backward()              # the norm is clamped to eps: no division by 0
+    assert np.isfinite(zero.grad.numpy()).all()
+
+
+def test_losses_warn_and_raise_as_pytorch():
+    x, t = torch.randn(3, 4), torch.randn(4)
+    for loss in (F.smooth_l1_loss, F.huber_loss):
+        with pytest.warns(UserWarning, match=r"Using a target size \(torch.Size\(\[4\]\)\) that is different to "
+                                             r"the input size \(torch.Size\(\[3, 4\]\)\)"):
+            loss(x, t)
+    with pytest.warns(UserWarning, match="'batchmean' divides only by the batch size"):
+        F.kl_div(x, x.exp())
+    with pytest.raises(RuntimeError, match="smooth_l1_loss does not support negative values for beta."):
+        F.smooth_l1_loss(x, x, beta=-1)
+    with pytest.raises(RuntimeError, match="huber_loss does not support non-positive values for delta."):
+        F.huber_loss(x, x, delta=0)
+    for call in (lambda: F.huber_loss(x, x, reduction="foo"), lambda: F.kl_div(x, x, reduction="foo")):
+        with pytest.raises(ValueError, match="foo is not a valid value for reduction"):
+            call()
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(4\) must match the size of tensor b \(5\)"):
+        F.cosine_similarity(torch.randn(3, 4), torch.randn(3, 5))
+    with pytest.raises(TypeError, match="delta must be a float or int"):
+        nn.HuberLoss(delta="1")
+    assert [repr(m) for m in (nn.SmoothL1Loss(beta=0.5), nn.HuberLoss(), nn.KLDivLoss())] == \
+        ["SmoothL1Loss()", "HuberLoss()", "KLDivLoss()"]

@@ -392,6 +392,34 @@ CASES["NativeBatchNormBackward0"] = [
                                   torch.tensor([2.0, 0.25], dtype=torch.float64), w, b))]
 
 
+def _loss_double(loss, x, y, red, **kw):
+    """A loss's gradients w.r.t. x and y with create_graph=True (grad_output
+    requires grad too): outputs of its ...BackwardBackward0 node."""
+    out = loss(x, y, reduction=red, **kw)
+    gx, gy = torch.autograd.grad(out, (x, y), torch.ones_like(out).requires_grad_(), create_graph=True)
+    return gx + gy * 0.5
+
+
+for _red in ("mean", "sum", "none"):
+    CASES.setdefault("SmoothL1LossBackward0", []).append(
+        (_red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+         (lambda red: lambda x, y: F.smooth_l1_loss(x, y, reduction=red, beta=0.8))(_red)))
+    CASES.setdefault("HuberLossBackward0", []).append(
+        (_red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+         (lambda red: lambda x, y: F.huber_loss(x, y, reduction=red, delta=0.7))(_red)))
+    CASES.setdefault("SmoothL1LossBackwardBackward0", []).append(
+        (_red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+         (lambda red: lambda x, y: _loss_double(F.smooth_l1_loss, x, y, red, beta=0.8))(_red)))
+    CASES.setdefault("HuberLossBackwardBackward0", []).append(
+        (_red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+         (lambda red: lambda x, y: _loss_double(F.huber_loss, x, y, red, delta=0.7))(_red)))
+CASES["ClampMinBackward0"] = [("normalize's clamp_min", lambda r: [t(3, 4, rng=r)],
+                               lambda x: ops.ClampMinBackward0.apply(x, 0.1))]
+CASES["XlogyBackward0"] = [("kl_div with a target that requires grad",
+                            lambda r: [t(2, 3, low=0.1, high=1, rng=r), t(2, 3, low=0.1, high=1, rng=r)],
+                            lambda a, b: ops.clamp_min_xlogy.xlogy(a, b))]
+
+
 def _backward_of(f, g, shape):
     """The gradient of f at a fixed point, for the upstream gradient g, with
     create_graph=True: the output of the op that computes f's backward."""

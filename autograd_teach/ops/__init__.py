@@ -84,3 +84,6 @@ from .activations import (EluBackward0, EluBackward1, HardsigmoidBackward0, Hard
 from .padding import ConstantPadNdBackward0  # noqa: F401,E402
 # --- BatchNorm and the losses of d2l chapters 5 and 7 ---
 from .batch_norm import NativeBatchNormBackward0  # noqa: F401,E402
+from .loss import (HuberLossBackward0, HuberLossBackwardBackward0, SmoothL1LossBackward0,  # noqa: F401,E402
+                   SmoothL1LossBackwardBackward0)
+from .clamp_min_xlogy import ClampMinBackward0, XlogyBackward0  # noqa: F401,E402
