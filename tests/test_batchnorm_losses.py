@@ -313,3 +313,50 @@ def test_losses_warn_and_raise_as_pytorch():
         nn.HuberLoss(delta="1")
     assert [repr(m) for m in (nn.SmoothL1Loss(beta=0.5), nn.HuberLoss(), nn.KLDivLoss())] == \
         ["SmoothL1Loss()", "HuberLoss()", "KLDivLoss()"]
+
+
+# -- containers: ModuleDict, ParameterList, ParameterDict, Unflatten ----------------------
+def test_containers_register_what_they_hold_under_pytorchs_names():
+    md = nn.ModuleDict({"b": nn.Linear(1, 1), "a": nn.BatchNorm1d(1)})
+    assert list(md) == ["b", "a"]                          # a ModuleDict keeps the dict's order
+    assert list(md.state_dict()) == ["b.weight", "b.bias", "a.weight", "a.bias", "a.running_mean",
+                                     "a.running_var", "a.num_batches_tracked"]
+    pd = nn.ParameterDict({"b": torch.ones(1), "a": torch.ones(2)})
+    assert list(pd) == ["a", "b"] and [n for n, _ in pd.named_parameters()] == ["a", "b"]   # sorted, as PyTorch
+    assert all(p.requires_grad for p in pd.values())        # plain tensors become Parameters
+    pl = nn.ParameterList([torch.ones(1)])
+    pl.append(torch.zeros(2)).extend([torch.zeros(3)])
+    assert [n for n, _ in pl.named_parameters()] == ["0", "1", "2"] and len(pl) == 3
+    assert isinstance(pl[-1], nn.Parameter) and list(pl[1:].state_dict()) == ["0", "1"]
+    assert repr(pl).splitlines()[1] == "    (0): Parameter containing: [torch.float32 of size 1]"
+    assert repr(pd).splitlines()[1] == "    (a): Parameter containing: [torch.FloatTensor of size 2]"
+
+
+def test_a_parameter_list_used_many_times_in_a_loop_gets_the_sum_of_its_gradients():
+    pl = nn.ParameterList([rnd(3, seed=s).detach() for s in range(2)]).double()
+    pd = nn.ParameterDict({"w": rnd(3, seed=5).detach()}).double()
+
+    def f(a, b, w):
+        out = 0
+        for k in range(50):
+            out = out + (a * b * w * (k % 3)).sum()
+        return out
+    assert gradcheck(f, (pl[0], pl[1], pd["w"]))
+    f(pl[0], pl[1], pd["w"]).backward()
+    weight = sum(k % 3 for k in range(50))               # 49
+    assert np.allclose(pl[0].grad.numpy(), weight * (pl[1] * pd["w"]).detach().numpy())
+
+
+def test_unflatten_is_a_view_with_pytorchs_errors():
+    x = rnd(3, 10)
+    y = nn.Unflatten(1, (2, -1))(x)
+    assert tuple(y.shape) == (3, 2, 5) and y.grad_fn.name() == "ViewBackward0"
+    assert gradcheck(lambda a: nn.Unflatten(-1, (5, 2))(a) * 2, (x,))
+    with pytest.raises(RuntimeError, match=r"Provided sizes \[2, 4\] don't multiply up to the size of dim 1 \(10\)"):
+        nn.Unflatten(1, (2, 4))(x)
+    with pytest.raises(TypeError, match="unflattened_size must be a tuple of ints, but found type int"):
+        nn.Unflatten(1, 5)
+    with pytest.raises(RuntimeError, match="ParameterList should not be called."):
+        nn.ParameterList()(1)
+    with pytest.raises(TypeError, match="ModuleDict.update should be called with an iterable"):
+        nn.ModuleDict().update(3)
