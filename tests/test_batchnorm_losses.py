@@ -360,3 +360,13 @@ def test_unflatten_is_a_view_with_pytorchs_errors():
         nn.ParameterList()(1)
     with pytest.raises(TypeError, match="ModuleDict.update should be called with an iterable"):
         nn.ModuleDict().update(3)
+
+
+def test_loading_a_state_dict_without_num_batches_tracked_keeps_the_modules_count():
+    bn = nn.BatchNorm1d(2)
+    bn(torch.randn(4, 2))
+    old = {k: v for k, v in nn.BatchNorm1d(2).state_dict().items() if k != "num_batches_tracked"}
+    result = bn.load_state_dict(old)
+    assert result.missing_keys == [] and bn.num_batches_tracked.item() == 1
+    assert bn.running_mean.tolist() == [0.0, 0.0]
+    assert "num_batches_tracked" not in old        # the caller's dict is not changed

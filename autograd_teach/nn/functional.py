@@ -390,10 +390,13 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       UserWarning, stacklevel=2)
     if reduction not in ("mean", "sum", "none", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    # ATen's C++ evaluates the right operand first (it records the later node: it runs first in backward)
     if log_target:
-        out = target.exp() * (target - input)
+        diff = target - input
+        out = target.exp() * diff
     else:
-        out = O.clamp_min_xlogy.xlogy(target, target) - target * input
+        product = target * input
+        out = O.clamp_min_xlogy.xlogy(target, target) - product
     if reduction == "mean":
         return out.mean()
     if reduction == "none":
@@ -412,7 +415,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     with no_grad():
         n1.clamp_(min=eps)
         n2.clamp_(min=eps)
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
+    q2 = x2 / n2        # ATen's C++ evaluates the right operand first: x2's division is recorded first
+    return ((x1 / n1) * q2).sum(dim)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):

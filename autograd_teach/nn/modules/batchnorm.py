@@ -50,6 +50,14 @@ class _BatchNorm(Module):
             if self.bias is not None:
                 init.zeros_(self.bias)
 
+    def _upgrade_state_dict(self, state_dict, prefix):
+        """A checkpoint without num_batches_tracked (saved before PyTorch had
+        it, or written by hand) keeps the module's own count: PyTorch's
+        _NormBase._load_from_state_dict does this when the state_dict carries
+        no version metadata, as here (this state_dict() records none)."""
+        if self.track_running_stats and prefix + "num_batches_tracked" not in state_dict:
+            state_dict[prefix + "num_batches_tracked"] = self.num_batches_tracked
+
     def forward(self, input):
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum

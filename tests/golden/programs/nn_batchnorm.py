@@ -4,7 +4,8 @@
 # variance; momentum=None is the cumulative average), eval mode with the
 # running statistics, affine=False and track_running_stats=False, the node
 # and its saved values, gradients, a second derivative, float32 values bit
-# for bit, and the errors (a batch of one in training).
+# for bit, and the errors (a batch of one in training). Double backward:
+# nn_batchnorm_double_backward.py.
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -69,9 +70,6 @@ xd = torch.randn(5, 3, dtype=torch.float64, requires_grad=True)
 w = torch.tensor([1.5, -0.5, 2.0], dtype=torch.float64, requires_grad=True)
 out = F.batch_norm(xd, None, None, w, None, training=True)
 print(out.grad_fn.next_functions)
-g, = torch.autograd.grad(out.pow(3).sum(), xd, create_graph=True)
-print(g.detach())    # (its grad_fn here is built from ops; PyTorch's is NativeBatchNormBackwardBackward0)
-print(torch.autograd.grad(g.pow(2).sum(), (xd, w)))
 rm, rv = torch.zeros(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64)
 print(F.batch_norm(xd, rm, rv, training=True, momentum=0.5), rm, rv)
 print(F.batch_norm(xd, rm, rv, w, training=False))
