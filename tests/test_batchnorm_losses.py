@@ -370,3 +370,38 @@ def test_loading_a_state_dict_without_num_batches_tracked_keeps_the_modules_coun
     assert result.missing_keys == [] and bn.num_batches_tracked.item() == 1
     assert bn.running_mean.tolist() == [0.0, 0.0]
     assert "num_batches_tracked" not in old        # the caller's dict is not changed
+
+
+def test_double_backward_is_one_node_with_three_outputs_as_pytorchs():
+    x, w, b = rnd(4, 3), rnd(3, seed=1), rnd(3, seed=2)
+    out = bn_train(x, w, b)
+    gx, gw, gb = torch.autograd.grad((out ** 3).sum(), (x, w, b), create_graph=True)
+    node = gx.grad_fn
+    assert node.name() == "NativeBatchNormBackwardBackward0" and gw.grad_fn is node and gb.grad_fn is node
+    assert (gx.output_nr, gw.output_nr, gb.output_nr) == (0, 1, 2)
+    assert len(node.next_functions) == 5 and node.next_functions[3:] == ((None, 0), (None, 0))
+    assert node.next_functions[1][0].variable is x and node.next_functions[2][0].variable is w
+    with pytest.raises(NotImplementedError, match="third derivative through batch_norm"):
+        g2, = torch.autograd.grad((gx ** 2).sum(), x, create_graph=True)
+
+
+def test_gradgradcheck_catches_a_double_backward_without_the_variance_term(monkeypatch):
+    from autograd_teach.ops import batch_norm as module
+    right = module.batch_norm_double_backward
+
+    def wrong(node, g, x, w, grads):
+        d_grad, d_input, d_weight = right(node, g, x, w, grads)
+        return d_grad, d_input * 0.5, d_weight
+    monkeypatch.setattr(module, "batch_norm_double_backward", wrong)
+    with pytest.raises(GradcheckError):
+        gradgradcheck(bn_train, (rnd(4, 3), rnd(3, seed=1)))
+
+
+def test_double_backward_checks_the_saved_input_version():
+    x = rnd(4, 3)
+    y = x * 1
+    g, = torch.autograd.grad((bn_train(y) ** 3).sum(), x, create_graph=True)
+    with torch.no_grad():
+        y.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        g.sum().backward()

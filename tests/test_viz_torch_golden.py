@@ -38,10 +38,6 @@ KNOWN_DIFFERENCES = {
     "optim_rmsprop_adagrad": "the same graphs and order, but the gradients drift apart by a few float32 ulps over "
                              "500 steps: PyTorch's float32 sqrt (in RMSprop's and Adagrad's denominators) is "
                              "MKL's, not correctly rounded (optim/rmsprop.py)",
-    "nn_batchnorm_double_backward": "PyTorch's backward of batch_norm with create_graph=True is one node, "
-                                    "NativeBatchNormBackwardBackward0, with three outputs; autograd_teach "
-                                    "evaluates the rules of NativeBatchNormBackward0 (ops/batch_norm.py), which "
-                                    "record the ops they are made of: the same values, another graph",
 }
 ALL_PROGRAMS = sorted((GOLDEN / "programs").glob("*.py"))
 PROGRAMS = [p for p in ALL_PROGRAMS if p.stem not in KNOWN_DIFFERENCES]

@@ -8,7 +8,9 @@ functions the rules call are built from ops, so that a second derivative
 goes through them."""
 import numpy as np
 
-from ..node import OpNode
+from .. import grad_mode
+from ..node import FREED, NO_EDGE, OpNode, SavedTensor, next_sequence_nr
+from .multi_output import MultiOutputNode
 from .norm_embedding import _fma
 
 
@@ -72,7 +74,10 @@ class NativeBatchNormBackward0(OpNode):
     running = (1 - momentum) * running + momentum * batch. Eval: the running
     statistics normalise, and result1 and result2 are empty. PyTorch's rule is
     one call, batchnorm_backward(...); here the three gradients are written
-    apart. Without a weight or bias, 1 and 0 stand in their places (no edge).
+    apart. With create_graph=True the backward is one op with three outputs,
+    NativeBatchNormBackwardBackward0, as in PyTorch (the rules above are
+    what its backward differentiates). Without a weight or bias, 1 and 0
+    stand in their places (no edge).
     """
     inputs = ("input", "weight", "bias")
     saved = ("input", "weight")
@@ -118,30 +123,142 @@ class NativeBatchNormBackward0(OpNode):
         return _fma(x, alpha.reshape(shape), beta.reshape(shape), x.dtype)
 
     def backward(self, grad, x, weight):
-        """PyTorch's kernel: per channel, sum_dy = sum(grad) and dotp = sum(grad * (x - mean));
-        grad_weight = dotp * invstd, grad_bias = sum_dy, and in training
-        grad_input = (grad - sum_dy / n - (x - mean) * dotp * invstd**2 / n) * invstd * weight."""
-        t, shape = x.dtype.type, (1, -1) + (1,) * (x.ndim - 2)
-        if self.training:
-            mean, invstd = self.result1, self.result2
+        return native_batch_norm_backward(self, grad, x, weight, self.needs_input_grad)
+
+    def call_backward_on_tensors(self, grad):
+        """create_graph=True: PyTorch records this backward as one node with
+        three outputs, NativeBatchNormBackwardBackward0 (below); so does this."""
+        if self.saved_values is None:
+            raise RuntimeError(FREED)
+        values = self.live_values()
+        if grad is None:
+            return (None,) * 3
+        return NativeBatchNormBackwardBackward0.apply(self, grad, values["input"], values["weight"])
+
+
+def _statistics(node, x):
+    """The mean and invstd that normalised x: the batch's, or the running ones."""
+    if node.training:
+        return node.result1, node.result2
+    return node.running_mean, (1 / np.sqrt(node.running_var.astype(np.float64) + node.eps)).astype(x.dtype)
+
+
+def native_batch_norm_backward(node, grad, x, weight, mask):
+    """PyTorch's kernel: per channel, sum_dy = sum(grad) and dotp = sum(grad * (x - mean));
+    grad_weight = dotp * invstd, grad_bias = sum_dy, and in training
+    grad_input = (grad - sum_dy / n - (x - mean) * dotp * invstd**2 / n) * invstd * weight.
+    mask says which of the three are wanted."""
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    mean, invstd = _statistics(node, x)
+    w = np.broadcast_to(np.asarray(weight, x.dtype), mean.shape)
+    sum_dy, dotp = grad_sums(grad, x, mean)          # float64, per channel
+    need_input, need_weight, need_bias = mask
+    grad_input = None
+    if need_input:
+        mean_c, invstd_c, w_c = (v.reshape(shape) for v in (mean, invstd, w))
+        if node.training:
+            n = x.dtype.type(x.size // x.shape[1])
+            k = (dotp.astype(x.dtype) * invstd * invstd / n).reshape(shape)
+            grad_mean = (sum_dy / n).astype(x.dtype).reshape(shape)
+            grad_input = _fma(-(x - mean_c), k, grad - grad_mean, x.dtype) * invstd_c * w_c
         else:
-            mean = self.running_mean
-            invstd = (1 / np.sqrt(self.running_var.astype(np.float64) + self.eps)).astype(x.dtype)
-        w = np.broadcast_to(np.asarray(weight, x.dtype), mean.shape)
-        sum_dy, dotp = grad_sums(grad, x, mean)          # float64, per channel
-        need_input, need_weight, need_bias = self.needs_input_grad
-        grad_input = None
-        if need_input:
-            mean, invstd_c, w_c = (v.reshape(shape) for v in (mean, invstd, w))
-            if self.training:
-                n = t(x.size // x.shape[1])
-                k = (dotp.astype(x.dtype) * invstd * invstd / n).reshape(shape)
-                grad_mean = (sum_dy / n).astype(x.dtype).reshape(shape)
-                grad_input = _fma(-(x - mean), k, grad - grad_mean, x.dtype) * invstd_c * w_c
-            else:
-                grad_input = grad * invstd_c * w_c
-        return (grad_input, (dotp * invstd).astype(x.dtype) if need_weight else None,
-                sum_dy.astype(x.dtype) if need_bias else None)
+            grad_input = grad * invstd_c * w_c
+    return (grad_input, (dotp * invstd).astype(x.dtype) if need_weight else None,
+            sum_dy.astype(x.dtype) if need_bias else None)
+
+
+class NativeBatchNormBackwardBackward0(MultiOutputNode):
+    """outs = native_batch_norm_backward(grad_out, input, weight, ...)   (NativeBatchNormBackward0's backward)
+
+    PyTorch's rule: input, weight, grad_out: batchnorm_double_backward(input, weight, grads[0], grads[1],
+    grads[2], grad_out, running_mean, running_var, train, eps, save_mean, save_invstd, grad_input_mask)
+
+    Recorded when batch_norm's backward runs with create_graph=True: one node
+    whose three outputs are grad_input, grad_weight and grad_bias, with five
+    edges, to grad_out, input, weight, save_mean and save_invstd (the last two
+    never take a gradient). Its backward, batch_norm_double_backward below,
+    differentiates the three gradients once more.
+    """
+
+    @classmethod
+    def apply(cls, forward_node, grad_out, input, weight):
+        node = cls.__new__(cls)
+        node.eps, node.training, node.mask = forward_node.eps, forward_node.training, forward_node.needs_input_grad
+        for name in ("running_mean", "running_var", "result1", "result2"):
+            setattr(node, name, getattr(forward_node, name))
+        weight = weight if hasattr(weight, "_data") else None      # a number stood in for no weight
+        arrays = native_batch_norm_backward(node, grad_out._data, input._data,
+                                            1.0 if weight is None else weight._data, node.mask)
+        outs = tuple(None if a is None else grad_out._wrap(np.asarray(a, input._data.dtype)) for a in arrays)
+        inputs = (grad_out, input, weight)
+        if grad_mode.is_grad_enabled() and any(t is not None and t.requires_grad for t in inputs):
+            for k, out in enumerate(outs):
+                if out is not None:
+                    out._set_grad_fn(node, k)
+            node.num_outputs, node.sequence_nr = 3, next_sequence_nr()
+            node.next_functions = tuple(NO_EDGE if t is None else t._grad_edge() for t in inputs) + (NO_EDGE,) * 2
+            node.input_metadata = tuple(None if t is None else (t._data.shape, t._data.dtype) for t in inputs)
+            node.saved_values = {name: None if t is None else SavedTensor(t)
+                                 for name, t in zip(("grad_out", "input", "weight"), inputs)}
+        return outs
+
+    def call_backward(self, grads):
+        if self.saved_values is None:
+            raise RuntimeError(FREED)
+        go, x, w = (None if s is None else s.unpack() for s in self.saved_values.values())
+        if all(g is None for g in grads):
+            return (None,) * 5
+        d_grad, d_input, d_weight = batch_norm_double_backward(self, go, x, w, grads)
+        # as PyTorch: no gradient for input without gg_weight (eval) or gg_input and gg_weight (training),
+        # none for weight without gg_input
+        if grads[1] is None and (grads[0] is None or not self.training):
+            d_input = None
+        out = (d_grad, d_input, None if grads[0] is None else d_weight, None, None)
+        return tuple(None if fn is None else g for g, (fn, _) in zip(out, self.next_functions))
+
+    def call_backward_on_tensors(self, grads):
+        raise NotImplementedError("autograd_teach: a third derivative through batch_norm (the backward of "
+                                  "NativeBatchNormBackwardBackward0 with create_graph=True) is not implemented")
+
+    def release_variables(self):
+        self.saved_values = None
+
+
+def batch_norm_double_backward(node, g, x, w, grads):
+    """The gradients of <gg_input, grad_input> + <gg_weight, grad_weight> +
+    <gg_bias, grad_bias> w.r.t. grad_out, input and weight (gg: what reached
+    the three outputs). In training, per channel with mean over the n values,
+    xc = x - mean(x), s = invstd, xh = xc * s, P(v) = v - mean(v) - xh * mean(v * xh):
+      grad_input = w * s * P(g),  grad_weight = sum(g * xh),  grad_bias = sum(g)
+    P is symmetric, so d/d grad_out = w * s * P(gg_input) + gg_weight * xh + gg_bias;
+    d/d weight = sum(gg_input * s * P(g)); d/d input, from s's and the means'
+    dependence on x (A = sum(a * (g - mean g)), a = w * gg_input, Gc = mean(g * xc),
+    Ac = sum(a * xc)): -s^3 xc / n * (A - 3 s^2 Gc Ac) - s^3 (Ac (g - mean g) / n
+    + Gc (a - mean a)) + gg_weight * s * P(g). In eval mode s and the mean are
+    constants: every term is linear."""
+    dims, shape = _channel_dims(x), (1, -1) + (1,) * (x.ndim - 2)
+    mean, invstd = _statistics(node, x)
+    gg_in, gg_w, gg_b = (np.zeros_like(x) if grads[0] is None else grads[0],
+                         *(np.zeros(x.shape[1], x.dtype) if v is None else v.reshape(-1) for v in grads[1:]))
+    s, w_c, ggw, ggb = (np.asarray(v, x.dtype).reshape(shape) for v in (invstd, 1.0 if w is None else w, gg_w, gg_b))
+    if w is None:
+        w_c = np.ones_like(s)
+    xc = x - mean.astype(x.dtype).reshape(shape)
+    if not node.training:
+        return (gg_in * w_c * s + ggw * xc * s + ggb, ggw * g * s,
+                None if w is None else (gg_in * g * s).sum(dims))
+    n = x.size // x.shape[1]
+
+    def mean_c(v):
+        return v.mean(dims, keepdims=True)
+    xh = xc * s
+    project = lambda v: v - mean_c(v) - xh * mean_c(v * xh)       # noqa: E731
+    a = w_c * gg_in
+    big_a, gc, ac = (a * (g - mean_c(g))).sum(dims, keepdims=True), mean_c(g * xc), (a * xc).sum(dims, keepdims=True)
+    d_input = (-s ** 3 * xc / n * (big_a - 3 * s ** 2 * gc * ac)
+               - s ** 3 * (ac * (g - mean_c(g)) / n + gc * (a - mean_c(a))) + ggw * s * project(g))
+    d_grad = w_c * s * project(gg_in) + ggw * xh + ggb
+    return d_grad, d_input, None if w is None else (gg_in * s * project(g)).sum(dims)
 
 
 # -- PyTorch's CPU kernel for the statistics (off the reading path) ----------------
