@@ -226,39 +226,54 @@ class NativeBatchNormBackwardBackward0(MultiOutputNode):
 
 def batch_norm_double_backward(node, g, x, w, grads):
     """The gradients of <gg_input, grad_input> + <gg_weight, grad_weight> +
-    <gg_bias, grad_bias> w.r.t. grad_out, input and weight (gg: what reached
-    the three outputs). In training, per channel with mean over the n values,
-    xc = x - mean(x), s = invstd, xh = xc * s, P(v) = v - mean(v) - xh * mean(v * xh):
-      grad_input = w * s * P(g),  grad_weight = sum(g * xh),  grad_bias = sum(g)
-    P is symmetric, so d/d grad_out = w * s * P(gg_input) + gg_weight * xh + gg_bias;
-    d/d weight = sum(gg_input * s * P(g)); d/d input, from s's and the means'
-    dependence on x (A = sum(a * (g - mean g)), a = w * gg_input, Gc = mean(g * xc),
-    Ac = sum(a * xc)): -s^3 xc / n * (A - 3 s^2 Gc Ac) - s^3 (Ac (g - mean g) / n
-    + Gc (a - mean a)) + gg_weight * s * P(g). In eval mode s and the mean are
-    constants: every term is linear."""
-    dims, shape = _channel_dims(x), (1, -1) + (1,) * (x.ndim - 2)
+    <gg_bias, grad_bias> w.r.t. grad_out (g), input (x) and weight (w), where
+    gg is what reached the three outputs (zeros where nothing did)."""
+    shape = (1, -1) + (1,) * (x.ndim - 2)
     mean, invstd = _statistics(node, x)
-    gg_in, gg_w, gg_b = (np.zeros_like(x) if grads[0] is None else grads[0],
-                         *(np.zeros(x.shape[1], x.dtype) if v is None else v.reshape(-1) for v in grads[1:]))
-    s, w_c, ggw, ggb = (np.asarray(v, x.dtype).reshape(shape) for v in (invstd, 1.0 if w is None else w, gg_w, gg_b))
-    if w is None:
-        w_c = np.ones_like(s)
+    gg_input = np.zeros_like(x) if grads[0] is None else grads[0]
+    gg_weight, gg_bias = (np.zeros(shape[:1] + (x.shape[1],) + shape[2:], x.dtype) if v is None
+                          else v.reshape(shape) for v in grads[1:])
+    s = invstd.astype(x.dtype).reshape(shape)
+    w_c = np.ones_like(s) if w is None else w.reshape(shape)
     xc = x - mean.astype(x.dtype).reshape(shape)
-    if not node.training:
-        return (gg_in * w_c * s + ggw * xc * s + ggb, ggw * g * s,
-                None if w is None else (gg_in * g * s).sum(dims))
-    n = x.size // x.shape[1]
+    terms = _train_terms if node.training else _eval_terms
+    d_grad, d_input, d_weight = terms(g, xc, s, w_c, gg_input, gg_weight, _channel_dims(x))
+    return d_grad + gg_bias, d_input, None if w is None else d_weight
 
-    def mean_c(v):
+
+def _eval_terms(g, xc, s, w, gg_input, gg_weight, dims):
+    """Eval mode: grad_input = g * w * s, grad_weight = sum(g * xc * s), s and
+    the mean constants: each output is linear in g, and in x or w."""
+    return gg_input * w * s + gg_weight * xc * s, gg_weight * g * s, (gg_input * g * s).sum(dims)
+
+
+def _train_terms(g, xc, s, w, gg_input, gg_weight, dims):
+    """Training, per channel over its n values (xc = x - mean(x), s = invstd,
+    xh = xc * s, P(v) = v - mean(v) - xh * mean(v * xh)):
+        grad_input = w * s * P(g),  grad_weight = sum(g * xh)
+    P is symmetric, so d/d g = w * s * P(gg_input) + gg_weight * xh, and
+    d/d w = sum(gg_input * s * P(g)). d/d x comes from s's and the means'
+    dependence on x: with a = w * gg_input, A = sum(a * (g - mean(g))),
+    Gc = mean(g * xc), Ac = sum(a * xc) (so grad_input's part is s*A - s^3*Gc*Ac):
+        -s^3 xc / n (A - 3 s^2 Gc Ac) - s^3 (Ac (g - mean(g)) / n + Gc (a - mean(a)))
+    plus gg_weight * s * P(g) from grad_weight."""
+    n = xc.size // xc.shape[1]
+
+    def mean(v):
         return v.mean(dims, keepdims=True)
+
+    def total(v):
+        return v.sum(dims, keepdims=True)
+
+    def project(v):
+        return v - mean(v) - xh * mean(v * xh)
     xh = xc * s
-    project = lambda v: v - mean_c(v) - xh * mean_c(v * xh)       # noqa: E731
-    a = w_c * gg_in
-    big_a, gc, ac = (a * (g - mean_c(g))).sum(dims, keepdims=True), mean_c(g * xc), (a * xc).sum(dims, keepdims=True)
+    a = w * gg_input
+    big_a, gc, ac = total(a * (g - mean(g))), mean(g * xc), total(a * xc)
     d_input = (-s ** 3 * xc / n * (big_a - 3 * s ** 2 * gc * ac)
-               - s ** 3 * (ac * (g - mean_c(g)) / n + gc * (a - mean_c(a))) + ggw * s * project(g))
-    d_grad = w_c * s * project(gg_in) + ggw * xh + ggb
-    return d_grad, d_input, None if w is None else (gg_in * s * project(g)).sum(dims)
+               - s ** 3 * (ac * (g - mean(g)) / n + gc * (a - mean(a))) + gg_weight * s * project(g))
+    d_grad = w * s * project(gg_input) + gg_weight * xh
+    return d_grad, d_input, total(gg_input * s * project(g)).reshape(-1)
 
 
 # -- PyTorch's CPU kernel for the statistics (off the reading path) ----------------
