@@ -152,6 +152,9 @@ def native_batch_norm_backward(node, grad, x, weight, mask):
     mean, invstd = _statistics(node, x)
     w = np.broadcast_to(np.asarray(weight, x.dtype), mean.shape)
     sum_dy, dotp = grad_sums(grad, x, mean)          # float64, per channel
+    rows = x.size == x.shape[0] * x.shape[1]        # PyTorch's (N, C) path: sums kept in x's dtype
+    if rows:
+        sum_dy, dotp = sum_dy.astype(x.dtype), dotp.astype(x.dtype)
     need_input, need_weight, need_bias = mask
     grad_input = None
     if need_input:
@@ -160,7 +163,11 @@ def native_batch_norm_backward(node, grad, x, weight, mask):
             n = x.dtype.type(x.size // x.shape[1])
             k = (dotp.astype(x.dtype) * invstd * invstd / n).reshape(shape)
             grad_mean = (sum_dy / n).astype(x.dtype).reshape(shape)
-            grad_input = _fma(-(x - mean_c), k, grad - grad_mean, x.dtype) * invstd_c * w_c
+            fused = _fma(-(x - mean_c), k, grad - grad_mean, x.dtype)
+            if rows:     # there only whole vectors of channels fuse; the last partial one does not
+                tail = x.shape[1] - x.shape[1] % _LANES
+                fused[:, tail:] = (grad - grad_mean - (x - mean_c) * k)[:, tail:]
+            grad_input = fused * invstd_c * w_c
         else:
             grad_input = grad * invstd_c * w_c
     return (grad_input, (dotp * invstd).astype(x.dtype) if need_weight else None,
@@ -336,7 +343,8 @@ def _update_running(running_mean, running_var, mean, var_sum, n, momentum):
         running_var[...] = m * unbiased + ((t(1) - m) * running_var).astype(np.float64)
 
 
-# The backward's two sums (batch_norm_cpu_backward_contiguous_impl): for each
+# The backward's two sums (batch_norm_cpu_backward_contiguous_impl; with one
+# value per (sample, channel), the channels-last impl below): for each
 # (sample, channel) plane, a vectorised reduction in the input's dtype (8
 # float lanes, the last partial vector's multiply-add fused, the lanes added
 # in AVX2's shuffle order), the planes then added one by one in double.
@@ -377,8 +385,7 @@ def _plane_reduce(products, a, b=None):
 
 
 def _rows_grad_sums(dy, x, mean):
-    """One value per (sample, channel): the channels-last path, threads as in
-    _rows_moments (its sums are PyTorch's bit for bit; its dotp, not always)."""
+    """One value per (sample, channel): the channels-last path, threads as in _rows_moments."""
     n = x.shape[0]
     chunk = -(-n // _THREADS) if n else 1
     sums, dotps = np.zeros(x.shape[1]), np.zeros(x.shape[1])

@@ -84,6 +84,22 @@ img = torch.randn(8, 4, 3, 3)
 out = nn.BatchNorm2d(4)(img)
 print(out[0].tolist())
 
+# float32 bit for bit: every digit of the outputs and gradients (PyTorch's CPU kernels,
+# the (N, C) path with a partial vector of channels, and the NCHW path)
+for shape in [(40, 11), (6, 4, 3, 7)]:
+    xf = torch.randn(*shape, requires_grad=True)
+    layer = nn.BatchNorm1d(shape[1]) if len(shape) < 4 else nn.BatchNorm2d(shape[1])
+    with torch.no_grad():
+        layer.weight.copy_(torch.randn(shape[1]))
+    out = layer(xf)
+    out.backward(torch.randn(*shape))
+    print(out.flatten()[:12].tolist(), xf.grad.flatten()[-12:].tolist())
+    print(layer.weight.grad.tolist(), layer.bias.grad.tolist(), layer.running_var.tolist())
+    layer.eval()
+    xf.grad = None
+    layer(xf).backward(torch.randn(*shape))
+    print(xf.grad.flatten()[:12].tolist(), layer.weight.grad.tolist())
+
 for bad in (lambda: nn.BatchNorm1d(3)(torch.randn(1, 3)), lambda: nn.BatchNorm1d(3)(torch.randn(1, 3, 1)),
             lambda: nn.BatchNorm1d(3)(torch.randn(3)), lambda: nn.BatchNorm2d(3)(torch.randn(2, 3, 4)),
             lambda: nn.BatchNorm2d(3)(torch.randn(2, 4, 4, 4)),
