@@ -405,3 +405,13 @@ def test_double_backward_checks_the_saved_input_version():
         y.mul_(2)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         g.sum().backward()
+
+
+def test_an_empty_batch_leaves_the_running_stats_and_links_to_the_parameters():
+    bn = nn.BatchNorm1d(3)
+    x = torch.randn(0, 3, requires_grad=True)
+    y = bn(x)
+    assert tuple(y.shape) == (0, 3) and y.grad_fn.name() == "AddBackward0"     # ATen's clone * w[0] + b[0]
+    y.sum().backward()
+    assert bn.weight.grad.tolist() == [0.0, 0.0, 0.0] and bn.bias.grad.tolist() == [0.0, 0.0, 0.0]
+    assert bn.running_mean.tolist() == [0.0] * 3 and bn.running_var.tolist() == [1.0] * 3

@@ -327,6 +327,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     elif eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if input.numel() == 0:    # ATen's _batch_norm_impl_index: no statistics, but a graph to the parameters
+        out = input.clone()
+        out = out if weight is None else out * weight[0]
+        return out if bias is None else out + bias[0]
     return O.NativeBatchNormBackward0.apply(input, weight, bias, running_mean, running_var, training, momentum, eps)
 
 

@@ -84,6 +84,14 @@ img = torch.randn(8, 4, 3, 3)
 out = nn.BatchNorm2d(4)(img)
 print(out[0].tolist())
 
+empty_bn = nn.BatchNorm1d(3)
+e = torch.randn(0, 3, requires_grad=True)
+y = empty_bn(e)
+print(y, y.grad_fn.name(), [f.name() for f, _ in y.grad_fn.next_functions[0][0].next_functions])
+y.sum().backward()
+print(e.grad, empty_bn.weight.grad, empty_bn.running_mean, empty_bn.running_var, empty_bn.num_batches_tracked)
+print(nn.BatchNorm2d(2)(torch.randn(2, 2, 0, 3)).shape)
+
 # float32 bit for bit: every digit of the outputs and gradients (PyTorch's CPU kernels,
 # the (N, C) path with a partial vector of channels, and the NCHW path)
 for shape in [(40, 11), (6, 4, 3, 7)]:
