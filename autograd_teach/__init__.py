@@ -91,3 +91,28 @@ from .legacy_tensors import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, F
                              HalfTensor, IntTensor, LongTensor, ShortTensor)
 from .sampling import multinomial  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
+
+
+# --- gather, scatter, take, lerp, addcmul, logical ops, ... (the ops a learner reaches for next) ---
+from .ops.gather_scatter import gather, put, scatter, scatter_add, take  # noqa: E402,F401
+from .ops.ternary import addcdiv, addcmul  # noqa: E402,F401
+lerp = _function_form("lerp")  # noqa: E305
+logical_not, clamp_min, clamp_max, fmod = map(_function_form, ("logical_not", "clamp_min", "clamp_max", "fmod"))
+
+
+def _tensors_only(name):
+    """torch.fmax(x, 2) is a TypeError naming position 2 (x.fmax(2) names position 1)."""
+    method = getattr(Tensor, name)
+
+    def fn(input, other, *args, **kwargs):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        return method(input, other, *args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"torch.{name}(input, other, ...) is input.{name}(other, ...)"
+    return fn
+
+
+logical_and, logical_or, logical_xor, fmax, fmin, isclose = map(
+    _tensors_only, ("logical_and", "logical_or", "logical_xor", "fmax", "fmin", "isclose"))
+from .shape_functions import meshgrid, repeat_interleave  # noqa: E402,F401

@@ -68,15 +68,47 @@ def _basic(t, index, lone_slice):
 
 def setitem(t, index, value):
     parts = index if isinstance(index, tuple) else (index,)
+    region = None
     if all(isinstance(i, (int, np.integer, slice)) or i is None or i is Ellipsis for i in parts) \
             and not isinstance(index, bool):
         with grad_mode.no_grad():
-            getitem(t, index)   # basic indices: PyTorch refuses as x[i] does ("...out of bounds for dimension 0")
+            region = getitem(t, index)   # basic indices: PyTorch refuses as x[i] does ("...out of bounds for dimension 0")
     if _whole(t, parts):
         copy_to(t, value)
         return
+    if _is_tensor(value) and value.dim() > 0 and (region is None or value.shape != region.shape):
+        value = fit(value, None if region is None else region.shape)   # as PyTorch's copy_to and index_put_ see it
     idx = np_index(index if isinstance(index, tuple) else (index,))
+    if _advanced_on_t(t, parts):    # PyTorch's index_put_ on t itself
+        t._inplace(lambda src, v: O.IndexPutBackward0.apply(src, v, idx), value)
+        return
     t._inplace(lambda src, v: O.CopySlices.apply(src, v, (), idx), value, view=True)
+
+
+def _advanced_on_t(t, parts):
+    """Advanced indices with only `...` and whole-dimension slices beside them:
+    PyTorch makes no view first, and x[indices] = v is index_put_ on x itself
+    (IndexPutBackward0). Anything else views x first (CopySlices)."""
+    if not any(_is_advanced(i) and not isinstance(i, (bool, np.bool_)) for i in parts):
+        return False
+    dim = 0
+    for k, i in enumerate(parts):
+        if i is Ellipsis:           # the dims after it are counted from the end
+            dim = t.dim() - sum(_dims_taken(j) for j in parts[k + 1:])
+            continue
+        if i is None or isinstance(i, (int, np.integer, bool, np.bool_)) or (_is_tensor(i) and i.dim() == 0):
+            return False            # a select or an unsqueeze: a view
+        if isinstance(i, slice) and not (dim < t.dim() and i.step in (None, 1)
+                                         and i.indices(t.shape[dim])[:2] == (0, t.shape[dim])):
+            return False            # a part of a dim: a view
+        dim += _dims_taken(i)
+    return True
+
+
+def _dims_taken(i):
+    """How many dims of x an index takes: a bool mask its own number, else one."""
+    data = i._data if _is_tensor(i) else i
+    return data.ndim if isinstance(data, np.ndarray) and data.dtype == np.bool_ else 1
 
 
 def _whole(t, parts):
@@ -105,13 +137,22 @@ def copy_to(dst, value):
         return dst.copy_(value)
     if value.dim() == 0:
         return dst.fill_(value)
+    return dst.copy_(fit(value, dst.shape))
+
+
+def fit(value, shape):
+    """The value of x[...] = value as PyTorch writes it: viewed without its
+    leading 1s (ViewBackward0), then expanded to the region's shape
+    (ExpandBackward0, PyTorch's error if it cannot be); shape None (an
+    advanced index: index_put_ broadcasts) stops after the view."""
     sizes = list(value.shape)
     while sizes and sizes[0] == 1:
         sizes.pop(0)
-    src = value.view(sizes)
-    if src.shape != dst.shape:
-        src = src.expand(dst.shape)
-    return dst.copy_(src)
+    # copy_to views even when nothing is cut; the index_put_ path only when something is
+    src = value.view(sizes) if shape is not None or len(sizes) != value.dim() else value
+    if shape is not None and src.shape != shape:
+        src = src.expand(shape)
+    return src
 
 
 def _is_advanced(i):

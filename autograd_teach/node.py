@@ -348,7 +348,8 @@ class OpNode(Node):
         for name in cls.saved:
             setattr(cls, "_saved_" + name, property(lambda self, key=name: self.saved_value(key)))
         for name in cls.attrs:
-            setattr(cls, "_saved_" + name, property(lambda self, key=name: self.saved_attr(key)))
+            if "_saved_" + name not in cls.__dict__:     # (an op may show one its own way)
+                setattr(cls, "_saved_" + name, property(lambda self, key=name: self.saved_attr(key)))
 
     @classmethod
     def apply(cls, *args):

@@ -1,8 +1,11 @@
 """narrow, movedim, swapaxes, broadcast_to, atleast_1d/2d, hstack, vstack,
-diff: the shape functions a learner meets in the next chapters. None is an
+diff, repeat_interleave, meshgrid: the shape functions a learner meets in the next chapters. None is an
 op of its own in PyTorch either: each is a few of the ops in ops/, and the
 graph shows those nodes (narrow is SliceBackward0, diff is SubBackward0 of two
 slices), as PyTorch's does."""
+import threading
+import warnings
+
 import numpy as np
 
 from . import dtypes
@@ -83,14 +86,74 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         input = O.CatBackward0.apply(parts, dim)
     if n == 0:       # PyTorch returns a copy (its node: CopyBackwards)
         return O.CopyBackwards.apply(input._wrap(np.empty_like(input._data)), input)
-    if input.dtype is dtypes.bool_:
-        raise NotImplementedError("autograd_teach: diff of a bool tensor (PyTorch's logical_xor) is not here yet")
     for _ in range(min(n, input.shape[dim])):     # PyTorch stops once the dim is empty
         length = input.shape[dim] - 1
         earlier = narrow(input, dim, 0, length)    # made first, as PyTorch's diff_helper does (its
         later = narrow(input, dim, 1, length)      # sequence numbers order the backward)
-        input = later - earlier
+        # bools cannot be subtracted: their difference is "changed or not", as in PyTorch
+        input = later.logical_xor(earlier) if input.dtype is dtypes.bool_ else later - earlier
     return input
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Each element `repeats` times in a row, along dim (flattened if dim is
+    None). An int repeats is, as in PyTorch, unsqueeze, expand, clone, view;
+    a tensor of repeats is an index_select. torch.repeat_interleave(repeats)
+    alone gives the indices that would be selected."""
+    if repeats is None:                                     # torch.repeat_interleave(tensor of repeats)
+        input, repeats = input._wrap(np.arange(input.numel())), input
+    if dim is None:
+        input, dim = input.flatten(), 0
+    dim = check_dim(dim, input.dim())
+    if hasattr(repeats, "_data") and repeats.dim() > 0:
+        if (repeats._data < 0).any():
+            raise RuntimeError("repeats can not be negative")
+        index = np.repeat(np.arange(len(repeats._data)), repeats._data)
+        return input.index_select(dim, input._wrap(index))
+    repeats = int(repeats)
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    shape = list(input.shape)
+    wide = input.unsqueeze(dim + 1).expand(*shape[:dim + 1], repeats, *shape[dim + 1:])
+    shape[dim] *= repeats
+    return wide.clone().view(shape)
+
+
+MESHGRID_WARNING = ("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument. "
+                    "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4215.)")
+# PyTorch warns once per process (TORCH_WARN_ONCE): the one piece of state here, and all it remembers.
+meshgrid_warned = threading.Event()
+_warn_lock = threading.Lock()
+
+
+def meshgrid(*tensors, indexing=None):
+    """Grids of coordinates: tensor i viewed with its values along dim i and
+    expanded to every tensor's length (with indexing="xy" the first two
+    swap, as numpy's default). Views of the inputs, as in PyTorch."""
+    if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        with _warn_lock:
+            if not meshgrid_warned.is_set():
+                meshgrid_warned.set()
+                warnings.warn(MESHGRID_WARNING, UserWarning, stacklevel=2)
+        indexing = "ij"
+    if not tensors:                          # PyTorch's checks, in its order
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    if any(t.dtype is not tensors[0].dtype for t in tensors):
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    if indexing not in ("xy", "ij"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    if any(t.dim() > 1 for t in tensors):    # (PyTorch prints the tensor after this, in C++'s format)
+        raise RuntimeError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: ")
+    order = list(tensors)
+    if indexing == "xy" and len(order) > 1:
+        order[0], order[1] = order[1], order[0]
+    shape = [t.numel() for t in order]
+    grids = [t.view([-1 if d == i else 1 for d in range(len(order))]).expand(shape) for i, t in enumerate(order)]
+    if indexing == "xy" and len(grids) > 1:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
 
 
 def _1d(t):

@@ -31,7 +31,7 @@ import weakref
 
 import numpy as np
 
-from . import dtypes, engine, grad_mode, printing
+from . import dtypes, engine, grad_mode, printing, views
 from . import ops as O
 from .node import Node, RemovableHandle, call_post_hooks
 from .size import Size
@@ -79,6 +79,7 @@ class Tensor(InplaceOrView, TensorMethods):
     _hooks = None           # a leaf's register_hook() hooks (a non-leaf's live on its grad_fn)
     _inference = False      # made under torch.inference_mode() (or a view or .data of such a tensor)
     _output_nr = 0          # which output of grad_fn this is: a, b = y.chunk(2) share one node
+    _no_grad_view = False   # a view made under no_grad of a tensor that requires grad (views.py)
 
     def __init__(self, *args):
         # torch.Tensor([1, 2]) copies data as float32; torch.Tensor(2, 3) makes a 2x3 tensor.
@@ -166,7 +167,7 @@ class Tensor(InplaceOrView, TensorMethods):
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if value and self._inference and not grad_mode.is_inference_mode_enabled():
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
-        self._requires_grad = bool(value)
+        self._requires_grad = bool(value) or self._no_grad_view   # (a no_grad view requires grad as its base does)
 
     def requires_grad_(self, requires_grad=True):
         if not isinstance(requires_grad, (bool, np.bool_)):
@@ -258,7 +259,7 @@ class Tensor(InplaceOrView, TensorMethods):
         """The (node, input_nr) that a new op's next_functions points to."""
         if self.grad_fn is not None:
             return (self.grad_fn, self._output_nr)
-        if not self._requires_grad:
+        if not self._requires_grad or self._no_grad_view:   # (a view made under no_grad: no edge, as PyTorch)
             return (None, 0)
         acc = self._acc() if self._acc is not None else None
         if acc is None:  # one AccumulateGrad per leaf, alive while a graph uses it
@@ -276,7 +277,9 @@ class Tensor(InplaceOrView, TensorMethods):
 
     # -- conversion and printing -------------------------------------------------
     def __repr__(self):
-        if self.grad_fn is not None:
+        if self._no_grad_view and views.is_invalid(self):
+            suffixes = ["grad_fn=<Invalid>"]    # its base changed in place: PyTorch prints this
+        elif self.grad_fn is not None:
             suffixes = [f"grad_fn=<{type(self.grad_fn).__name__}>"]
         elif self._requires_grad:
             suffixes = ["requires_grad=True"]
@@ -340,6 +343,8 @@ class Tensor(InplaceOrView, TensorMethods):
         return bool(self._data.item())
 
     def __float__(self):
+        if self._requires_grad:
+            warn_float_of_grad()
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self.item())
@@ -573,7 +578,8 @@ def gradient_roots(outputs, grad_outputs, create_graph=False):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     roots = []
     for i, (t, g) in enumerate(zip(outputs, grads)):
-        node, grad = t._grad_edge()[0], _root_gradient(i, t, g)
+        node = t.grad_fn if t.grad_fn is not None else t._grad_edge()[0]    # a leaf: its AccumulateGrad
+        grad = _root_gradient(i, t, g)
         if create_graph:
             given = _root_tensor(t, g)
             grad = given if given is not None else Tensor._wrap(grad)
@@ -600,7 +606,22 @@ def _root_gradient(i, t, g):
     if g._data.shape != t._data.shape:
         raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} and "
                            f"output[{i}] has a shape of {t.shape}.")
-    return g._data.astype(t._data.dtype, copy=False)
+    return g._data if g._data.dtype is t._data.dtype else g._data.astype(t._data.dtype)
+
+
+def warn_float_of_grad():
+    """float() of a tensor that requires grad: PyTorch warns once per process
+    (TORCH_WARN_ONCE), at the caller's line; int(), bool() and .item() do not."""
+    if not FLOAT_OF_GRAD_WARNED:
+        FLOAT_OF_GRAD_WARNED.append(True)     # (list.append: atomic, so once with threads too)
+        warnings.warn(FLOAT_OF_GRAD_WARNING, UserWarning, stacklevel=3)
+
+
+FLOAT_OF_GRAD_WARNED = []    # the once-per-process flag of warn_float_of_grad, as PyTorch's
+FLOAT_OF_GRAD_WARNING = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first. (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
 
 
 CREATE_GRAPH_CYCLE_WARNING = (

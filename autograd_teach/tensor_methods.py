@@ -394,20 +394,6 @@ class TensorMethods:
     def __setitem__(self, index, value):
         setitem(self, index, _operand(value, self))
 
-    def gather(self, dim, index):
-        """out[i][j] = self[index[i][j]][j] for dim 0, and so on: read along dim
-        at index. Recorded as advanced indexing (IndexBackward0; PyTorch has
-        a GatherBackward0 node of its own), which has the same gradient."""
-        idx = index._data if isinstance(index, TensorMethods) else np.asarray(index)
-        full = list(np.indices(idx.shape, sparse=True))
-        full[O.shape.check_dim(dim, self.dim())] = idx
-        return self[tuple(full)]
-
-    def scatter(self, dim, index, src):
-        """A copy of self with src written along dim at index (the reverse of gather)."""
-        idx = index._data if isinstance(index, TensorMethods) else np.asarray(index)
-        return O.ScatterBackward0.apply(self, _operand(src, self), O.shape.check_dim(dim, self.dim()), idx)
-
     def copy_(self, src):
         return self._inplace(O.CopyBackwards.apply, _operand(src, self))
 
@@ -703,6 +689,94 @@ class TensorMethods:
     def isfinite(self):
         return self._wrap(np.isfinite(self._data))
 
+    # --- gather, scatter, lerp, addcmul, logical ops, ... (ops/gather_scatter.py, ops/ternary.py) ---
+    def gather(self, dim, index, *, sparse_grad=False):
+        return O.gather_scatter.gather(self, dim, index, sparse_grad=sparse_grad)
+
+    def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+        src = None if src is None else _operand(src, self)
+        return O.gather_scatter.scatter(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+        return self._inplace(lambda t, s: t.scatter(dim, index, s, value=value, reduce=reduce), src)
+
+    def scatter_add(self, dim, index, src):
+        return O.gather_scatter.scatter_add(self, dim, index, src)
+
+    def scatter_add_(self, dim, index, src):
+        return self._inplace(lambda t, s: t.scatter_add(dim, index, s), src)
+
+    def take(self, index):
+        return O.gather_scatter.take(self, index)
+
+    def put(self, index, source, accumulate=False):
+        return O.gather_scatter.put(self, index, source, accumulate)
+
+    def put_(self, index, source, accumulate=False):
+        return self._inplace(lambda t, s: t.put(index, s, accumulate), source)
+
+    def lerp(self, end, weight):
+        return O.ternary.lerp_checked(self, end, _operand(weight, self))
+
+    def lerp_(self, end, weight):
+        return self._inplace(lambda t, e, w: t.lerp(e, w), end, weight)
+
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return O.ternary.addcmul(self, tensor1, tensor2, value=value)
+
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return self._inplace(lambda t, a, b: t.addcmul(a, b, value=value), tensor1, tensor2)
+
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return O.ternary.addcdiv(self, tensor1, tensor2, value=value)
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return self._inplace(lambda t, a, b: t.addcdiv(a, b, value=value), tensor1, tensor2)
+
+    # logical ops: any nonzero is True; bool results, no gradient (logical_not is above)
+    def logical_and(self, other):
+        return _logical(np.logical_and, self, other, "logical_and")
+
+    def logical_or(self, other):
+        return _logical(np.logical_or, self, other, "logical_or")
+
+    def logical_xor(self, other):
+        return _logical(np.logical_xor, self, other, "logical_xor")
+
+    # clamp_min/max, fmod, fmax/fmin (ops/clamp_fmod.py)
+    def clamp_min(self, min):
+        min = _operand(min, self)
+        if isinstance(min, TensorMethods):
+            return O.clamp_fmod.ClampMinBackward1.apply(self, min)
+        return O.clamp_fmod.ClampMinBackward0.apply(self, min)
+
+    def clamp_max(self, max):
+        max = _operand(max, self)
+        if isinstance(max, TensorMethods):
+            return O.clamp_fmod.ClampMaxBackward1.apply(self, max)
+        return O.clamp_fmod.ClampMaxBackward0.apply(self, max)
+
+    def fmod(self, other):
+        other = _operand(other, self)
+        if isinstance(other, TensorMethods):
+            return O.clamp_fmod.FmodBackward1.apply(self, other)
+        return O.clamp_fmod.FmodBackward0.apply(self, other)
+
+    def fmax(self, other):
+        return O.clamp_fmod.FmaxBackward0.apply(self, _tensor_arg(other, "fmax"))
+
+    def fmin(self, other):
+        return O.clamp_fmod.FminBackward0.apply(self, _tensor_arg(other, "fmin"))
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return _isclose(self, _tensor_arg(other, "isclose"), rtol, atol, equal_nan)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    def repeat_interleave(self, repeats, dim=None, *, output_size=None):
+        return shape_functions.repeat_interleave(self, repeats, dim, output_size=output_size)
+
 
 
 class ReturnTypes(tuple):
@@ -827,3 +901,37 @@ def _var_args(dim, unbiased, keepdim, correction):
 def _scalar_like(number, t):
     """2 // x, 2 % x: the number becomes a 0-d tensor of the promoted dtype."""
     return t._wrap(np.array(number, dtype=dtypes.result_type(t, number).np))
+
+
+def _tensor_arg(other, name):
+    """PyTorch's TypeError for a number where only a tensor is taken (x.fmax(2))."""
+    if not isinstance(other, TensorMethods):
+        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    return other
+
+
+def _logical(op, t, other, name):
+    """A logical op of two tensors (broadcast): a bool tensor, outside the graph."""
+    check_broadcast(t.shape, _tensor_arg(other, name).shape)
+    return t._wrap(np.asarray(op(t._data, other._data)))
+
+
+def _isclose(a, b, rtol, atol, equal_nan):
+    """|a - b| <= atol + |rtol * b| (or equal, or both NaN with equal_nan), in
+    a's dtype as PyTorch computes it (integers in the default float)."""
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"{a.dtype.legacy_name} did not match {b.dtype.legacy_name}")
+    for name, tol in (("rtol", rtol), ("atol", atol)):
+        if tol < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got {tol:g}")
+    x, y = a._data, b._data
+    close = x == y
+    if equal_nan and x.dtype.kind == "f":
+        close |= np.isnan(x) & np.isnan(y)
+    if x.dtype.kind != "f":
+        x, y = x.astype(dtypes.default_float.np), y.astype(dtypes.default_float.np)
+    with np.errstate(invalid="ignore", over="ignore"):
+        allowed = atol + np.abs(rtol * y)
+        error = np.abs(x - y)
+        close |= np.isfinite(error) & (error <= allowed)
+    return a._wrap(np.asarray(close))

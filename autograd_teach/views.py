@@ -40,6 +40,16 @@ INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode i
                      "for more details.")
 EXPAND_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
                   "location. Please clone() the tensor before performing the operation.")
+NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
+    "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if "
+    "you want the inplace to be tracked).")
+NO_GRAD_VIEW_REBASE = (
+    "A view was created in no_grad mode and its base or another view of its base has been modified inplace with "
+    "grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+    "code by moving both the view and the inplace either both inside the no_grad block (if you don't want the "
+    "inplace to be tracked) or both outside (if you want the inplace to be tracked).")
 CUSTOM_VIEW_INPLACE = (
     "Output 0 of {} is a view and is being modified inplace. This view was created inside a custom Function (or "
     "because an input was returned as-is) and the autograd logic to handle view+inplace would override the custom "
@@ -82,6 +92,12 @@ class InplaceOrView:
         else:   # a view of a view: remember the whole way from the base
             self._base, self._view_chain = base._base, base._view_chain + ((op, params),)
         self._base._add_view(self)
+        if base._no_grad_view or (base._requires_grad and not grad_mode.is_grad_enabled()
+                                  and not getattr(op, "custom_function_output", False)):
+            # made under no_grad from a tensor that requires grad (or a view of such a view): as in
+            # PyTorch, it requires grad but has no history and no edge, and may not be changed in place
+            # with grad mode on (CreationMeta::NO_GRAD_MODE)
+            self._no_grad_view = self._requires_grad = True
 
     def _add_view(self, view):
         if self._views is None:
@@ -91,6 +107,11 @@ class InplaceOrView:
     def _check_inplace(self, view=False):
         if not grad_mode.is_grad_enabled():
             return
+        if self._no_grad_view:     # made under no_grad (no history), or a view made of one since
+            raise RuntimeError(NO_GRAD_VIEW_INPLACE if self.grad_fn is None else
+                               "Output 0 of {} is a view of a view which was created in no_grad mode and is being "
+                               "modified inplace with grad mode enabled.{}".format(
+                                   op_name(self.grad_fn.name()), NO_GRAD_VIEW_INPLACE.split("enabled.", 1)[1]))
         if self._requires_grad and any(getattr(op, "custom_function_view", False) for op, _ in self._view_chain):
             # a view a custom Function returned for its input, or a view of it
             raise RuntimeError(CUSTOM_VIEW_INPLACE.format(op_name(self.grad_fn.name())))
@@ -180,6 +201,8 @@ class InplaceOrView:
         """Reading grad_fn of a view whose base changed: its new history is
         AsStridedBackward0 of the base (made even under no_grad, as PyTorch's)."""
         fresh = _fresh_classes[type(self)]
+        if self._no_grad_view:     # PyTorch refuses to give it a history (its repr: grad_fn=<Invalid>)
+            raise RuntimeError(NO_GRAD_VIEW_REBASE)
         if fresh.grad_fn.__get__(self) is None and not self._base._requires_grad:
             self.__class__ = fresh      # no history before, none to take now
             return
@@ -312,6 +335,12 @@ def _stale_class(cls):
         return _stale_classes[cls]
 
 
+def is_invalid(view):
+    """A view made under no_grad whose base has changed in place since: it has
+    no valid history (reading grad_fn raises; PyTorch prints grad_fn=<Invalid>)."""
+    return view._no_grad_view and type(view) in _fresh_classes
+
+
 def _stale_grad_fn(view):
     with _stale_lock:
         if type(view) in _fresh_classes:   # not re-derived meanwhile by another thread
@@ -320,6 +349,8 @@ def _stale_grad_fn(view):
 
 
 def _stale_requires_grad(view):
+    if view._no_grad_view:      # it requires grad as its base does; only its grad_fn is invalid now
+        return True
     _stale_grad_fn(view)
     return view._requires_grad
 

@@ -255,6 +255,9 @@ CASES = {
                                 lambda g: _backward_of(lambda x: x[:, 1::2], g, (3, 4)))],
     "IndexPutImplBackward0": [("double backward of x[[0, 2, 0]]", lambda r: [t(3, 4, rng=r)],
                                lambda g: _backward_of(lambda x: x[[0, 2, 0]], g, (3, 4)))],
+    "IndexPutBackward0": [("x[[0, 2]] = v", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, v: _index_put(x, v)),
+                          ("x[:, [1, 3]] = v, broadcast", lambda r: [t(3, 4, rng=r), t(3, 1, rng=r)],
+                           lambda x, v: _index_put(x, v, (slice(None), [1, 3])))],
     "ScatterBackward0": [("double backward of x.max(1)", lambda r: [t(3, rng=r)],
                           lambda g: _backward_of(lambda x: x.max(1).values, g, (3, 4))),
                          ("scatter", lambda r: [t(3, 4, rng=r), t(3, 1, rng=r)],
@@ -380,6 +383,52 @@ CASES = {
     "FloorDivideScalar": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x // 0.5)],
     "RemainderScalarSelf": [("number % x", lambda r: [t(3, 4, low=0.5, high=2, rng=r)], lambda x: 2 % x)],
 }
+# gather, scatter, take, lerp, addcmul, ... (ops/gather_scatter.py, ops/ternary.py)
+_INDEX = [[0, 2, 1, 0], [2, 2, 0, 1]]            # repeats within a column: gather's gradients add up
+_UNIQUE = [[0, 2, 1, 0], [2, 0, 0, 1]]           # scatter writes each place at most once
+CASES.update({
+    "GatherBackward0": [("repeated", lambda r: [t(3, 4, rng=r)], lambda x: x.gather(0, torch.tensor(_INDEX))),
+                        ("dim -1, smaller index", lambda r: [t(3, 4, rng=r)],
+                         lambda x: torch.gather(x, -1, torch.tensor([[3, 3], [0, 1]])))],
+    "ScatterBackward1": [("value", lambda r: [t(3, 4, rng=r)], lambda x: x.scatter(0, torch.tensor(_UNIQUE), 1.5)),
+                         ("double backward of scatter", lambda r: [t(3, 4, rng=r)],
+                          lambda g: _backward_of(lambda x: x.scatter(0, torch.tensor(_UNIQUE), 2.0), g, (3, 4)))],
+    "ScatterAddBackward0": [("repeated", lambda r: [t(3, 4, rng=r), t(2, 4, rng=r)],
+                             lambda x, s: x.scatter_add(0, torch.tensor(_INDEX), s)),
+                            ("double backward of gather", lambda r: [t(2, 4, rng=r)],
+                             lambda g: _backward_of(lambda x: x.gather(0, torch.tensor(_INDEX)), g, (3, 4)))],
+    "TakeBackward0": [("repeated, negative", lambda r: [t(3, 4, rng=r)],
+                       lambda x: x.take(torch.tensor([[0, -1], [5, 5]])))],
+    "PutBackward0": [("double backward of take", lambda r: [t(2, 2, rng=r)],
+                      lambda g: _backward_of(lambda x: x.take(torch.tensor([[0, 11], [5, 5]])), g, (3, 4))),
+                     ("put", lambda r: [t(3, 4, rng=r), t(3, rng=r)],
+                      lambda x, s: x.put(torch.tensor([1, -1, 4]), s))],
+    "LerpBackward0": [("number weight", lambda r: [t(2, 3, rng=r), t(3, rng=r)], lambda a, b: torch.lerp(a, b, 0.3)),
+                      ("weight above 0.5", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda a, b: a.lerp(b, 0.75))],
+    "LerpBackward1": [("tensor weight, broadcast", lambda r: [t(2, 3, rng=r), t(3, rng=r), t(2, 1, rng=r)],
+                       lambda a, b, w: torch.lerp(a, b, w))],
+    "AddcmulBackward0": [("value", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r), t(3, rng=r)],
+                          lambda a, b, c: torch.addcmul(a, b, c, value=-0.5)),
+                         ("addcmul_", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+                          lambda b, c: (b * 1).addcmul_(b, c, value=2))],
+    "AddcdivBackward0": [("value", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r), t(3, low=0.5, high=2, rng=r)],
+                          lambda a, b, c: torch.addcdiv(a, b, c, value=0.1))],
+    "ClampMinBackward0": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp_min(0.2))],
+    "ClampMaxBackward0": [("number", lambda r: [t(3, 4, rng=r)], lambda x: torch.clamp_max(x, -0.1))],
+    "ClampMinBackward1": [("tensor, broadcast", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, m: x.clamp_min(m))],
+    "ClampMaxBackward1": [("tensor, broadcast", lambda r: [t(3, 4, rng=r), t(3, 1, rng=r)],
+                           lambda x, m: torch.clamp_max(x, m))],
+    "FmodBackward0": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x.fmod(0.7))],
+    "FmodBackward1": [("tensors", lambda r: [t(3, 4, rng=r), t(4, low=0.5, high=2, rng=r)],
+                       lambda x, y: torch.fmod(x, -y))],
+    "FmaxBackward0": [("broadcast", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, y: torch.fmax(x, y)),
+                      ("nan", lambda r: [t(4, rng=r), t(4, rng=r)],     # NaN from where: no NaN in any gradient
+                       lambda x, y: x.fmax(torch.where(torch.tensor([False, True, False, True]), float("nan"), y)))],
+    "FminBackward0": [("broadcast", lambda r: [t(3, 4, rng=r), t(3, 1, rng=r)], lambda x, y: x.fmin(y)),
+                      ("nan", lambda r: [t(4, rng=r), t(4, rng=r)],
+                       lambda x, y: torch.fmin(torch.where(torch.tensor([True, False, False, True]), float("nan"), x),
+                                               y))],
+})
 
 # -- BatchNorm, the losses and containers of d2l chapters 5 and 7 (ops/batch_norm.py, ops/loss.py) --
 CASES["NativeBatchNormBackward0"] = [
@@ -413,11 +462,9 @@ for _red in ("mean", "sum", "none"):
     CASES.setdefault("HuberLossBackwardBackward0", []).append(
         (_red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
          (lambda red: lambda x, y: _loss_double(F.huber_loss, x, y, red, delta=0.7))(_red)))
-CASES["ClampMinBackward0"] = [("normalize's clamp_min", lambda r: [t(3, 4, rng=r)],
-                               lambda x: ops.ClampMinBackward0.apply(x, 0.1))]
 CASES["XlogyBackward0"] = [("kl_div with a target that requires grad",
                             lambda r: [t(2, 3, low=0.1, high=1, rng=r), t(2, 3, low=0.1, high=1, rng=r)],
-                            lambda a, b: ops.clamp_min_xlogy.xlogy(a, b))]
+                            lambda a, b: ops.xlogy.xlogy(a, b))]
 
 
 def _backward_of(f, g, shape):
@@ -443,6 +490,12 @@ def _unbind_rows(x):
 def _setitem(x, v):
     y = x * 1
     y[1] = v
+    return y
+
+
+def _index_put(x, v, index=[0, 2]):
+    y = x * 1
+    y[index] = v
     return y
 
 

@@ -228,3 +228,18 @@ def test_a_truthy_create_graph_keeps_the_grad_mode_count_exact():
         y = x * 2
         assert y.grad_fn is None and grad_mode.threads_without_grad == [None]
     assert grad_mode.threads_without_grad == []
+
+
+def test_a_given_root_gradient_of_the_same_dtype_is_not_copied_nor_kept():
+    import autograd_teach as torch
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    g = torch.tensor([3.0, 4.0])
+    x.backward(g)                      # a leaf as root: its .grad is a copy, not g
+    g.mul_(0)
+    assert x.grad.tolist() == [3.0, 4.0]
+    x.grad = None
+    (x * 2).backward(torch.tensor([1.0, 1.0], dtype=torch.float64))   # another dtype: cast to the output's
+    assert x.grad.dtype == torch.float32 and x.grad.tolist() == [2.0, 2.0]
+    y = x * 3                         # a non-leaf root: its own grad_fn, no AccumulateGrad made for it
+    y.backward(torch.ones(2))
+    assert x.grad.tolist() == [5.0, 5.0]

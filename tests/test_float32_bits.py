@@ -43,6 +43,8 @@ FLOORS = {
     "pow": (190, 375), "sum": (21, 996), "mean": (21, 996), "norm": (21, 996), "dot": (5, 1992),
     "mse_loss": (21, 1992), "bce_with_logits": (21, 991), "sum(dim=1)": (132, 1106), "sum(dim=0)": (143, 1106),
     "mean(dim=1)": (132, 1106), "mean(dim=0)": (143, 1106), "mv": (99, 1249), "mm": (396, 1535),
+    "softmax(dim=1)": (1106, 1106), "softmax(dim=0)": (1034, 1035), "log_softmax(dim=1)": (1104, 1106),
+    "log_softmax(dim=0)": (1100, 1091), "cross_entropy": (12, 1456),
 }
 
 # (op, input shapes, which array): printed differently from PyTorch at the
@@ -208,3 +210,55 @@ def test_sleef_exp_is_within_one_ulp_and_handles_the_ends():
     assert ends[:5].tolist() == [0.0, 1.0, np.inf, np.inf, 0.0] and np.isnan(ends[5])
     x64 = np.array([0.5, -1.0])
     assert np.array_equal(F.sleef_exp(x64), np.exp(x64))
+
+
+def _aten_nll_sum(terms, keep):
+    """ATen's nll_loss_out_frame loop, line for line (the reference for F.loss_cascade_sum)."""
+    n, levels = len(terms), [np.float32(0)] * 8
+    power = max(4, int(np.ceil(np.log2(n))) // 8) if n > 1 else 4
+    mask = (1 << power) - 1
+    for b in range(n):
+        if not keep[b]:
+            continue
+        levels[0] = levels[0] + terms[b]
+        for j in range(7):
+            if b & (mask << (j * power)):
+                break
+            levels[j + 1], levels[j] = levels[j + 1] + levels[j], np.float32(0)
+    total = np.float32(0)
+    for level in levels:
+        total = total + level
+    return total
+
+
+def _aten_map_reduce_all(e):
+    """vec::map_reduce_all over one row with 16 float32 lanes, line for line."""
+    lanes, n = 16, len(e)
+    if n < lanes:
+        acc = e[0]
+        for i in range(1, n):
+            acc = acc + e[i]
+        return acc
+    acc = e[:lanes].copy()
+    d = lanes
+    while d < n - n % lanes:
+        acc = acc + e[d:d + lanes]
+        d += lanes
+    if n - d > 0:
+        acc[:n - d] = acc[:n - d] + e[d:]
+    for shift in (8, 4, 2, 1):        # the shuffles: lane i + lane i ^ shift
+        acc = acc + acc[np.arange(lanes) ^ shift]
+    return acc[0]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 15, 16, 17, 31, 33, 100, 255, 256, 257, 1000])
+def test_the_loss_sum_and_the_softmax_sum_follow_atens_loops(n):
+    rng = np.random.default_rng(n)
+    terms = (rng.standard_normal(n) * 1e3 ** rng.integers(-2, 3, n)).astype(np.float32)
+    for keep in (np.ones(n, bool), rng.random(n) < 0.7):
+        got, want = F.loss_cascade_sum(terms, keep), _aten_nll_sum(terms, keep)
+        assert got.dtype == np.float32 and got.tobytes() == np.float32(want).tobytes()
+    if n:
+        rows = np.stack([terms, terms[::-1], np.roll(terms, 3)])
+        want = np.array([_aten_map_reduce_all(r) for r in rows], np.float32)
+        assert F.vec_sum_lastdim(rows).tobytes() == want.tobytes()

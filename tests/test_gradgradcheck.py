@@ -302,3 +302,36 @@ def test_freed_graph_is_refused_on_the_second_pass():
     torch.autograd.grad(y, x, create_graph=True, retain_graph=False)
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
         torch.autograd.grad(y, x, create_graph=True)
+
+
+def test_vector_products_equal_finite_differences_in_float64():
+    """jvp and hvp (double-backward trick), vjp and vhp (backward) against
+    central differences of the function and of its gradient."""
+    import autograd_teach as torch
+    from autograd_teach.autograd.functional import hvp, jvp, vhp, vjp
+    rng = np.random.default_rng(7)
+    x = torch.tensor(rng.standard_normal(4), dtype=torch.float64)
+    v = torch.tensor(rng.standard_normal(4), dtype=torch.float64)
+    u = torch.tensor(rng.standard_normal(3), dtype=torch.float64)
+    a = torch.tensor(rng.standard_normal((3, 4)), dtype=torch.float64)
+
+    def f(t):                          # R^4 -> R^3, not linear
+        return (a @ t).tanh() * t[:3].exp()
+
+    def scalar(t):
+        return (t.sin() * t ** 2).sum() + (t[0] * t[1:]).sum()
+
+    def grad_of(t):
+        t = t.detach().requires_grad_()
+        return torch.autograd.grad(scalar(t), t)[0]
+
+    eps = 1e-6
+    num_jv = (f(x + eps * v) - f(x - eps * v)) / (2 * eps)
+    num_hv = (grad_of(x + eps * v) - grad_of(x - eps * v)) / (2 * eps)
+    jac = np.stack([((f(x + eps * e) - f(x - eps * e)) / (2 * eps)).numpy()
+                    for e in torch.eye(4, dtype=torch.float64)], axis=1)
+    assert np.allclose(jvp(f, x, v)[1].numpy(), num_jv.numpy(), atol=1e-7)
+    assert np.allclose(vjp(f, x, u)[1].numpy(), u.numpy() @ jac, atol=1e-7)
+    assert np.allclose(hvp(scalar, x, v)[1].numpy(), num_hv.numpy(), atol=1e-6)
+    assert np.allclose(vhp(scalar, x, v)[1].numpy(), num_hv.numpy(), atol=1e-6)
+    assert not x.requires_grad and jvp(f, x, v)[1].grad_fn is None    # inputs untouched, results detached

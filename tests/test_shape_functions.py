@@ -66,3 +66,14 @@ def test_empty_and_edge_sizes():
 def test_narrow_takes_0d_tensors_for_start_and_length():
     x = torch.arange(12.0).reshape(3, 4)
     assert x.narrow(1, torch.tensor(1), torch.tensor(2)).tolist() == x.narrow(1, 1, 2).tolist()
+
+
+def test_diff_of_bools_is_logical_xor_as_in_pytorch():
+    """Bools cannot be subtracted: diff says whether neighbours differ."""
+    b = torch.tensor([True, False, False, True, True])
+    assert torch.diff(b).tolist() == [True, False, True, False] and torch.diff(b).dtype == torch.bool
+    assert torch.diff(b, n=2).tolist() == [True, True, True]
+    assert torch.diff(b, prepend=torch.tensor([False])).tolist() == [True, True, False, True, False]
+    assert torch.diff(b.reshape(1, 5).expand(2, 5), dim=0).tolist() == [[False] * 5]
+    assert torch.diff(b, n=9).shape == (0,)
+    assert torch.diff(b, prepend=torch.tensor([1.0])).tolist() == [0.0, -1.0, 0.0, 1.0, 0.0]   # float: subtraction

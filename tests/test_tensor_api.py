@@ -399,3 +399,29 @@ def test_a_numpy_array_operand_becomes_a_tensor_and_a_list_is_refused():
             x + bad
         with pytest.raises(TypeError):
             x.mul(bad)
+
+
+def test_float_of_a_tensor_that_requires_grad_warns_once_per_process_at_the_callers_line():
+    import subprocess
+    import sys
+    import textwrap
+    program = textwrap.dedent("""
+        import warnings
+        warnings.simplefilter("default")
+        import autograd_teach as torch
+        x = torch.tensor(2.0, requires_grad=True)
+        y = x * 3
+        y.item(); int(y); bool(y)                       # no warning, as in PyTorch
+        try:
+            float(torch.ones(2, requires_grad=True))    # warns first, then the size error
+        except ValueError as e:
+            print(e)
+        float(y)                                        # once per process: no second warning
+        print(float(y.detach()), float(x))
+    """)
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert out.stdout == "only one element tensors can be converted to Python scalars\n6.0 2.0\n"
+    assert out.stderr == (
+        '<string>:9: UserWarning: Converting a tensor with requires_grad=True to a scalar may lead to '
+        'unexpected behavior.\nConsider using tensor.detach() first. (Triggered internally at '
+        '/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)\n')

@@ -159,12 +159,14 @@ class CustomFunctionView(ViewBackward0):
     Function returns for an input is marked, so that an in-place op on it (or
     on a view of it) is refused with PyTorch's message (views.py)."""
     custom_function_view = True
+    custom_function_output = True    # made under the forward's no_grad, yet not a no_grad view (views.py)
 
 
 class CustomFunctionMultiView(ViewBackward0):
     """The same, for an input returned in a tuple of outputs: PyTorch treats
     it as a view made by a function that returns several views."""
     multi_output_view = True
+    custom_function_output = True
 
 
 LEAF_DIRTY = "a leaf Variable that requires grad has been used in an in-place operation."

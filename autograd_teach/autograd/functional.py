@@ -4,11 +4,15 @@ over to the engine. `backward` lives beside Tensor.backward, in tensor.py.
 
 As in PyTorch, this is also torch.autograd.functional: `jacobian` and
 `hessian`, built from `grad` one output element at a time (the hessian is the
-jacobian of a jacobian computed with create_graph=True)."""
+jacobian of a jacobian computed with create_graph=True); `vjp` and `vhp`, one
+call of grad each; and `jvp` and `hvp`, forward-mode products computed, as
+PyTorch computes them, with the double-backward trick: the gradient of
+u -> J^T u (linear in u) with respect to u, applied to v, is J v."""
 import numpy as np
 
 from .. import engine, grad_mode
 from .. import ops as O
+from ..creation import zeros_like
 from ..more_functions import stack
 from ..tensor import Tensor, as_tuple, backward, gradient_roots  # noqa: F401
 
@@ -147,3 +151,193 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False, out
 
     res = jacobian(jac_func, inputs, create_graph=create_graph, strict=strict, vectorize=vectorize)
     return _unpack(res, is_inputs_tuple, is_inputs_tuple)
+
+
+# -- vector products: one backward (vjp, vhp) or the double-backward trick (jvp, hvp) --------
+
+def _preprocess(inputs, create_graph, need_graph):
+    """New tensors for the graph to start at (PyTorch's _grad_preprocess)."""
+    return tuple(x.view_as(x) if create_graph and x.requires_grad else x.detach().requires_grad_(need_graph)
+                 for x in inputs)
+
+
+def _postprocess(tensors, create_graph):
+    return tensors if create_graph else tuple(t.detach() for t in tensors)
+
+
+def _tuple_postprocess(res, is_tuple):
+    return res if is_tuple else res[0]
+
+
+def _vector(v, like, is_like_tuple, name, create_graph, none_message):
+    """v checked against `like` (the inputs or the outputs), with PyTorch's messages."""
+    if v is None:
+        if len(like) != 1 or like[0].numel() != 1:
+            raise RuntimeError(none_message)
+        return None
+    _, v = _as_tuple(v, "v", name)
+    v = _preprocess(v, create_graph, need_graph=False)
+    if len(v) != len(like):
+        raise RuntimeError(f"v is a tuple of invalid length: should be {len(like)} but got {len(v)}."
+                           if is_like_tuple else "The given v should contain a single Tensor.")
+    for i, (a, b) in enumerate(zip(v, like)):
+        if a.shape != b.shape:
+            raise RuntimeError(f"{f'Entry {i} in ' if is_like_tuple else ''}v has invalid size: should be "
+                               f"{b.shape} but got {a.shape}.")
+    return v
+
+
+def _grad_or_none(outputs, inputs, grad_outputs=None, create_graph=False):
+    """grad() of the outputs that require grad; (None, ...) if none does
+    (PyTorch's _autograd_grad)."""
+    grad_outputs = (None,) * len(outputs) if grad_outputs is None else grad_outputs
+    pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o is not None and o.requires_grad]
+    if not pairs:
+        return (None,) * len(inputs)
+    return grad([o for o, _ in pairs], inputs, [g for _, g in pairs], create_graph=create_graph, allow_unused=True)
+
+
+_INDEPENDENT = {   # the strict-mode messages of _fill_in_zeros, per stage
+    "back": "The output of the user-provided function is independent of input {i}. This is not allowed in "
+            "strict mode.",
+    "back_trick": "The gradient with respect to the input is independent of entry {i} in the grad_outputs when "
+                  "using the double backward trick to compute forward mode gradients. This is not allowed in "
+                  "strict mode.",
+    "double_back": "The jacobian of the user-provided function is independent of input {i}. This is not allowed "
+                   "in strict mode.",
+    "double_back_trick": "The hessian of the user-provided function is independent of entry {i} in the "
+                         "grad_jacobian. This is not allowed in strict mode as it prevents from using the double "
+                         "backward trick to replace forward mode AD.",
+}
+
+
+def _fill_in_zeros(grads, refs, strict, create_graph, stage):
+    out = []
+    for i, (g, ref) in enumerate(zip(grads, refs)):
+        if g is None:
+            if strict:
+                raise RuntimeError(_INDEPENDENT[stage].format(i=i))
+            g = zeros_like(ref)
+        elif strict and create_graph and not g.requires_grad:
+            what = "hessian" if "double" in stage else "jacobian"
+            raise RuntimeError(f"The {what} of the user-provided function is independent of input {i}. This is not "
+                               "allowed in strict mode when create_graph=True.")
+        out.append(g)
+    return tuple(out)
+
+
+def _check_requires_grad(tensors, what, strict):
+    """Strict mode: each gradient must exist and depend on the inputs (PyTorch's messages)."""
+    if not strict:
+        return
+    for i, t in enumerate(tensors):
+        if t is None:
+            raise RuntimeError(f"The output of the user-provided function is independent of input {i}. This is not "
+                               "allowed in strict mode.")
+        if not t.requires_grad:
+            raise RuntimeError({
+                "grad_inputs": f"The gradient with respect to input {i} is independent of the inputs of the "
+                               "user-provided function. This is not allowed in strict mode.",
+                "jacobian": "While computing the hessian, found that the jacobian of the user-provided function "
+                            f"with respect to input {i} is independent of the input. This is not allowed in strict "
+                            "mode. You should ensure that your function is twice differentiable and that the "
+                            "jacobian depends on the inputs (this would be violated by a linear function for "
+                            "example).",
+                "hessian": f"The hessian of the user-provided function with respect to input {i} is independent of "
+                           "the input. This is not allowed in strict mode. You should ensure that your function is "
+                           "thrice differentiable and that the hessian depends on the inputs."}[what])
+
+
+def _call(func, inputs, name, strict):
+    outputs = func(*inputs)
+    is_outputs_tuple, outputs = _as_tuple(outputs, "outputs of the user-provided function", name)
+    _check_outputs_require_grad(outputs, strict)
+    return is_outputs_tuple, outputs
+
+
+def _single_output(outputs, is_outputs_tuple, name):
+    if is_outputs_tuple or not isinstance(outputs[0], Tensor):
+        raise RuntimeError(f"The function given to {name} should return a single Tensor")
+    if outputs[0].numel() != 1:
+        raise RuntimeError(f"The Tensor returned by the function given to {name} should contain a single element")
+
+
+def vjp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), v^T J): the vector-Jacobian product, one backward pass
+    with v as the gradient of the outputs (what .backward(v) computes)."""
+    with grad_mode.enable_grad():
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vjp")
+        inputs = _preprocess(inputs, create_graph, need_graph=True)
+        is_outputs_tuple, outputs = _call(func, inputs, "vjp", strict)
+        v = _vector(v, outputs, is_outputs_tuple, "vjp", create_graph,
+                    "The vector v can only be None if the user-provided function returns a single Tensor with a "
+                    "single element.")
+    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
+        result = _fill_in_zeros(_grad_or_none(outputs, inputs, v, create_graph), inputs, strict, create_graph, "back")
+    return (_tuple_postprocess(_postprocess(outputs, create_graph), is_outputs_tuple),
+            _tuple_postprocess(_postprocess(result, create_graph), is_inputs_tuple))
+
+
+def jvp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), J v): the Jacobian-vector product (forward mode), by the
+    double-backward trick: g(u) = J^T u is computed with u requiring grad and
+    create_graph=True; g is linear in u, so the vjp of g with v is J v."""
+    with grad_mode.enable_grad():
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jvp")
+        inputs = _preprocess(inputs, create_graph, need_graph=True)
+        v = _vector(v, inputs, is_inputs_tuple, "jvp", create_graph,
+                    "The vector v can only be None if the input to the user-provided function is a single Tensor "
+                    "with a single element.")
+        is_outputs_tuple, outputs = _call(func, inputs, "jvp", strict)
+        u = tuple(zeros_like(out, requires_grad=True) for out in outputs)
+        grad_inputs = _grad_or_none(outputs, inputs, u, create_graph=True)     # J^T u, a graph in u
+        _check_requires_grad(grad_inputs, "grad_inputs", strict)
+    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
+        result = _fill_in_zeros(_grad_or_none(grad_inputs, u, v, create_graph), outputs, strict, create_graph,
+                                "back_trick")
+    return (_tuple_postprocess(_postprocess(outputs, create_graph), is_outputs_tuple),
+            _tuple_postprocess(_postprocess(result, create_graph), is_outputs_tuple))
+
+
+def vhp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), v^T H) for a function with one output element: the vjp
+    of its gradient, which is computed with create_graph=True."""
+    with grad_mode.enable_grad():
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
+        inputs = _preprocess(inputs, create_graph, need_graph=True)
+        v = _vector(v, inputs, is_inputs_tuple, "vhp", create_graph,
+                    "The vector v can only be None if the input to the user-provided function is a single Tensor "
+                    "with a single element.")
+        is_outputs_tuple, outputs = _call(func, inputs, "vhp", strict)
+        _single_output(outputs, is_outputs_tuple, "vhp")
+        jac = _grad_or_none(outputs, inputs, create_graph=True)
+        _check_requires_grad(jac, "jacobian", strict)
+    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
+        result = _fill_in_zeros(_grad_or_none(jac, inputs, v, create_graph), inputs, strict, create_graph,
+                                "double_back")
+    return (_tuple_postprocess(_postprocess(outputs, create_graph), is_outputs_tuple),
+            _tuple_postprocess(_postprocess(result, create_graph), is_inputs_tuple))
+
+
+def hvp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), H v) for a function with one output element, by the
+    double-backward trick on its gradient (as PyTorch; H is symmetric for a
+    twice continuously differentiable function, so this equals vhp)."""
+    with grad_mode.enable_grad():
+        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
+        inputs = _preprocess(inputs, create_graph, need_graph=True)
+        v = _vector(v, inputs, is_inputs_tuple, "hvp", create_graph,
+                    "The vector v can only be None if the input to the user-provided function is a single Tensor "
+                    "with a single element.")
+        is_outputs_tuple, outputs = _call(func, inputs, "hvp", strict)
+        _single_output(outputs, is_outputs_tuple, "hvp")
+        jac = _grad_or_none(outputs, inputs, create_graph=True)
+        _check_requires_grad(jac, "jacobian", strict)
+        u = tuple(zeros_like(x, requires_grad=True) for x in inputs)
+        double_back = _grad_or_none(jac, inputs, u, create_graph=True)    # H^T u, a graph in u
+        _check_requires_grad(jac, "hessian", strict)
+    with grad_mode.set_grad_enabled(True if create_graph else grad_mode.is_grad_enabled()):
+        result = _fill_in_zeros(_grad_or_none(double_back, u, v, create_graph), inputs, strict, create_graph,
+                                "double_back_trick")
+    return (_tuple_postprocess(_postprocess(outputs, create_graph), is_outputs_tuple),
+            _tuple_postprocess(_postprocess(result, create_graph), is_inputs_tuple))

@@ -46,7 +46,7 @@ from .pointwise import (AbsBackward0, ClampBackward1, CosBackward0, ExpBackward0
 from .reduction import (AmaxBackward0, AminBackward0, LogsumexpBackward0, NansumBackward0,  # noqa: F401
                         LinalgVectorNormBackward0, MaxBackward0, MaxBackward1, MeanBackward0,  # noqa: F401
                         MeanBackward1, MinBackward0, MinBackward1, SumBackward0, SumBackward1)
-from .selection import (IndexPutImplBackward0, ScatterBackward0, SelectBackwardBackward0,  # noqa: F401
+from .selection import (IndexPutBackward0, IndexPutImplBackward0, ScatterBackward0, SelectBackwardBackward0,  # noqa: F401
                         SliceBackwardBackward0, WhereBackward0)
 from .shape import (CloneBackward0, CopyBackwards, ExpandBackward0, IndexBackward0, PermuteBackward0,  # noqa: F401
                     SelectBackward0, SliceBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward4,
@@ -82,8 +82,17 @@ from .activations import (EluBackward0, EluBackward1, HardsigmoidBackward0, Hard
                           EluBackwardBackward0, HardtanhBackward0, HardtanhBackwardBackward0, SiluBackward0,
                           SoftplusBackward0, SoftplusBackwardBackward0)
 from .padding import ConstantPadNdBackward0  # noqa: F401,E402
+# --- gather, scatter, take, lerp, addcmul, ... (the ops a learner reaches for next) ---
+from . import gather_scatter  # noqa: F401,E402
+from .gather_scatter import (GatherBackward0, PutBackward0, ScatterAddBackward0, ScatterBackward1,  # noqa: F401,E402
+                             TakeBackward0)
+from . import ternary  # noqa: F401,E402
+from .ternary import AddcdivBackward0, AddcmulBackward0, LerpBackward0, LerpBackward1  # noqa: F401,E402
+from . import clamp_fmod  # noqa: F401,E402
+from .clamp_fmod import (ClampMaxBackward0, ClampMaxBackward1, ClampMinBackward0, ClampMinBackward1,  # noqa: F401,E402
+                         FmaxBackward0, FminBackward0, FmodBackward0, FmodBackward1)
 # --- BatchNorm and the losses of d2l chapters 5 and 7 ---
 from .batch_norm import NativeBatchNormBackward0  # noqa: F401,E402
 from .loss import (HuberLossBackward0, HuberLossBackwardBackward0, SmoothL1LossBackward0,  # noqa: F401,E402
                    SmoothL1LossBackwardBackward0)
-from .clamp_min_xlogy import ClampMinBackward0, XlogyBackward0  # noqa: F401,E402
+from .xlogy import XlogyBackward0  # noqa: F401,E402

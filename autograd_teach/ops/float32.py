@@ -163,6 +163,63 @@ def cascade_mean(a, axis=None, keepdims=False):
     return cascade_sum(a, axis, keepdims) / a.dtype.type(count)
 
 
+def vec_sum_lastdim(e):
+    """e.sum(-1) in the order of ATen's vec::reduce_all and map_reduce_all,
+    which softmax and log_softmax over the last dim use: a vector of 64
+    bytes (16 float32 lanes; this build runs its AVX-512 kernels there)
+    accumulates e[:16], e[16:32], ...; the tail adds into the first lanes;
+    the lanes then add pairwise, halves first (i + 8, i + 4, i + 2, i + 1).
+    A row shorter than the vector is added left to right."""
+    lanes, n = 64 // e.itemsize, e.shape[-1]
+    if e.dtype.kind != "f" or n == 0:
+        return e.sum(axis=-1)
+    if n < lanes:
+        return np.cumsum(e, axis=-1)[..., -1]           # cumsum adds left to right
+    full = n - n % lanes
+    acc = np.add.reduce(e[..., :full].reshape(e.shape[:-1] + (full // lanes, lanes)), axis=-2)   # chunk by chunk
+    if full < n:
+        k = n - full
+        acc = np.concatenate([acc[..., :k] + e[..., full:], acc[..., k:]], axis=-1)
+    while acc.shape[-1] > 1:
+        half = acc.shape[-1] // 2
+        acc = acc[..., :half] + acc[..., half:]
+    return acc[..., 0]
+
+def loss_cascade_sum(terms, keep):
+    """The sum of a batch's loss terms in the order of ATen's nll_loss kernel:
+    8 levels of partial sums; each term goes into level 0, and at every row
+    b that is a multiple of 2**p (p = max(4, ceil(log2(batch)) // 8)) level 0
+    is added into level 1, at multiples of 2**(2p) level 1 into level 2, and
+    so on; the levels are added last, in order. Rows not kept (ignore_index)
+    are skipped, their row's flush too."""
+    zero, n, everyone = terms.dtype.type(0), len(terms), keep.all()
+    if not everyone:
+        terms = np.where(keep, terms, -zero)        # adding -0.0 changes nothing, not even a -0.0
+    power = max(4, (n - 1).bit_length() // 8)       # (n - 1).bit_length(): ceil(log2(n))
+    step, mask = 1 << power, (1 << power) - 1
+    flushes = [b for b in range(0, n, step) if keep[b]]
+    # level 0 at each flush: the rows since the last one, added left to right from 0
+    # (cumsum; + 0 turns an all -0.0 sum into PyTorch's 0.0)
+    if everyone and n:      # the usual case: whole segments, summed in one call
+        k = len(flushes) - 1
+        sums = [terms[0] + zero, *(np.cumsum(terms[1:1 + k * step].reshape(k, step), axis=1)[:, -1] + zero)]
+    else:
+        ends = [-1] + flushes
+        sums = [np.cumsum(terms[a + 1:b + 1])[-1] + zero for a, b in zip(ends, flushes)]
+    levels = [zero] * 8
+    for b, level0 in zip(flushes, sums):
+        levels[0] = level0
+        for j in range(7):
+            if b & (mask << (j * power)):
+                break
+            levels[j + 1], levels[j] = levels[j + 1] + levels[j], zero
+    rest = terms[flushes[-1] + 1 if flushes else 0:]
+    levels[0] = levels[0] + (np.cumsum(rest)[-1] + zero if rest.size else zero)
+    total = zero
+    for level in levels:
+        total = total + level
+    return total
+
 # -- PyTorch's formulas where numpy would round differently ----------------------------
 
 def one_minus_square(r):
@@ -173,6 +230,13 @@ def one_minus_square(r):
     r = r.astype(np.float64)
     return (1 - r * r).astype(np.float32)
 
+
+def sub_product(c, a, b):
+    """c - a * b rounded once: PyTorch's vectorized x - y * s is compiled into
+    one fused multiply-add (log_softmax's backward). float64: as written."""
+    if c.dtype != np.float32:
+        return c - a * b
+    return fma(-a, b, c)
 
 def add_scaled(a, alpha, b):
     """a + alpha * b rounded once: PyTorch's add/sub kernels with an alpha
@@ -237,7 +301,7 @@ def norm2(a, axis=None, keepdims=False):
 
 # -- SLEEF's expf, as PyTorch's vectorised kernels call it -------------------------------
 
-def _fma(a, b, c):
+def fma(a, b, c):
     """round(a * b + c) once, as the CPU's fused multiply-add: a float32
     product is exact in float64 (the sum is rounded there, then to float32;
     a double rounding is possible, and rare)."""
@@ -260,11 +324,11 @@ def sleef_exp(d):
         return np.exp(d)
     f32 = np.float32
     q = np.rint(d * f32(1.4426950408889634))
-    s = _fma(q, f32(-0.693145751953125), d)
-    s = _fma(q, f32(-1.428606765330187045e-06), s)
+    s = fma(q, f32(-0.693145751953125), d)
+    s = fma(q, f32(-1.428606765330187045e-06), s)
     u = np.full_like(s, f32(_EXPF_POLY[0]))
     for c in _EXPF_POLY[1:]:
-        u = _fma(u, s, f32(c))
-    u = f32(1) + _fma(s * s, u, s)
+        u = fma(u, s, f32(c))
+    u = f32(1) + fma(s * s, u, s)
     out = np.ldexp(u, np.clip(np.nan_to_num(q), -200, 200).astype(np.int32)).astype(np.float32)
     return np.where(d < f32(-104), f32(0), np.where(d > f32(88.72283935546875), f32(np.inf), out))

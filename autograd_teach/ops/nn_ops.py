@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import dtypes
 from ..node import OpNode, quiet
-from .float32 import cascade_sum, sleef_exp, via_float64
+from .float32 import cascade_sum, fma, loss_cascade_sum, sleef_exp, sub_product, vec_sum_lastdim, via_float64
 from .matmul_order import addmm_product, mm as _mm
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 from .linalg import mm_mat1_backward, mm_mat2_backward, strides  # noqa: F401  (the rules call them)
@@ -86,6 +86,31 @@ def _softmax_dim(dim, ndim):
     return check_dim(dim, ndim)
 
 
+def softmax_sum(x, dim):
+    """x.sum(dim, keepdim=True) as PyTorch's softmax kernels add: over the last
+    dim in the order of its vectorized reductions (vec_sum_lastdim), over
+    another dim in numpy's."""
+    if dim == x.ndim - 1:
+        return vec_sum_lastdim(x)[..., None]
+    return x.sum(axis=dim, keepdims=True)
+
+
+def softmax_other_dim(a, d):
+    """softmax over a dim other than the last, as PyTorch's _vec_softmax:
+    columns in whole vectors of 64 bytes (16 float32) take SLEEF's exp, the
+    columns left over the C library's (correctly rounded, nearly always); the
+    exps add left to right along the dim, and each is divided by the sum."""
+    shifted = a - a.max(axis=d, keepdims=True)
+    inner = int(np.prod(a.shape[d + 1:]))
+    if a.size > 32768 or a.dtype.kind != "f":     # split over threads: which columns are whole vectors changes
+        e = sleef_exp(shifted)
+    else:
+        blocks = shifted.reshape(a.shape[:d] + (a.shape[d], inner))
+        whole = inner - inner % (64 // a.itemsize)
+        e = np.concatenate([sleef_exp(blocks[..., :whole]), via_float64(np.exp, blocks[..., whole:])], axis=-1)
+        e = e.reshape(a.shape)
+    return e / np.cumsum(e, axis=d).take([-1], axis=d)   # cumsum: left to right
+
 class SoftmaxBackward0(OpNode):
     """out = (self - self.amax(dim, True)).exp() / (self - self.amax(dim, True)).exp().sum(dim, True)
 
@@ -103,13 +128,21 @@ class SoftmaxBackward0(OpNode):
         self.dim = d = _softmax_dim(dim, a.ndim)
         if a.ndim == 0:
             return np.ones_like(a)
-        e = np.exp(a - a.max(axis=d, keepdims=True))
-        return e * (1 / e.sum(axis=d, keepdims=True))   # PyTorch multiplies by 1 / sum
+        if d != a.ndim - 1:
+            return softmax_other_dim(a, d)
+        e = sleef_exp(a - a.max(axis=d, keepdims=True))    # PyTorch's kernel: SLEEF's exp
+        return e * (1 / softmax_sum(e, d))   # PyTorch multiplies by 1 / sum
 
     def backward(self, grad, result):
         if result.ndim == 0:
             return np.zeros_like(grad)
-        return result * (grad - (grad * result).sum(axis=self.dim, keepdims=True))
+        d = self.dim
+        if d != result.ndim - 1 and result.dtype == np.float32:   # _vec_softmax_backward: fused, along the dim
+            total = np.zeros_like(np.take(result, [0], axis=d))
+            for i in range(result.shape[d]):
+                total = fma(np.take(grad, [i], axis=d), np.take(result, [i], axis=d), total)
+            return result * (grad - total)
+        return result * (grad - softmax_sum(grad * result, d))
 
 
 class LogSoftmaxBackward0(OpNode):
@@ -131,13 +164,13 @@ class LogSoftmaxBackward0(OpNode):
             return np.zeros_like(a)
         shifted = a - a.max(axis=d, keepdims=True)
         # PyTorch's kernel: SLEEF's exp, then a log rounded once (float32 bits as PyTorch's)
-        return shifted - via_float64(np.log, sleef_exp(shifted).sum(axis=d, keepdims=True))
+        return shifted - via_float64(np.log, softmax_sum(sleef_exp(shifted), d))
 
     def backward(self, grad, result):
         if result.ndim == 0:
             return np.zeros_like(grad)
-        # PyTorch's kernel: SLEEF's exp (sleef_exp), its last bit is not always numpy's
-        return grad - sleef_exp(result) * grad.sum(axis=self.dim, keepdims=True)
+        # PyTorch's kernel: SLEEF's exp (sleef_exp), its last bit is not always numpy's, and one rounding
+        return sub_product(grad, sleef_exp(result), softmax_sum(grad, self.dim))
 
 
 class NllLossBackward0(OpNode):
@@ -167,6 +200,7 @@ class NllLossBackward0(OpNode):
         w = None if weight is None else weight._data
         return super().apply(input, target._data, w, reduction, ignore_index)
 
+    @quiet     # all rows ignored: 0 / 0 is nan, silently, as in PyTorch
     def forward(self, x, target, weight, reduction, ignore_index):
         x2 = x.reshape(1, -1) if x.ndim == 1 else x
         t = target.reshape(-1).astype(np.int64)
@@ -181,10 +215,12 @@ class NllLossBackward0(OpNode):
         picked = -x2[np.arange(len(t)), safe] * w_per
         self.ignore_index, self.reduction, self.weight = ignore_index, reduction, weight
         self.target, self._w_per, self._classes = target, w_per, x2.shape
-        self.total_weight = np.asarray(w_per.sum(), dtype=x.dtype)
+        # summed in the order of PyTorch's kernel (loss_cascade_sum): a batch's
+        # mean loss then prints with PyTorch's last digit
+        self.total_weight = np.asarray(w_per.sum() if weight is None else loss_cascade_sum(w_per, keep), x.dtype)
         if reduction == "none":
             return picked.reshape(target.shape)
-        total = picked.sum(dtype=x.dtype)
+        total = loss_cascade_sum(picked, keep)
         return total / self.total_weight if reduction == "mean" else total
 
     @quiet

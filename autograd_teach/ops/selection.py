@@ -105,14 +105,69 @@ class IndexPutImplBackward0(OpNode):
         return grad, grad[self.indices]
 
 
+class IndexPutBackward0(OpNode):
+    """out = self.index_put(indices, values)   (x[indices] = values: a copy of self with values written at indices)
+
+    self: index_put(grad, indices, 0)
+    values: at_indices(grad, indices)
+
+    In PyTorch, x[indices] = values with advanced indices (beside them only
+    `...` and whole-dimension slices) is index_put_ on x itself, with no view
+    first; where an index repeats, the last value written stays, and each
+    value still gets its gradient.
+    """
+    inputs = ("self", "values")
+    attrs = ("indices", "accumulate")
+    keeps_dtype = True
+
+    def forward(self, a, v, indices):
+        self.indices, self.accumulate = indices, False
+        return _put(a.copy(order="K"), indices, v)
+
+    def backward(self, grad):
+        return _put(grad.copy(order="K"), self.indices, 0), grad[self.indices]
+
+    @property
+    def _saved_indices(self):
+        """As PyTorch shows them: one entry per indexed dim, a tensor, or None
+        where a whole dim was taken (`:` or `...`)."""
+        parts = self.indices if type(self.indices) is tuple else (self.indices,)
+        taken = sum(p.ndim if type(p) is np.ndarray and p.dtype == np.bool_ else 1 for p in parts if p is not Ellipsis)
+        ndim = len(self.input_metadata[0][0])
+        shown = []
+        for p in parts:
+            if p is Ellipsis:
+                shown += [None] * (ndim - taken)
+            else:
+                shown.append(self.wrap(p) if type(p) is np.ndarray else None)
+        return tuple(shown)
+
+
+def index_put(t, indices, values):
+    """t with values written at indices (IndexPutBackward0): the rule above.
+    indices as PyTorch shows them (None: a whole dim) or as numpy takes them."""
+    return IndexPutBackward0.apply(t, values, _as_index(indices, arrays=True))
+
+
+def at_indices(t, indices):
+    """t[indices], indices as index_put takes them."""
+    return t[_as_index(indices, arrays=False)]
+
+
+def _as_index(indices, arrays):
+    parts = indices if type(indices) is tuple else (indices,)
+    return tuple(slice(None) if i is None else i._data if arrays and hasattr(i, "_data") else i for i in parts)
+
+
 class ScatterBackward0(OpNode):
     """out = self.scatter(dim, index, src)   (a copy of self with src written at index along dim)
 
-    self: grad.scatter(dim, index, 0.0)
+    self: grad.scatter(dim, index, 0)
     src: grad.gather(dim, index)
 
     PyTorch records it in the backward of max(dim) and min(dim): zeros with the
-    gradient at the index of each picked element.
+    gradient at the index of each picked element. src may be larger than index:
+    only its first index.shape entries are written.
     """
     inputs = ("self", "src")
     attrs = ("dim", "index")
@@ -121,14 +176,48 @@ class ScatterBackward0(OpNode):
 
     def forward(self, a, src, dim, index):
         self.dim, self.index = dim, index
-        out = a.copy()
-        np.put_along_axis(out, index, np.broadcast_to(src, index.shape) if np.ndim(src) == 0 else src, axis=dim)
-        return out
+        written = np.atleast_1d(src)[tuple(map(slice, np.atleast_1d(index).shape))]
+        return put_along(a.copy(), index, written, dim)
 
     def backward(self, grad):
-        g_self = grad.copy()
-        np.put_along_axis(g_self, self.index, 0, axis=self.dim)
-        return g_self, np.take_along_axis(grad, self.index, axis=self.dim)
+        g_src = take_along(grad, self.index, self.dim)
+        return put_along(grad.copy(), self.index, 0, self.dim), src_gradient(self, g_src)
+
+
+def take_along(a, index, dim):
+    """out[i][j] = a[index[i][j]][j] for dim 0: what gather reads. The index may
+    be smaller than a in the other dims; a 0-d a or index is read as 1-d."""
+    a1, i1 = np.atleast_1d(a), np.atleast_1d(index)
+    covered = a1[tuple(slice(None) if d == dim else slice(0, n) for d, n in enumerate(i1.shape))]
+    return np.take_along_axis(covered, i1, axis=dim).reshape(np.shape(index))
+
+
+def put_along(out, index, values, dim, accumulate=False):
+    """out[index[i][j]][j] = values[i][j] for dim 0 (+= if accumulate, where a
+    place met twice gets both): written into out, which is returned."""
+    i1 = np.atleast_1d(index)
+    positions = list(np.indices(i1.shape, sparse=True))
+    positions[dim] = i1
+    target = out.reshape(-1) if out.ndim == 0 else out     # a view: writes reach out
+    values = np.reshape(values, i1.shape) if np.ndim(values) else values
+    if accumulate:
+        np.add.at(target, tuple(positions), values)
+    else:
+        target[tuple(positions)] = values
+    return out
+
+
+def src_gradient(node, g):
+    """src's gradient has index's shape (one element: either's); where src was
+    larger than index, PyTorch's engine refuses it, and so does this one."""
+    shape = node.input_metadata[1][0]
+    if g.shape == shape or node.next_functions[1][0] is None:
+        return g
+    if g.size == 1 == int(np.prod(shape)):      # 0-d and 1-element: read as 1-d
+        return g.reshape(shape)
+    raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index 1 - got "
+                       f"[{', '.join(map(str, g.shape))}] but expected shape compatible with "
+                       f"[{', '.join(map(str, shape))}]")
 
 
 # -- the functions the rules call, by PyTorch's names -----------------------------------

@@ -191,9 +191,10 @@ class ExpandBackward0(OpNode):
         shape = tuple(a.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
         try:
             return np.broadcast_to(a, shape)
-        except ValueError:
-            raise RuntimeError(f"The expanded size of the tensor ({shape[-1]}) must match the existing size "
-                               f"({a.shape[-1] if a.ndim else 1}) at non-singleton dimension {len(shape) - 1}.  "
+        except ValueError:       # PyTorch names the mismatch nearest the end
+            d = max(i for i in range(lead, len(shape)) if a.shape[i - lead] not in (1, shape[i]))
+            raise RuntimeError(f"The expanded size of the tensor ({shape[d]}) must match the existing size "
+                               f"({a.shape[d - lead]}) at non-singleton dimension {d}.  "
                                f"Target sizes: [{', '.join(map(str, shape))}].  Tensor sizes: "
                                f"[{', '.join(map(str, a.shape))}]") from None
 

@@ -114,6 +114,15 @@ def cases():
         out.append(("mean(dim=0)", lambda t, x: x.mean(dim=0), [("small", (r, c), 0)]))
         out.append(("mv", lambda t, m, v: m @ v, [("small", (r, c), 0), ("other", (c,), 0)]))
         out.append(("mm", lambda t, a, b: a @ b, [("small", (r, c), 0), ("other", (c, 3), 0)]))
+        out.append(("softmax(dim=1)", lambda t, x: x.softmax(dim=1), [("small", (r, c), 0)]))
+        out.append(("softmax(dim=0)", lambda t, x: x.softmax(dim=0), [("small", (r, c), 0)]))
+        out.append(("log_softmax(dim=1)", lambda t, x: x.log_softmax(dim=1), [("small", (r, c), 0)]))
+        out.append(("log_softmax(dim=0)", lambda t, x: x.log_softmax(dim=0), [("small", (r, c), 0)]))
+        out.append(("cross_entropy", lambda t, x: _F(t).cross_entropy(x, t.arange(x.shape[0]) % x.shape[1]),
+                    [("small", (r, c), 0)]))
+    for n in (10, 25):     # a classifier's batch, 10 classes (25: the loss sum flushes a level at row 16)
+        out.append(("cross_entropy", lambda t, x: _F(t).cross_entropy(x, t.arange(x.shape[0]) % x.shape[1]),
+                    [("small", (n, 10), 0)]))
     return out
 
 

@@ -1,30 +1,10 @@
-"""Two pointwise ops that PyTorch's composite functions record:
-F.normalize divides by norm.clamp_min(eps) (ClampMinBackward0), and
-F.kl_div computes xlogy(target, target) - target * input (XlogyBackward0,
-an edge only when the target requires grad)."""
+"""xlogy(self, other) = self * log(other), 0 where self is 0: the op that
+F.kl_div records in xlogy(target, target) - target * input (an edge only
+when the target requires grad)."""
 import numpy as np
 
 from ..node import OpNode, quiet
 from .float32 import log
-from .selection import where, zeros_like  # noqa: F401  (the rules call them)
-
-
-class ClampMinBackward0(OpNode):
-    """out = self.clamp_min(min)
-
-    self: where(self >= min, grad, zeros_like(grad))
-
-    The gradient passes where self was kept (self >= min), 0 where min replaced it.
-    """
-    saved = ("self",)
-    attrs = ("min",)
-
-    def forward(self, a, min):
-        self.min = min
-        return np.maximum(a, a.dtype.type(min))
-
-    def backward(self, grad, a):
-        return np.where(a >= self.min, grad, 0)
 
 
 def xlogy(self, other):
