@@ -379,6 +379,23 @@ CASES = {
         ("two normalized dims, no affine", lambda r: [t(2, 2, 3, rng=r)], lambda x: F.layer_norm(x, (2, 3))),
         ("one row, weight only", lambda r: [t(5, rng=r), t(5, rng=r)],
          lambda x, w: F.layer_norm(x, [5], w, eps=1e-3))],
+    "ConvolutionBackward0": [
+        ("conv2d, bias, stride, padding", lambda r: [t(2, 2, 5, 4, rng=r), t(3, 2, 3, 2, rng=r), t(3, rng=r)],
+         lambda x, w, b: F.conv2d(x, w, b, stride=(2, 1), padding=1)),
+        ("conv1d, groups, dilation", lambda r: [t(1, 4, 7, rng=r), t(4, 2, 2, rng=r)],
+         lambda x, w: F.conv1d(x, w, groups=2, dilation=2, padding=1)),
+        ("transposed (as in a double backward)", lambda r: [t(1, 2, 3, 3, rng=r), t(2, 3, 3, 2, rng=r)],
+         lambda x, w: ops.ConvolutionBackward0.apply(x, w, 0.0, (2, 2), (1, 0), (1, 1), True, (1, 1), 1))],
+    "MaxPool2DWithIndicesBackward0": [
+        ("overlapping, padding", lambda r: [t(1, 2, 5, 5, rng=r)], lambda x: F.max_pool2d(x, 3, stride=2, padding=1)),
+        ("unbatched, ceil_mode", lambda r: [t(2, 5, 4, rng=r)], lambda x: F.max_pool2d(x, 2, ceil_mode=True))],
+    "AvgPool2DBackward0": [
+        ("count_include_pad=False, ceil_mode", lambda r: [t(1, 2, 5, 4, rng=r)],
+         lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)),
+        ("divisor_override", lambda r: [t(2, 4, 5, rng=r)], lambda x: F.avg_pool2d(x, (2, 3), divisor_override=4))],
+    "AdaptiveAvgPool2DBackward0": [
+        ("overlapping windows", lambda r: [t(1, 2, 5, 7, rng=r)], lambda x: F.adaptive_avg_pool2d(x, (3, 4))),
+        ("larger than the input", lambda r: [t(2, 2, 3, rng=r)], lambda x: F.adaptive_avg_pool2d(x, (3, 5)))],
     "FloorDivide": [("tensors", lambda r: [t(3, 4, rng=r), t(4, low=0.5, high=2, rng=r)], lambda x, y: x // y)],
     "FloorDivideScalar": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x // 0.5)],
     "RemainderScalarSelf": [("number % x", lambda r: [t(3, 4, low=0.5, high=2, rng=r)], lambda x: 2 % x)],

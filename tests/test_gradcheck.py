@@ -25,11 +25,17 @@ def rnd(*shape, low=-2.0, high=2.0, seed=0, away=0.2):
     0 and from its neighbours (so no kink at 0 and no ties for max/min)."""
     rng = np.random.default_rng(seed + 7 * len(shape) + sum(shape))
     n = int(np.prod(shape))
-    while True:
+    for _ in range(100):
         v = rng.uniform(low, high, n)
         s = np.sort(v)
         if (np.abs(v) >= away).all() and (n < 2 or np.diff(s).min() > 1e-3):
             break
+    else:   # many values: drawing until all qualify would never end; pick them from a spaced grid
+        grid = np.linspace(low, high, 4 * n + 64)
+        grid = grid[np.abs(grid) >= away]
+        if len(grid) < n or (high - low) / (4 * n + 63) <= 1e-3:
+            raise ValueError(f"rnd: {n} values at least 1e-3 apart do not fit in [{low}, {high}]")
+        v = rng.permutation(rng.choice(grid, n, replace=False))
     return torch.tensor(v.reshape(shape), dtype=torch.float64, requires_grad=True)
 
 

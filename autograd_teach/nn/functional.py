@@ -307,6 +307,119 @@ def pad(input, pad, mode="constant", value=None):
     return O.ConstantPadNdBackward0.apply(input, list(pad), 0 if value is None else value)
 
 
+# --- convolution (ops/conv.py) ---
+_SAME_WARNING = ("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of "
+                 "the input be created (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                 "Convolution.cpp:1101.)")
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """Each output position: the sum over a window of the input's channels
+    times the weight. input (N, C_in, L) or (C_in, L); weight (C_out, C_in/groups, k)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, "conv1d", 1)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """conv1d over two spatial dims: input (N, C_in, H, W) or (C_in, H, W);
+    weight (C_out, C_in/groups, kH, kW)."""
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, "conv2d", 2)
+
+
+def _convolution(input, weight, bias, stride, padding, dilation, groups, name, dims):
+    """An unbatched input gets a batch dim of 1 around the op, as PyTorch's
+    (UnsqueezeBackward0 before, SqueezeBackward1 after)."""
+    if input.dim() not in (dims + 1, dims + 2):
+        raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got "
+                           f"input of size: {list(input.shape)}")
+    if input.dim() == dims + 1:
+        return _convolution(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups, name, dims).squeeze(0)
+    k = weight.dim() - 2      # the weight says how many dims the convolution has
+    stride = O.conv.expand_param(stride, "stride", dims, k)
+    dilation = O.conv.expand_param(dilation, "dilation", dims, k)
+    output_padding = (0,) * k
+    if isinstance(padding, str):
+        input, padding, output_padding = _padding_mode(input, weight, stride, padding, dilation)
+    else:
+        padding = O.conv.expand_param(padding, "padding", dims, k)
+    O.conv.check_convolution(input, weight, bias, stride, padding, dilation, groups)
+    return O.ConvolutionBackward0.apply(input, weight, 0.0 if bias is None else bias, stride, padding, dilation,
+                                        False, output_padding, groups)
+
+
+def _padding_mode(input, weight, stride, padding, dilation):
+    """padding='valid' is 0 (PyTorch keeps it as (0,)); 'same' pads
+    dilation*(k-1) in all, half on each side; when that is odd, the extra one
+    goes on the right, by an F.pad of the input first."""
+    if padding == "valid":
+        return input, (0,), (0,)
+    if padding != "same":
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    total = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
+    left = [t // 2 for t in total]
+    if total != [2 * low for low in left]:
+        warnings.warn(_SAME_WARNING, UserWarning, stacklevel=4)
+        extra = []
+        for t, low in reversed(list(zip(total, left))):
+            extra += [0, t - 2 * low]
+        input = O.ConstantPadNdBackward0.apply(input, extra, 0)
+    return input, tuple(left), (0,) * len(total)
+
+
+# --- pooling (ops/pooling.py) ---
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The max of each window; with return_indices, also where it was (h * W + w)."""
+    if input.dim() not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    pair = O.pooling.pair
+    kernel = pair(kernel_size, "max_pool2d", "kernel_size must either be a single int, or a tuple of two ints")
+    stride = pair(stride, "max_pool2d", "stride must either be omitted, a single int, or a tuple of two ints", True)
+    padding = pair(padding, "max_pool2d", "padding must either be a single int, or a tuple of two ints")
+    dilation = pair(dilation, "max_pool2d", "dilation must be either a single int, or a tuple of two ints")
+    O.pooling.check_pool(input, kernel, stride, padding, dilation, ceil_mode, "max_pool2d")
+    out = O.MaxPool2DWithIndicesBackward0.apply(input, kernel, stride, padding, dilation, ceil_mode)
+    if not return_indices:
+        return out
+    if out.grad_fn is not None:
+        return out, from_numpy(out.grad_fn.result1)
+    return out, from_numpy(O.pooling.max_pool2d_with_indices(input.detach().numpy(), kernel, stride, padding,
+                                                              dilation, ceil_mode)[1])
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """The mean of each window (see ops/pooling.py for what it is divided by)."""
+    pair = O.pooling.pair
+    kernel = pair(kernel_size, "avg_pool2d", "kernel_size must either be a single int, or a tuple of two ints")
+    stride = pair(stride, "avg_pool2d", "stride must either be omitted, a single int, or a tuple of two ints", True)
+    padding = pair(padding, "avg_pool2d", "padding must either be a single int, or a tuple of two ints")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    O.pooling.check_pool(input, kernel, stride, padding, (1, 1), ceil_mode, "avg_pool2d")
+    return O.AvgPool2DBackward0.apply(input, kernel, stride, padding, ceil_mode, count_include_pad,
+                                      divisor_override)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """The input cut into output_size windows as even as can be, each averaged.
+    An output of 1 x 1 is input.mean((-1, -2), keepdim=True), as PyTorch records it."""
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(input.shape)}")
+    size = list(output_size) if isinstance(output_size, (tuple, list)) else [output_size, output_size]
+    if len(size) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    size = [input.shape[-2 + i] if s is None else s for i, s in enumerate(size)]
+    if min(size) < 0:
+        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
+                           f"received {{{size[0]}, {size[1]}}}")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"adaptive_avg_pool2d\" not implemented for '{input.dtype.legacy_name}'")
+    if size == [1, 1]:
+        return input.mean((-1, -2), keepdim=True)
+    return O.AdaptiveAvgPool2DBackward0.apply(input, tuple(size))
+
+
 # --- batch_norm (ops/batch_norm.py) ---
 def _verify_batch_size(size):
     """PyTorch's check: a channel needs more than one value to have a variance."""

@@ -91,6 +91,11 @@ from .ternary import AddcdivBackward0, AddcmulBackward0, LerpBackward0, LerpBack
 from . import clamp_fmod  # noqa: F401,E402
 from .clamp_fmod import (ClampMaxBackward0, ClampMaxBackward1, ClampMinBackward0, ClampMinBackward1,  # noqa: F401,E402
                          FmaxBackward0, FminBackward0, FmodBackward0, FmodBackward1)
+# --- convolution and pooling (d2l chapter 6) ---
+from . import conv  # noqa: F401,E402
+from .conv import ConvolutionBackward0  # noqa: F401,E402
+from . import pooling  # noqa: F401,E402
+from .pooling import AdaptiveAvgPool2DBackward0, AvgPool2DBackward0, MaxPool2DWithIndicesBackward0  # noqa: F401,E402
 # --- BatchNorm and the losses of d2l chapters 5 and 7 ---
 from .batch_norm import NativeBatchNormBackward0  # noqa: F401,E402
 from .loss import (HuberLossBackward0, HuberLossBackwardBackward0, SmoothL1LossBackward0,  # noqa: F401,E402

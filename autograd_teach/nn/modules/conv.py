@@ -1,0 +1,96 @@
+"""nn.Conv1d and nn.Conv2d: a weight (out_channels, in_channels / groups,
+*kernel_size) and a bias, initialised as PyTorch does; forward is F.conv1d
+or F.conv2d."""
+import math
+
+from ...creation import empty
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+
+def _tuple(value, n):
+    """kernel_size=3 -> (3, 3), as PyTorch's _pair (a tuple or list is kept)."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
+class _ConvNd(Module):
+    """What Conv1d and Conv2d share: PyTorch's _ConvNd, without transposed
+    convolution and with padding_mode 'zeros' only."""
+    dims = None
+    function = None
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__()
+        n = self.dims
+        stride = _tuple(stride, n)
+        self._check(in_channels, out_channels, stride, padding, groups, padding_mode)
+        self.in_channels, self.out_channels, self.kernel_size = in_channels, out_channels, _tuple(kernel_size, n)
+        self.stride, self.padding, self.dilation = stride, padding if isinstance(padding, str) else \
+            _tuple(padding, n), _tuple(dilation, n)
+        self.transposed, self.output_padding, self.groups = False, (0,) * n, groups
+        self.padding_mode = padding_mode
+        self.weight = Parameter(empty((out_channels, in_channels // groups, *self.kernel_size), dtype=dtype))
+        if bias:
+            self.bias = Parameter(empty(out_channels, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    @staticmethod
+    def _check(in_channels, out_channels, stride, padding, groups, padding_mode):
+        """PyTorch's ValueErrors, in its order."""
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}")
+            if padding == "same" and any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode != "zeros":
+            raise NotImplementedError(f"autograd_teach: padding_mode={padding_mode!r}; only 'zeros' is implemented")
+
+    def reset_parameters(self):
+        """PyTorch's default: kaiming_uniform_ with a=sqrt(5), i.e. uniform in
+        +-1/sqrt(fan_in), fan_in = in_channels / groups * kernel pixels; then
+        the bias from the same range. Both from the global generator, weight first."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input):
+        return type(self).function(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                                   self.groups)
+
+    def extra_repr(self):
+        """As PyTorch's: padding, dilation and groups only when not the default."""
+        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+        if self.padding != (0,) * len(self.padding):
+            s += f", padding={self.padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += f", output_padding={self.output_padding}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s
+
+
+class Conv1d(_ConvNd):
+    dims = 1
+    function = staticmethod(F.conv1d)
+
+
+class Conv2d(_ConvNd):
+    dims = 2
+    function = staticmethod(F.conv2d)
