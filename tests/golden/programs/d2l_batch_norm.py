@@ -1,7 +1,7 @@
 # zh.d2l.ai 7.5 (批量规范化): the from-scratch batch_norm function and
 # BatchNorm module, then the concise nn.BatchNorm1d/2d, on seeded random data
-# (no Fashion-MNIST, no convolutions: the chapter's LeNet is replaced by
-# fully connected layers, and the 4-D case is run on a random image batch).
+# (no Fashion-MNIST): a 4-D batch, small fully connected nets, then the
+# chapter's two LeNets themselves on a random batch of 28x28 images.
 # A few SGD steps, printing outputs, moving statistics and gradients. The data
 # and the models are float64: in float32 the scratch version's mean and sum
 # (the core's reductions, not BatchNorm) round differently from PyTorch's in
@@ -111,4 +111,35 @@ concise.eval()
 with torch.no_grad():
     print(net(features[:3]))          # d2l's BatchNorm: no_grad selects its prediction mode
     print(concise(features[:3]))      # the concise one: eval() does
+# the chapter's LeNet with the scratch BatchNorm, and its concise version
+torch.manual_seed(2)
+net = nn.Sequential(
+    nn.Conv2d(1, 6, kernel_size=5), BatchNorm(6, num_dims=4), nn.Sigmoid(),
+    nn.AvgPool2d(kernel_size=2, stride=2),
+    nn.Conv2d(6, 16, kernel_size=5), BatchNorm(16, num_dims=4), nn.Sigmoid(),
+    nn.AvgPool2d(kernel_size=2, stride=2), nn.Flatten(),
+    nn.Linear(16*4*4, 120), BatchNorm(120, num_dims=2), nn.Sigmoid(),
+    nn.Linear(120, 84), BatchNorm(84, num_dims=2), nn.Sigmoid(),
+    nn.Linear(84, 10)).double()
+concise = nn.Sequential(
+    nn.Conv2d(1, 6, kernel_size=5), nn.BatchNorm2d(6), nn.Sigmoid(),
+    nn.AvgPool2d(kernel_size=2, stride=2),
+    nn.Conv2d(6, 16, kernel_size=5), nn.BatchNorm2d(16), nn.Sigmoid(),
+    nn.AvgPool2d(kernel_size=2, stride=2), nn.Flatten(),
+    nn.Linear(256, 120), nn.BatchNorm1d(120), nn.Sigmoid(),
+    nn.Linear(120, 84), nn.BatchNorm1d(84), nn.Sigmoid(),
+    nn.Linear(84, 10)).double()
+print(concise)
+images = torch.rand(8, 1, 28, 28, dtype=torch.float64)
+classes = torch.randint(0, 10, (8,))
+for model in (net, concise):
+    trainer = torch.optim.SGD(model.parameters(), lr=1.0)
+    for step in range(2):
+        trainer.zero_grad()
+        l = loss(model(images), classes)
+        l.backward()
+        trainer.step()
+        print(step, f"{l.item():.10f}")
+print(net[1].gamma.reshape((-1,)), net[1].beta.reshape((-1,)))
+print(concise[1].weight, concise[1].running_mean, concise[10].running_var[:5])
 print("done")
