@@ -447,6 +447,42 @@ CASES.update({
                                                y))],
 })
 
+# -- BatchNorm, the losses and containers of d2l chapters 5 and 7 (ops/batch_norm.py, ops/loss.py) --
+CASES["NativeBatchNormBackward0"] = [
+    ("training, weight and bias", lambda r: [t(4, 3, rng=r), t(3, rng=r), t(3, rng=r)],
+     lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True)),
+    ("training 4-d, no affine", lambda r: [t(2, 3, 2, 2, rng=r)],
+     lambda x: F.batch_norm(x, None, None, training=True, eps=1e-3)),
+    ("eval with running stats", lambda r: [t(3, 2, 4, rng=r), t(2, rng=r), t(2, rng=r)],
+     lambda x, w, b: F.batch_norm(x, torch.tensor([0.5, -1.0], dtype=torch.float64),
+                                  torch.tensor([2.0, 0.25], dtype=torch.float64), w, b))]
+
+
+def _loss_double(loss, x, y, red, **kw):
+    """A loss's gradients w.r.t. x and y with create_graph=True (grad_output
+    requires grad too): outputs of its ...BackwardBackward0 node."""
+    out = loss(x, y, reduction=red, **kw)
+    gx, gy = torch.autograd.grad(out, (x, y), torch.ones_like(out).requires_grad_(), create_graph=True)
+    return gx + gy * 0.5
+
+
+for _red in ("mean", "sum", "none"):
+    CASES.setdefault("SmoothL1LossBackward0", []).append(
+        (_red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+         (lambda red: lambda x, y: F.smooth_l1_loss(x, y, reduction=red, beta=0.8))(_red)))
+    CASES.setdefault("HuberLossBackward0", []).append(
+        (_red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+         (lambda red: lambda x, y: F.huber_loss(x, y, reduction=red, delta=0.7))(_red)))
+    CASES.setdefault("SmoothL1LossBackwardBackward0", []).append(
+        (_red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+         (lambda red: lambda x, y: _loss_double(F.smooth_l1_loss, x, y, red, beta=0.8))(_red)))
+    CASES.setdefault("HuberLossBackwardBackward0", []).append(
+        (_red, lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)],
+         (lambda red: lambda x, y: _loss_double(F.huber_loss, x, y, red, delta=0.7))(_red)))
+CASES["XlogyBackward0"] = [("kl_div with a target that requires grad",
+                            lambda r: [t(2, 3, low=0.1, high=1, rng=r), t(2, 3, low=0.1, high=1, rng=r)],
+                            lambda a, b: ops.xlogy.xlogy(a, b))]
+
 
 def _backward_of(f, g, shape):
     """The gradient of f at a fixed point, for the upstream gradient g, with

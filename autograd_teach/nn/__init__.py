@@ -10,3 +10,7 @@ from .modules.sparse import Embedding  # noqa: F401,E402
 from .modules.activation import ELU, Hardsigmoid, Hardtanh, ReLU6, SELU, SiLU, Softplus  # noqa: F401,E402
 from .modules.conv import Conv1d, Conv2d  # noqa: F401,E402
 from .modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d  # noqa: F401,E402
+from .modules.batchnorm import BatchNorm1d, BatchNorm2d  # noqa: F401,E402
+from .modules.loss import HuberLoss, KLDivLoss, SmoothL1Loss  # noqa: F401,E402
+from .modules.container import ModuleDict, ParameterDict, ParameterList  # noqa: F401,E402
+from .modules.flatten import Unflatten  # noqa: F401,E402

@@ -418,3 +418,127 @@ def adaptive_avg_pool2d(input, output_size):
     if size == [1, 1]:
         return input.mean((-1, -2), keepdim=True)
     return O.AdaptiveAvgPool2DBackward0.apply(input, tuple(size))
+
+
+# --- batch_norm (ops/batch_norm.py) ---
+def _verify_batch_size(size):
+    """PyTorch's check: a channel needs more than one value to have a variance."""
+    values = size[0]
+    for s in size[2:]:
+        values *= s
+    if values == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """(input - mean) / sqrt(var + eps) * weight + bias per channel (dim 1):
+    the batch's statistics in training (running_mean and running_var, if
+    given, are updated in place), the running ones otherwise."""
+    if training:
+        _verify_batch_size(input.size())
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    elif eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if input.numel() == 0:    # ATen's _batch_norm_impl_index: no statistics, but a graph to the parameters
+        out = input.clone()
+        out = out if weight is None else out * weight[0]
+        return out if bias is None else out + bias[0]
+    return O.NativeBatchNormBackward0.apply(input, weight, bias, running_mean, running_var, training, momentum, eps)
+
+
+# --- smooth_l1_loss, huber_loss, kl_div, cosine_similarity, normalize (d2l chapters 5 and 7) ---
+def _warn_size(input, target):
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
+                      f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+                      "Please ensure they have the same size.", UserWarning, stacklevel=3)
+
+
+def _broadcast_tensors(a, b, expand_both=False):
+    """torch.broadcast_tensors of two: a tensor of the common shape is kept
+    as it is, the others are expanded (ExpandBackward0). ATen's
+    expand_outplace (expand_both) expands both once the shapes differ."""
+    if a.shape == b.shape:
+        return a, b
+    from ..node import check_broadcast
+    check_broadcast(tuple(a.shape), tuple(b.shape))
+    shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+    return tuple(t if tuple(t.shape) == shape and not expand_both else t.expand(*shape) for t in (a, b))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """0.5 * d ** 2 / beta where |d| < beta, else |d| - 0.5 * beta (d = input - target), reduced."""
+    _warn_size(input, target)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    input, target = _broadcast_tensors(input, target)
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    return O.SmoothL1LossBackward0.apply(input, target, reduction, beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """0.5 * d ** 2 where |d| < delta, else delta * (|d| - 0.5 * delta), optionally weighted, reduced."""
+    _warn_size(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, target = _broadcast_tensors(input, target)
+    if weight is None:
+        return O.HuberLossBackward0.apply(input, target, reduction, delta)
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    weighted = O.HuberLossBackward0.apply(input, target, "none", delta) * weight
+    return weighted.mean() if reduction == "mean" else weighted.sum() if reduction == "sum" else weighted
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """target * (log(target) - input) per element (input holds log-probabilities;
+    log_target: target does too): PyTorch's graph of ops. 'batchmean' divides
+    the sum by the batch size, the KL divergence; 'mean' divides by every element."""
+    if size_average is not None or reduce is not None:
+        raise NotImplementedError("autograd_teach: size_average and reduce are deprecated; use reduction=")
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                      UserWarning, stacklevel=2)
+    if reduction not in ("mean", "sum", "none", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    # ATen's C++ evaluates the right operand first (it records the later node: it runs first in backward)
+    if log_target:
+        diff = target - input
+        out = target.exp() * diff
+    else:
+        product = target * input
+        out = O.xlogy.xlogy(target, target) - product
+    if reduction == "mean":
+        return out.mean()
+    if reduction == "none":
+        return out
+    out = out.sum()
+    return out / input.size()[0] if reduction == "batchmean" and input.dim() != 0 else out
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """sum(x1 / |x1| * x2 / |x2|) over dim, each norm at least eps: ATen's
+    graph (the norms cloned, then clamped in place without recording)."""
+    from ..grad_mode import no_grad
+    x1, x2 = _broadcast_tensors(x1, x2, expand_both=True)
+    n1 = x1.norm(2, dim, keepdim=True).clone()
+    n2 = x2.norm(2, dim, keepdim=True).clone()
+    with no_grad():
+        n1.clamp_(min=eps)
+        n2.clamp_(min=eps)
+    q2 = x2 / n2        # ATen's C++ evaluates the right operand first: x2's division is recorded first
+    return ((x1 / n1) * q2).sum(dim)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input / max(norm(input, p, dim), eps): each slice along dim scaled to norm 1."""
+    if out is not None:
+        raise NotImplementedError("autograd_teach: F.normalize(out=...)")
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom

@@ -96,3 +96,8 @@ from . import conv  # noqa: F401,E402
 from .conv import ConvolutionBackward0  # noqa: F401,E402
 from . import pooling  # noqa: F401,E402
 from .pooling import AdaptiveAvgPool2DBackward0, AvgPool2DBackward0, MaxPool2DWithIndicesBackward0  # noqa: F401,E402
+# --- BatchNorm and the losses of d2l chapters 5 and 7 ---
+from .batch_norm import NativeBatchNormBackward0  # noqa: F401,E402
+from .loss import (HuberLossBackward0, HuberLossBackwardBackward0, SmoothL1LossBackward0,  # noqa: F401,E402
+                   SmoothL1LossBackwardBackward0)
+from .xlogy import XlogyBackward0  # noqa: F401,E402

@@ -1,6 +1,7 @@
 """Losses: mse_loss and binary_cross_entropy_with_logits, the ones the
-tutorials use. The base computes the per-element loss and its two local
-derivatives; the reduction ('mean', 'sum' or 'none') is shared."""
+tutorials use, and smooth_l1_loss and huber_loss (d2l chapter 5). The base
+computes the per-element loss and its two local derivatives; the reduction
+('mean', 'sum' or 'none') is shared."""
 import numpy as np
 
 from ..node import OpNode, quiet
@@ -108,3 +109,159 @@ def mse_loss_double_backward(grad, input, reduction):
     """The derivative of mse_loss_backward w.r.t. self (times grad)."""
     grad_input = 2 * grad
     return grad_input / input.numel() if reduction == "mean" else grad_input
+
+
+# -- smooth_l1_loss and huber_loss (d2l chapter 5) ------------------------------------
+# Both are quadratic near 0 and linear beyond a threshold (beta, delta): their
+# backward is an op of its own, as mse_loss's, so a double backward records
+# SmoothL1LossBackwardBackward0 / HuberLossBackwardBackward0.
+
+def _norm(a, reduction):
+    return 1 / a.size if reduction == "mean" else 1
+
+
+def _smooth_l1_grad(g, a, t, reduction, beta):
+    """PyTorch's kernel: x = self - target; -norm * g where x <= -beta,
+    norm * g where x >= beta, norm * x * g / beta in between."""
+    x, norm = a - t, g.dtype.type(_norm(np.broadcast(a, t), reduction))
+    return np.where(x <= -beta, -norm * g, np.where(x >= beta, norm * g, norm * x * g / g.dtype.type(beta)))
+
+
+def _huber_grad(g, a, t, reduction, delta):
+    """PyTorch's kernel: x = self - target; -norm * g * delta where x < -delta,
+    norm * g * delta where x > delta, norm * x * g in between."""
+    x, norm, d = a - t, g.dtype.type(_norm(np.broadcast(a, t), reduction)), g.dtype.type(delta)
+    return np.where(x < -delta, -norm * g * d, np.where(x > delta, norm * g * d, norm * x * g))
+
+
+class SmoothL1LossBackward0(_Loss):
+    """out = where(|self - target| < beta, 0.5 * (self - target) ** 2 / beta, |self - target| - 0.5 * beta).mean()
+
+    self: smooth_l1_loss_backward(grad, self, target, reduction, beta)
+    target: smooth_l1_loss_backward(grad, target, self, reduction, beta)
+
+    (.sum() for reduction='sum', no reduction for 'none'.) beta = 0 is
+    l1_loss, which F.smooth_l1_loss calls instead (no division by 0).
+    """
+    attrs = ("reduction", "beta")
+
+    def forward(self, a, t, reduction, beta):
+        self.beta = beta
+        return super().forward(a, t, reduction)
+
+    def loss(self, a, t):
+        z, beta = np.abs(a - t), a.dtype.type(self.beta)
+        return np.where(z < beta, a.dtype.type(0.5) * z * z / beta, z - a.dtype.type(0.5) * beta)
+
+    def backward(self, grad, a, t):
+        d = _smooth_l1_grad(np.asarray(grad, a.dtype), a, t, self.reduction, self.beta)
+        return d, -d
+
+
+class HuberLossBackward0(_Loss):
+    """out = where(|self - target| < delta, 0.5 * (self - target) ** 2, delta * (|self - target| - 0.5 * delta)).mean()
+
+    self: huber_loss_backward(grad, self, target, reduction, delta)
+    target: huber_loss_backward(grad, target, self, reduction, delta)
+
+    (.sum() for reduction='sum', no reduction for 'none'.) smooth_l1_loss
+    with beta = delta, times delta.
+    """
+    attrs = ("reduction", "delta")
+
+    def forward(self, a, t, reduction, delta):
+        self.delta = delta
+        return super().forward(a, t, reduction)
+
+    def loss(self, a, t):
+        z, delta = np.abs(a - t), a.dtype.type(self.delta)
+        return np.where(z < delta, a.dtype.type(0.5) * z * z, delta * (z - a.dtype.type(0.5) * delta))
+
+    def backward(self, grad, a, t):
+        d = _huber_grad(np.asarray(grad, a.dtype), a, t, self.reduction, self.delta)
+        return d, -d
+
+
+class SmoothL1LossBackwardBackward0(OpNode):
+    """out = smooth_l1_loss_backward(grad_output, self, target, reduction, beta)
+
+    grad_output: smooth_l1_loss_backward(grad, self, target, reduction, beta)
+    self: smooth_l1_loss_double_backward(grad * grad_output, self, target, reduction, beta)
+    target: -smooth_l1_loss_double_backward(grad * grad_output, self, target, reduction, beta)
+
+    SmoothL1LossBackward0's backward as an op (recorded with create_graph=True):
+    linear in grad_output; its derivative in self is 1 / beta inside the
+    quadratic zone (over n for 'mean'), 0 outside.
+    """
+    inputs = ("grad_output", "self", "target")
+    saved = ("grad_output", "self", "target")
+    attrs = ("reduction", "beta")
+    to_float = True
+
+    def forward(self, g, a, t, reduction, beta):
+        self.reduction, self.beta = reduction, beta
+        return _smooth_l1_grad(g, a, t, reduction, beta)
+
+    def backward(self, grad, g, a, t):
+        inside = (np.abs(a - t) < self.beta).astype(grad.dtype)   # a product, not a where: -0 stays -0
+        d = grad * g * inside / grad.dtype.type(self.beta)
+        if self.reduction == "mean":
+            d = d / grad.dtype.type(np.broadcast(a, t).size)
+        return _smooth_l1_grad(grad, a, t, self.reduction, self.beta), d, -d
+
+
+class HuberLossBackwardBackward0(OpNode):
+    """out = huber_loss_backward(grad_output, self, target, reduction, delta)
+
+    grad_output: huber_loss_double_backward_grad_output(grad, grad_output, self, target, reduction, delta)
+    self: huber_loss_double_backward(grad * grad_output, self, target, reduction, delta)
+    target: -huber_loss_double_backward(grad * grad_output, self, target, reduction, delta)
+
+    HuberLossBackward0's backward as an op (recorded with create_graph=True).
+    """
+    inputs = ("grad_output", "self", "target")
+    saved = ("grad_output", "self", "target")
+    attrs = ("reduction", "delta")
+    to_float = True
+
+    def forward(self, g, a, t, reduction, delta):
+        self.reduction, self.delta = reduction, delta
+        return _huber_grad(g, a, t, reduction, delta)
+
+    def backward(self, grad, g, a, t):
+        d = grad * g * (np.abs(a - t) < self.delta).astype(grad.dtype)
+        if self.reduction == "mean":
+            d = d / grad.dtype.type(np.broadcast(a, t).size)
+        return _huber_grad(grad, a, t, self.reduction, self.delta), d, -d
+
+
+def smooth_l1_loss_backward(grad_output, self, target, reduction, beta):
+    """d smooth_l1_loss / d self, times grad_output: one op."""
+    return SmoothL1LossBackwardBackward0.apply(grad_output, self, target, reduction, beta)
+
+
+def smooth_l1_loss_double_backward(grad, input, target, reduction, beta):
+    """The derivative of smooth_l1_loss_backward w.r.t. self (times grad)."""
+    inside = ((input - target).abs() < beta).to(grad.dtype)
+    grad_input = grad * inside / beta
+    return grad_input / input.numel() if reduction == "mean" else grad_input
+
+
+def huber_loss_backward(grad_output, self, target, reduction, delta):
+    """d huber_loss / d self, times grad_output: one op."""
+    return HuberLossBackwardBackward0.apply(grad_output, self, target, reduction, delta)
+
+
+def huber_loss_double_backward(grad, input, target, reduction, delta):
+    """The derivative of huber_loss_backward w.r.t. self (times grad)."""
+    grad_input = grad * ((input - target).abs() < delta).to(grad.dtype)
+    return grad_input / input.numel() if reduction == "mean" else grad_input
+
+
+def huber_loss_double_backward_grad_output(grad, grad_output, input, target, reduction, delta):
+    """huber_loss_backward is linear in grad_output: for 'none' the same
+    function of grad; else the sum of grad times it at grad_output = 1."""
+    if reduction == "none":
+        return huber_loss_backward(grad, input, target, reduction, delta)
+    ones = grad_output.new_ones(grad_output.shape)
+    return (huber_loss_backward(ones, input, target, reduction, delta) * grad).sum()

@@ -271,9 +271,15 @@ class Module:
                     out[head + key] = value if keep_vars else value.detach()
         return out
 
+    def _upgrade_state_dict(self, state_dict, prefix):
+        """Fill in keys an older checkpoint lacks (BatchNorm's num_batches_tracked); most modules have none."""
+
     def load_state_dict(self, state_dict, strict=True, assign=False):
         if not isinstance(state_dict, dict):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        state_dict = dict(state_dict)     # a copy: a module may fill in keys old checkpoints lack
+        for name, module in self.named_modules():
+            module._upgrade_state_dict(state_dict, name + "." if name else "")
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
@@ -311,6 +317,10 @@ class Module:
                 p.data = p.data.to(dtype)
                 if p.grad is not None:
                     p.grad.data = p.grad.data.to(dtype)
+            for module in self.modules():   # floating-point buffers too (running_mean); integer ones stay
+                for key, b in module._buffers.items():
+                    if b is not None and b.is_floating_point():
+                        module._buffers[key] = b.to(dtype)
         return self
 
     def double(self):
