@@ -387,3 +387,24 @@ def test_worker_options_misuse():
     with pytest.raises(AssertionError, match="prefetch_factor must be greater than 0"):
         iter(data.DataLoader(ds, num_workers=1, prefetch_factor=0))
     assert data.DataLoader(ds, num_workers=1).prefetch_factor == 2
+
+
+def test_adadelta_step_follows_its_formula_in_float64():
+    """One Adadelta step by hand (PyTorch's _single_tensor_adadelta), in float64."""
+    import numpy as np
+    import autograd_teach as torch
+    p = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64, requires_grad=True)
+    opt = torch.optim.Adadelta([p], lr=0.7, rho=0.8, eps=1e-3, weight_decay=0.1)
+    sq = acc = np.zeros(3)
+    value = p.detach().numpy().copy()
+    for _ in range(3):
+        opt.zero_grad()
+        (p ** 3).sum().backward()
+        g = 3 * value ** 2 + 0.1 * value
+        sq = 0.8 * sq + 0.2 * g * g
+        delta = np.sqrt(acc + 1e-3) / np.sqrt(sq + 1e-3) * g
+        acc = 0.8 * acc + 0.2 * delta * delta
+        value = value - 0.7 * delta
+        opt.step()
+        assert np.allclose(p.detach().numpy(), value, rtol=1e-12, atol=1e-12)
+    assert opt.state[p]["step"].item() == 3.0 and np.allclose(opt.state[p]["acc_delta"].numpy(), acc)

@@ -1,6 +1,6 @@
-"""torch.optim: SGD, Adam, AdamW, RMSprop, Adagrad, and lr_scheduler."""
+"""torch.optim: SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, and lr_scheduler."""
 from .adam import Adam, AdamW  # noqa: F401
 from .optimizer import Optimizer  # noqa: F401
 from .sgd import SGD  # noqa: F401
-from .rmsprop import Adagrad, RMSprop  # noqa: F401
+from .rmsprop import Adadelta, Adagrad, RMSprop  # noqa: F401
 from . import lr_scheduler  # noqa: F401

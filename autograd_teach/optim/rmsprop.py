@@ -1,6 +1,6 @@
-"""torch.optim.RMSprop and Adagrad, as PyTorch's single-tensor loops (the CPU
-default): each divides the step by the root of a running sum of squared
-gradients, so each parameter gets a step size of its own.
+"""torch.optim.RMSprop, Adagrad and Adadelta, as PyTorch's single-tensor loops
+(the CPU default): each divides the step by the root of a running sum of
+squared gradients, so each parameter gets a step size of its own.
 
 The float operations are PyTorch's, in its order, but one: PyTorch's float32
 sqrt is Intel MKL's, which is not correctly rounded (about 1 result in 6
@@ -87,3 +87,37 @@ class Adagrad(Optimizer):
         s[...] = _addcmul(s, g, dt(1))                           # state_sum.addcmul_(grad, grad, value=1)
         std = np.sqrt(s) + dt(group["eps"])
         return p + (dt(-clr) * g) / std                          # param.addcdiv_(grad, std, value=-clr)
+
+
+class Adadelta(Optimizer):
+    """RMSprop's running square of gradients, and in the numerator the root of
+    a running square of the steps themselves (d2l 12.9): no learning rate is
+    needed (lr=1.0 scales the step as computed)."""
+
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
+                 maximize=False, differentiable=False):
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        _check(**{"learning rate": lr, "epsilon value": eps, "weight_decay value": weight_decay})
+        defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize, capturable=capturable,
+                        foreach=foreach, differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def _update(self, p, g, state, group):
+        dt = p.dtype.type
+        if not state:
+            state["step"] = Tensor._wrap(np.array(0.0, dtype=np.float32))
+            state["square_avg"] = Tensor._wrap(np.zeros_like(p))
+            state["acc_delta"] = Tensor._wrap(np.zeros_like(p))
+        state["step"]._data[...] = state["step"]._data + np.float32(1)
+        if group["maximize"]:
+            g = -g
+        if group["weight_decay"] != 0:
+            g = fma(p, dt(group["weight_decay"]), g)             # grad.add(param, alpha=weight_decay)
+        rho, eps = group["rho"], dt(group["eps"])
+        sq, acc = state["square_avg"]._data, state["acc_delta"]._data
+        sq[...] = _addcmul(sq * dt(rho), g, dt(1 - rho))         # square_avg.mul_(rho).addcmul_(grad, grad, 1 - rho)
+        std = np.sqrt(sq + eps)                                  # square_avg.add(eps).sqrt_()
+        delta = np.sqrt(acc + eps) / std * g                     # acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
+        acc[...] = _addcmul(acc * dt(rho), delta, dt(1 - rho))   # acc_delta.mul_(rho).addcmul_(delta, delta, 1 - rho)
+        return fma(delta, dt(-group["lr"]), p)                   # param.add_(delta, alpha=-lr)
