@@ -26,6 +26,7 @@ through these (tests/test_architecture.py checks it):
     t._bump_version()     an in-place write happened (all three in views.py)
     dtypes._BY_NUMPY      numpy dtype -> torch dtype, for t.dtype on every op
 """
+import copy
 import warnings
 import weakref
 
@@ -80,7 +81,7 @@ class Tensor(InplaceOrView, TensorMethods):
     _post_accumulate_hooks = None   # a leaf's register_post_accumulate_grad_hook() hooks
     _inference = False      # made under torch.inference_mode() (or a view or .data of such a tensor)
     _output_nr = 0          # which output of grad_fn this is: a, b = y.chunk(2) share one node
-    _no_grad_view = False   # a view made under no_grad of a tensor that requires grad (views.py)
+    _no_grad_view = False   # a view made under no_grad of a tensor that requires grad (its class says so: views.py)
 
     def __init__(self, *args):
         # torch.Tensor([1, 2]) copies data as float32; torch.Tensor(2, 3) makes a 2x3 tensor.
@@ -272,7 +273,7 @@ class Tensor(InplaceOrView, TensorMethods):
         """The (node, input_nr) that a new op's next_functions points to."""
         if self.grad_fn is not None:
             return (self.grad_fn, self._output_nr)
-        if not self._requires_grad or self._no_grad_view:   # (a view made under no_grad: no edge, as PyTorch)
+        if not self._requires_grad:
             return (None, 0)
         acc = self._acc() if self._acc is not None else None
         if acc is None:  # one AccumulateGrad per leaf, alive while a graph uses it
@@ -418,8 +419,47 @@ class Tensor(InplaceOrView, TensorMethods):
     def clone(self):
         return O.CloneBackward0.apply(self)
 
+    # -- copy and pickle: a new leaf, never tied to this tensor's graph -----------
+    def __reduce_ex__(self, protocol):
+        """pickle and copy.copy: a leaf with the values and requires_grad (as
+        PyTorch's: copy.copy shares the data, pickle does not)."""
+        return (rebuilt, (views.plain_class(type(self)), self._data, self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        return deepcopy_leaf(self, memo)
+
 
 _new_tensor = object.__new__
+
+
+def rebuilt(cls, data, requires_grad):
+    """A new leaf of class cls (Tensor, Parameter) around data."""
+    t = _new_tensor(cls)
+    t._data, t._version_box, t.grad_fn, t._requires_grad = data, [0], None, requires_grad
+    return t
+
+
+def deepcopy_leaf(t, memo):
+    """copy.deepcopy as PyTorch's: a leaf with its own copy of the data, of
+    .grad and of a learner's own attributes; no history, no hooks, and above
+    all not t's AccumulateGrad (sharing it would send the copy's gradients
+    into t's .grad). A copy of a non-leaf is refused, as in PyTorch."""
+    if t.grad_fn is not None:
+        raise RuntimeError(DEEPCOPY_NON_LEAF)
+    if id(t) in memo:
+        return memo[id(t)]
+    new = memo[id(t)] = rebuilt(views.plain_class(type(t)), t._data.copy(order="K"), t._requires_grad)
+    if t._grad is not None:
+        new._grad = copy.deepcopy(t._grad, memo)
+    for key, value in vars(t).items():     # ours are class defaults (hasattr(Tensor, key)); the rest is the learner's
+        if not hasattr(Tensor, key):
+            setattr(new, key, copy.deepcopy(value, memo))
+    return new
+
+
+DEEPCOPY_NON_LEAF = ("Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at "
+                     "the moment.  If you were attempting to deepcopy a module, this may be because of a "
+                     "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001")
 Node.wrap = staticmethod(Tensor._wrap)    # how a node shows what it saved (node.py cannot import this module)
 
 

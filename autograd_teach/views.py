@@ -92,12 +92,13 @@ class InplaceOrView:
         else:   # a view of a view: remember the whole way from the base
             self._base, self._view_chain = base._base, base._view_chain + ((op, params),)
         self._base._add_view(self)
-        if base._no_grad_view or (base._requires_grad and not grad_mode.is_grad_enabled()
-                                  and not getattr(op, "custom_function_output", False)):
+        if type(base) in _no_grad_types or (base._requires_grad and not grad_mode.is_grad_enabled()
+                                           and not getattr(op, "custom_function_output", False)):
             # made under no_grad from a tensor that requires grad (or a view of such a view): as in
             # PyTorch, it requires grad but has no history and no edge, and may not be changed in place
             # with grad mode on (CreationMeta::NO_GRAD_MODE)
-            self._no_grad_view = self._requires_grad = True
+            self.__class__ = _no_grad_view_class(type(self))
+            self._requires_grad = True
 
     def _add_view(self, view):
         if self._views is None:
@@ -332,13 +333,46 @@ def _stale_class(cls):
                 "_requires_grad": property(_stale_requires_grad, _set_stale_requires_grad),
                 "__reduce_ex__": _fresh_reduce_ex})
             _fresh_classes[stale] = cls
+            if cls in _no_grad_types:
+                _no_grad_types.add(stale)
         return _stale_classes[cls]
+
+
+# The same for a view made under no_grad (see _track_view): its subclass says
+# so (_no_grad_view) and gives no edge, so that the edge of every other tensor
+# (every op reads one) is found without a check.
+_no_grad_classes = {}             # Tensor -> its no_grad-view subclass, made on first use
+_no_grad_types = set()            # those subclasses and their stale subclasses
+
+
+def _no_grad_view_class(cls):
+    with _stale_lock:
+        if cls not in _no_grad_classes and cls not in _no_grad_types:
+            sub = _no_grad_classes[cls] = type(cls.__name__, (cls,), {
+                "__slots__": (), "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+                "_no_grad_view": True, "_grad_edge": _no_grad_view_edge})
+            _no_grad_types.add(sub)
+        return cls if cls in _no_grad_types else _no_grad_classes[cls]
+
+
+def _no_grad_view_edge(view):
+    """No edge: gradients stop at a view made under no_grad (a view of one made
+    with grad mode on has its own node, whose edge leads nowhere)."""
+    return (None, 0) if view.grad_fn is None else (view.grad_fn, view._output_nr)
+
+
+def plain_class(cls):
+    """The class below the marking subclasses (stale, no_grad view): what
+    pickle and copy name (Tensor, Parameter)."""
+    while cls in _no_grad_types or cls in _fresh_classes:
+        cls = cls.__bases__[0]
+    return cls
 
 
 def is_invalid(view):
     """A view made under no_grad whose base has changed in place since: it has
     no valid history (reading grad_fn raises; PyTorch prints grad_fn=<Invalid>)."""
-    return view._no_grad_view and type(view) in _fresh_classes
+    return type(view) in _fresh_classes and type(view) in _no_grad_types
 
 
 def _stale_grad_fn(view):
@@ -349,7 +383,7 @@ def _stale_grad_fn(view):
 
 
 def _stale_requires_grad(view):
-    if view._no_grad_view:      # it requires grad as its base does; only its grad_fn is invalid now
+    if type(view) in _no_grad_types:      # it requires grad as its base does; only its grad_fn is invalid now
         return True
     _stale_grad_fn(view)
     return view._requires_grad

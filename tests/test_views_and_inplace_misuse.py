@@ -50,3 +50,19 @@ def test_reshape_records_the_node_pytorch_records(make, graph):
     # each element of y is one element of a: a gets each weight 0..n-1 once, 0 elsewhere
     got = sorted(a.grad.flatten().tolist())
     assert got == [0.0] * (6 - y.numel()) + [float(k) for k in range(y.numel())]
+
+
+def test_a_view_made_under_no_grad_pickles_and_copies_as_a_plain_tensor():
+    import copy
+    import pickle
+    import autograd_teach as torch
+    x = torch.ones(3, requires_grad=True)
+    with torch.no_grad():
+        v = x[:2]
+    assert v.requires_grad and v.grad_fn is None and type(v).__name__ == "Tensor"
+    for w in (pickle.loads(pickle.dumps(v)), copy.deepcopy(v)):
+        assert type(w) is torch.Tensor and w.tolist() == [1.0, 1.0] and w.requires_grad and w.is_leaf
+        (w * 2).sum().backward()           # a leaf of its own now: it gets a gradient
+        assert w.grad.tolist() == [2.0, 2.0]
+    (v * 2).sum().backward()               # the view itself: no edge, nothing anywhere
+    assert x.grad is None and v.grad is None
