@@ -431,6 +431,8 @@ class LSTMCell(RNNCellBase):
 
 def _check_cell(input, hidden, input_size, hidden_size):
     """PyTorch's checks in rnn_tanh_cell, gru_cell, lstm_cell (check_rnn_cell_forward_*)."""
+    if isinstance(hidden, tuple) and len(hidden) != 2:
+        raise RuntimeError("lstm_cell expects two hidden states")
     if input.size(1) != input_size:
         raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} expected {input_size}")
     for label, h in enumerate(hidden if isinstance(hidden, tuple) else (hidden,)):
