@@ -324,3 +324,23 @@ def test_a_join_of_one_tensor_has_a_second_derivative(join):
     """A one-layer RNN's h_n is stack() of one tensor: its double backward
     once failed (the rule's list of one gradient was taken for the gradient)."""
     assert gradgradcheck(join, (leaf(2, 3),))
+
+
+@pytest.mark.parametrize("cls", [nn.RNN, nn.GRU, nn.LSTM], ids=["RNN", "GRU", "LSTM"])
+def test_an_empty_batch_gives_empty_outputs_and_zero_gradients(cls):
+    m = module(cls, 2, 3)
+    out, state = m(leaf(4, 0, 2))
+    h = state[0] if isinstance(state, tuple) else state
+    assert tuple(out.shape) == (4, 0, 3) and tuple(h.shape) == (1, 0, 3)
+    out.sum().backward()
+    assert all(p.grad is not None and not p.grad.numpy().any() for p in m.parameters())
+
+
+def test_a_long_sequence_backpropagates_through_every_step():
+    """2000 steps: a deep graph (some 8000 nodes) that the engine walks without recursion."""
+    m = module(nn.RNN, 1, 1)
+    x = leaf(2000, 1, 1)
+    out, h = m(x)
+    h.sum().backward()
+    assert x.grad[0].abs().item() < x.grad[-1].abs().item()     # the first step's influence has faded
+    assert np.isfinite(m.weight_hh_l0.grad.numpy()).all()

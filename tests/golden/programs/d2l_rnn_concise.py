@@ -3,8 +3,9 @@
 # on sequential minibatches (8.3: seq_data_iter_sequential). Changed: no time
 # machine dataset, a small seeded random corpus over a 10-token vocabulary
 # instead; small sizes and few epochs; d2l's Timer, Accumulator and Vocab
-# replaced by the little they do here; the speed (words per second) and the
-# animator left out; the perplexity of every epoch printed.
+# replaced by the little they do here (the loss summed with .item(), which
+# does not warn as float() of a tensor that requires grad does); the speed
+# (words per second) and the animator left out; every epoch's perplexity printed.
 import math
 import random
 
@@ -162,7 +163,7 @@ def train_epoch_ch8(net, train_iter, loss, updater, device, use_random_iter):
         l.backward()
         grad_clipping(net, 1)
         updater.step()
-        metric = [metric[0] + float(l * y.numel()), metric[1] + float(y.numel())]
+        metric = [metric[0] + (l * y.numel()).item(), metric[1] + float(y.numel())]
     return math.exp(metric[0] / metric[1])
 
 
@@ -174,7 +175,7 @@ def train_ch8(net, train_iter, vocab, lr, num_epochs, device, use_random_iter=Fa
     for epoch in range(num_epochs):
         ppl = train_epoch_ch8(net, train_iter, loss, updater, device, use_random_iter)
         print(f'epoch {epoch + 1}, 困惑度 {ppl:.4f}')
-        if (epoch + 1) % 5 == 0:
+        if (epoch + 1) % 2 == 0:
             print(predict('time traveller'))
     print(f'困惑度 {ppl:.1f}')
     print(predict('time traveller'))
@@ -187,7 +188,7 @@ net = net.to(device)
 print(net)
 print(predict_ch8('time traveller', 10, net, vocab, device))
 
-num_epochs, lr = 15, 1
+num_epochs, lr = 5, 1
 train_ch8(net, train_iter, vocab, lr, num_epochs, device)
 print(net.rnn.weight_hh_l0[:2, :4])
 print(net.linear.bias)
