@@ -74,6 +74,7 @@ CASES = [
     ("lstm", case(nn.LSTM, (3, 2), {}, (3, 2, 3), (1, 2, 2))),
     ("lstm_bidirectional_two_layers", case(nn.LSTM, (2, 2), dict(num_layers=2, bidirectional=True), (2, 1, 2),
                                            (4, 1, 2))),
+    ("lstm_batch_first", case(nn.LSTM, (2, 2), dict(batch_first=True), (2, 3, 2), (1, 2, 2))),
     ("lstm_no_bias_unbatched", case(nn.LSTM, (2, 3), dict(bias=False), (2, 2), (1, 3))),
     ("rnn_cell", case(nn.RNNCell, (3, 2), {}, (2, 3), (2, 2))),
     ("rnn_cell_relu_unbatched", case(nn.RNNCell, (3, 2), dict(nonlinearity="relu"), (3,), (2,))),

@@ -265,7 +265,7 @@ class _OneHidden(RNNBase):
 
 class RNN(_OneHidden):
     """h_t = tanh(x_t @ w_ih.T + b_ih + h_(t-1) @ w_hh.T + b_hh)   (or relu)"""
-    name, tensor_word = "RNN", " tensor"
+    name, tensor_word = "RNN", " tensor"     # PyTorch's RNN says "got 4D tensor instead", its GRU "got 4D instead"
 
     def __init__(self, *args, **kwargs):
         if "proj_size" in kwargs:

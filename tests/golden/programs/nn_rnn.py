@@ -94,6 +94,19 @@ print(out.shape, h.shape, c.shape, [round(v, 4) for v in c.flatten().tolist()])
 out, (h, c) = lstm(torch.randn(2, 2))
 print(out.shape, h.shape, c.shape)
 
+# batch_first: the input transposed is not contiguous, so the input's linear is
+# matmul and an in-place add of the bias (PyTorch's at::linear); the backward runs
+# from h_n, whose graph does not pass through the output's transpose_
+torch.manual_seed(8)
+rnn = nn.RNN(2, 3, batch_first=True)
+x = torch.randn(2, 4, 2, requires_grad=True)
+out, h = rnn(x)
+unbind = h.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[1][0]
+print(type(unbind).__name__, names(unbind), names(unbind.next_functions[0][0]))
+h.sum().backward()
+print(x.grad)
+grads(rnn)
+
 # dropout between layers: the mask drawn from the global generator
 torch.manual_seed(4)
 rnn = nn.RNN(2, 3, num_layers=2, dropout=0.5).double()
