@@ -150,12 +150,12 @@ def _differentiated(node):
 
 
 def per_input(inputs, grads):
-    """One gradient per input, from {name: value}: a name that repeats (cat's
-    `tensors`) has a list as its value, one entry per occurrence."""
+    """One gradient per input, from {name: value}: a list input (cat's
+    `tensors`, even of one tensor) has a list as its value, one entry per tensor."""
     seen, out = {}, []
     for name in inputs:
         g = grads.get(name)
-        if g is not None and inputs.count(name) > 1:
+        if g is not None and (inputs.count(name) > 1 or type(g) is list):
             seen[name] = seen.get(name, -1) + 1
             g = g[seen[name]]
         out.append(g)

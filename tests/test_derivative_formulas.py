@@ -30,7 +30,7 @@ NO_RULE = {
     # several outputs: the rule reads one gradient per output, which the rule evaluator does not take
     # (ops/multi_output.py; gradcheck and gradgradcheck check them, and tests/test_multi_output.py)
     "UnbindBackward0": "several outputs", "SplitBackward0": "several outputs",
-    "SplitWithSizesBackward0": "several outputs",
+    "SplitWithSizesBackward0": "several outputs", "UnsafeSplitBackward0": "several outputs",
 }
 # Ops PyTorch gives no derivative (their rule is not_implemented(...)): backward
 # through them raises, and so does their rule, with PyTorch's message.
@@ -271,6 +271,8 @@ CASES = {
     "SplitBackward0": [("chunk, one unused", lambda r: [t(6, 2, rng=r)], lambda x: (lambda a, b, c: a * c)(*x.chunk(3))),
                        ("split dim 1", lambda r: [t(2, 5, rng=r)],
                         lambda x: (lambda a, b, c: a.sum(1) * b[:, 1] + c[:, 0])(*x.split(2, 1)))],
+    "UnsafeSplitBackward0": [("gates, one unused", lambda r: [t(2, 6, rng=r)],
+                              lambda x: (lambda a, b, c: a * c)(*ops.multi_output.unsafe_chunk(x, 3, 1)))],
     "SplitWithSizesBackward0": [("sizes", lambda r: [t(2, 6, rng=r)],
                                  lambda x: (lambda a, b: a * b.sum(1, keepdim=True))(*x.split([1, 5], 1)))],
     "CopySlices": [("setitem", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, v: _setitem(x, v))],

@@ -14,3 +14,4 @@ from .modules.batchnorm import BatchNorm1d, BatchNorm2d  # noqa: F401,E402
 from .modules.loss import HuberLoss, KLDivLoss, SmoothL1Loss  # noqa: F401,E402
 from .modules.container import ModuleDict, ParameterDict, ParameterList  # noqa: F401,E402
 from .modules.flatten import Unflatten  # noqa: F401,E402
+from .modules.rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase  # noqa: F401,E402

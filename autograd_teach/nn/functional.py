@@ -46,10 +46,13 @@ def tanh(input):
 # --- added for torch.nn / next chapters (issue 8) ---
 def linear(input, weight, bias=None):
     """PyTorch's graph: addmm(bias, x, weight.t()) for a matrix x (AddmmBackward0
-    over TBackward0); other shapes are viewed to a matrix and back; without a
-    bias, matmul (MmBackward0)."""
+    over TBackward0); other shapes are viewed to a matrix and back, unless x
+    is not contiguous (a transpose): then matmul and the bias added in place
+    (AddBackward0); without a bias, matmul (MmBackward0)."""
     if input.dim() == 2 and bias is not None:
         return O.AddmmBackward0.apply(bias, input, weight.t())
+    if bias is not None and not input.is_contiguous():     # PyTorch: matmul, then the bias added in place
+        return input.matmul(weight.t()).add_(bias)
     if bias is not None:
         batch = tuple(input.shape[:-1])
         out = O.AddmmBackward0.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
@@ -289,7 +292,8 @@ def one_hot(tensor, num_classes=-1):
         num_classes = int(classes.max()) + 1
     elif num_classes <= classes.max():
         raise RuntimeError("Class values must be smaller than num_classes.")
-    return from_numpy((classes[..., None] == np.arange(num_classes)).astype(np.int64))
+    # a new tensor, contiguous as PyTorch's (even for a transposed input: x.T in d2l's RNNModel)
+    return from_numpy(np.ascontiguousarray(classes[..., None] == np.arange(num_classes), dtype=np.int64))
 
 
 def pad(input, pad, mode="constant", value=None):

@@ -18,7 +18,7 @@ split's backward puts zeros there, a custom Function gets zeros too.
                      slot k
     MultiOutputOp    the base of the view ops below: forward returns a list
                      of arrays, each output is a view of the input
-    UnbindBackward0, SplitBackward0, SplitWithSizesBackward0
+    UnbindBackward0, SplitBackward0, SplitWithSizesBackward0, UnsafeSplitBackward0
 
 Their rules read one gradient per output (PyTorch's `grads`), which the
 single-gradient rule evaluator (rules.py) does not take: each op computes its
@@ -263,6 +263,17 @@ class SplitBackward0(_Split):
         return self.cut(a, dim, sizes)
 
 
+class UnsafeSplitBackward0(SplitBackward0):
+    """outs = self.unsafe_split(split_size, dim)   (also unsafe_chunk: the RNN cells' gates)
+
+    PyTorch's rule: self: split_backward(grads, split_size, dim, self_sym_sizes)
+
+    split's rule. "Unsafe" because PyTorch does not mark the pieces as views
+    of the input, so its RNN cells may write into them in place; here they
+    are split's views, and the cells (nn/modules/rnn.py) write out of place.
+    """
+
+
 class SplitWithSizesBackward0(_Split):
     """outs = self.split(split_sizes, dim)   (a list of sizes)
 
@@ -323,6 +334,12 @@ def chunk(input, chunks, dim=0):
     if n == 0:      # PyTorch: `chunks` empty pieces
         return SplitWithSizesBackward0.apply(input, [0] * chunks, dim)
     return SplitBackward0.apply(input, -(-n // chunks), dim)
+
+
+def unsafe_chunk(input, chunks, dim=0):
+    """chunk recorded as UnsafeSplitBackward0 (PyTorch's RNN cells on the CPU)."""
+    n = input.shape[check_dim(dim, input.dim())]
+    return UnsafeSplitBackward0.apply(input, -(-n // chunks), dim)
 
 
 def tensor_split(input, indices_or_sections, dim=0):
