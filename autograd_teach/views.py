@@ -92,7 +92,9 @@ class InplaceOrView:
         else:   # a view of a view: remember the whole way from the base
             self._base, self._view_chain = base._base, base._view_chain + ((op, params),)
         self._base._add_view(self)
-        if type(base) in _no_grad_types or (base._requires_grad and not grad_mode.is_grad_enabled()
+        # (grad mode is read only if some thread has it off: grad_mode.threads_without_grad, as in node.py)
+        if type(base) in _no_grad_types or (base._requires_grad and grad_mode.threads_without_grad
+                                           and not grad_mode.flags.enabled
                                            and not getattr(op, "custom_function_output", False)):
             # made under no_grad from a tensor that requires grad (or a view of such a view): as in
             # PyTorch, it requires grad but has no history and no edge, and may not be changed in place

@@ -66,3 +66,28 @@ def test_a_view_made_under_no_grad_pickles_and_copies_as_a_plain_tensor():
         assert w.grad.tolist() == [2.0, 2.0]
     (v * 2).sum().backward()               # the view itself: no edge, nothing anywhere
     assert x.grad is None and v.grad is None
+
+
+def test_only_the_thread_with_grad_mode_off_makes_no_grad_views():
+    import threading
+    import autograd_teach as torch
+    x = torch.ones(4, requires_grad=True)
+    y = x * 2
+    inside, entered, done = {}, threading.Event(), threading.Event()
+
+    def background():
+        with torch.no_grad():
+            entered.set()
+            inside["view"] = y[:2]
+            done.wait(5)
+
+    t = threading.Thread(target=background)
+    t.start()
+    entered.wait(5)
+    mine = y[2:]                          # made here, grad mode on: an ordinary view with history
+    done.set()
+    t.join()
+    assert mine.grad_fn.name() == "SliceBackward0" and not mine._no_grad_view
+    assert inside["view"]._no_grad_view and inside["view"].grad_fn is None and inside["view"].requires_grad
+    (mine * 3).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 6.0, 6.0]
