@@ -248,7 +248,22 @@ class SavedTensor:
             return saved_hooks.unpack(self.hooks)._data
         if self.box[0] != self.version:
             raise RuntimeError(self.modified_message())
-        return self.data
+        return self.data if self.ref is None else self.live_data()
+
+    def live_data(self):
+        """A saved input is, in PyTorch, the tensor itself: `t.data = new`
+        after the forward (which changes no version) is what backward sees."""
+        t = self.ref()
+        if t is None or t._data is self.data:
+            return self.data
+        new, old = t._data.shape, self.data.shape
+        if new != old:     # backward's formula would meet the old shape (the gradient's)
+            k = next((i for i in range(1, min(len(new), len(old)) + 1) if new[-i] != old[-i]), 1)
+            a = old[-k] if old else 1
+            b = new[-k] if new else 1
+            raise RuntimeError(f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
+                               f"non-singleton dimension {max(len(new), len(old)) - k}")
+        return t._data
 
     def modified_message(self):
         t = self.ref() if self.ref is not None else None
@@ -433,7 +448,8 @@ class OpNode(Node):
             saved = []
             for s in self.saved_values.values():
                 if type(s) is SavedTensor:   # s.unpack(), with its usual case inline: no hooks, version unchanged
-                    s = s.data if s.box[0] == s.version and s.hooks is None else s.unpack()
+                    s = (s.data if s.ref is None else s.live_data()) if s.box[0] == s.version and s.hooks is None \
+                        else s.unpack()
                 saved.append(s)
         if grad is None:     # only None reached this node (see engine.py): it sends None on
             return (None,) * len(self.next_functions)

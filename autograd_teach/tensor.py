@@ -497,7 +497,9 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
     def run(self, grad, task):
-        if task.accumulate and grad is not None:     # None (see engine.py): nothing to add
+        # None (see engine.py): nothing to add; a leaf set to requires_grad=False
+        # since the forward gets nothing either (PyTorch's AccumulateGrad checks)
+        if task.accumulate and grad is not None and self.variable._requires_grad:
             accumulate_grad(self.variable, grad, task.undo)
             if self.variable._post_accumulate_hooks:
                 call_post_accumulate_hooks(self.variable)

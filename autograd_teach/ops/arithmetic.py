@@ -211,8 +211,12 @@ class PowBackward2(OpNode):
 class Atan2Backward0(OpNode):
     """out = torch.atan2(self, other)   (the angle of the point (other, self))
 
-    self: grad * other / (self * self + other * other)
-    other: grad * -self / (self * self + other * other)
+    self: grad * other * atan2_recip(self, other)
+    other: grad * -self * atan2_recip(self, other)
+
+    atan2_recip is 1 / (self * self + other * other), 0 where that is
+    infinite (at the origin): the angle of (0, 0) has gradient 0 (PyTorch's
+    atan2_backward).
     """
     inputs = ("self", "other")
     saved = ("self", "other")
@@ -224,5 +228,11 @@ class Atan2Backward0(OpNode):
 
     @quiet
     def backward(self, grad, a, b):
-        denom = a * a + b * b
-        return grad * b / denom, grad * -a / denom
+        recip = 1 / (a * a + b * b)
+        recip = np.where(np.isinf(recip), recip.dtype.type(0), recip)
+        return grad * b * recip, grad * -a * recip
+
+
+def atan2_recip(self, other):
+    recip = (self * self + other * other).reciprocal()
+    return recip.masked_fill(recip.isinf(), 0)

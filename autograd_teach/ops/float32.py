@@ -26,15 +26,17 @@ STEP = 16              # multi_row_sum's rows per level: 2**max(4, ceil(log2(row
 GRAIN = 32768          # above this PyTorch splits a sum over threads: numpy's order is kept there
 
 
-FLOAT32, FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)   # astype(dtype) is faster than astype(type)
+FLOAT32, FLOAT64, FLOAT16 = np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.float16)   # astype(dtype) is faster than astype(type)
 
 
 def via_float64(fn, a, *args):
     """fn computed in float64 and rounded once to a's float dtype: the
-    correctly rounded result in nearly every case (float64 inputs unchanged)."""
-    if a.dtype != FLOAT32:
+    correctly rounded result in nearly every case (float64 inputs unchanged).
+    float16 too: PyTorch's CPU kernels compute it in float32 and round once,
+    never in float16's own arithmetic."""
+    if a.dtype != FLOAT32 and a.dtype != FLOAT16:
         return fn(a, *args)
-    return fn(a.astype(FLOAT64), *args).astype(FLOAT32)
+    return fn(a.astype(FLOAT64), *args).astype(a.dtype)
 
 
 def log(a):
@@ -302,41 +304,10 @@ def norm2(a, axis=None, keepdims=False):
 # -- SLEEF's expf, as PyTorch's vectorised kernels call it -------------------------------
 
 def fma(a, b, c):
-    """round(a * b + c) once, as the CPU's fused multiply-add, for float32
-    a, b, c: the product is exact in float64, the sum is rounded there and
-    then to float32. Rounding twice gives the once-rounded result except where
-    the float64 sum falls exactly halfway between two float32 (or in float32's
-    subnormal range): those few are redone exactly (fix_double_rounding)."""
-    p = np.asarray(a, FLOAT64) * np.asarray(b, FLOAT64)
-    c = np.asarray(c, FLOAT64)
-    s = p + c
-    if needs_exact_rounding(s).any():
-        s = fix_double_rounding(s, p, c)
-    return s.astype(FLOAT32)
-
-
-_LOW29, _HALF29 = np.int64((1 << 29) - 1), np.int64(1 << 28)   # the float64 bits below a float32's last
-
-
-def needs_exact_rounding(s):
-    """Where float32(s), for s = p + c rounded in float64, may not be p + c
-    rounded once: s exactly halfway between two float32, or below float32's
-    smallest normal (where float32 keeps fewer bits). A mask; rarely true."""
-    with np.errstate(invalid="ignore"):
-        return ((s.view(np.int64) & _LOW29) == _HALF29) | (np.abs(s) < 2.0 ** -125)
-
-
-@np.errstate(invalid="ignore")
-def fix_double_rounding(s, p, c):
-    """p + c rounded to float64 by "round to odd": an inexact sum is moved to
-    its odd neighbour, after which rounding to float32 is exact (53 bits is
-    more than 24 + 2). TwoSum gives the error e of s = p + c exactly."""
-    pp = s - c
-    e = (p - pp) + (c - (s - pp))
-    bits = s.view(np.int64)
-    fix = (e != 0) & ((bits & 1) == 0) & np.isfinite(s)
-    toward = np.where((e > 0) == (s > 0), 1, -1)
-    return np.where(fix, bits + toward, bits).view(FLOAT64)
+    """round(a * b + c) once, as the CPU's fused multiply-add: a float32
+    product is exact in float64 (the sum is rounded there, then to float32;
+    a double rounding is possible, and rare)."""
+    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(np.float32)
 
 
 _EXPF_POLY = (0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,

@@ -21,7 +21,8 @@ and float64 ones, are numpy's: fast, and their last bits depend on the BLAS
 kernel (docs/float32.md)."""
 import numpy as np
 
-from .float32 import cascade_sum, fix_double_rounding, needs_exact_rounding
+from ..random import fma32
+from .float32 import cascade_sum
 
 try:    # np.einsum(..., optimize=False) is exactly this call behind numpy's array-function
     from numpy._core.multiarray import c_einsum        # dispatch, which costs more than a
@@ -29,6 +30,7 @@ except ImportError:    # numpy < 2                       2x2 product itself (sam
     from numpy.core.multiarray import c_einsum
 
 MAX_STEPS = 4096                # K replayed step by step; above, numpy's BLAS
+DROPPED_BITS, HALFWAY = np.int64((1 << 29) - 1), np.int64(1 << 28)   # float64's bits below float32's last
 BLAS_ROWS, BLAS_COLS = 4, 12    # from this output size on, PyTorch's small-K loop gives way to BLAS (measured)
 MKL_BLOCK = 192                 # MKL's gemm adds K in blocks of this many fused multiply-adds (measured)
 REPLAY_WORK = 1 << 21           # multiply-adds replayed in our order; above, numpy's BLAS (fast, machine-dependent)
@@ -87,17 +89,14 @@ def fused_sum(a, b):
         s = steps[..., i, :, :]
         s += acc                       # step i's sum, kept in steps for the check below
         acc = s.astype(np.float32)
-    if needs_exact_rounding(steps).any():
-        return _fused_sum_exact(a, b)
-    return acc
-
-
-def _fused_sum_exact(a, b):
-    acc = np.float32(0)
-    for i in range(a.shape[-1]):
-        p = a[..., :, i:i + 1].astype(np.float64) * b[..., i:i + 1, :].astype(np.float64)
-        c = np.broadcast_to(np.asarray(acc, np.float64), p.shape)
-        acc = fix_double_rounding(p + c, p, c).astype(np.float32)
+    # rounding twice went wrong only where a step's float64 sum fell exactly
+    # halfway between two float32, or below float32's normal range
+    with np.errstate(invalid="ignore"):
+        suspect = ((steps.view(np.int64) & DROPPED_BITS) == HALFWAY) | (np.abs(steps) < 2.0 ** -125)
+    if suspect.any():
+        acc = np.float32(0)
+        for i in range(a.shape[-1]):      # each step an exact fma (random.fma32: round to odd)
+            acc = fma32(a[..., :, i:i + 1], b[..., i:i + 1, :], acc)
     return acc
 
 

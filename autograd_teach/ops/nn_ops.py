@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import dtypes
 from ..node import OpNode, quiet
+from .degenerate import accumulates_in_float32
 from .float32 import cascade_sum, fma, loss_cascade_sum, sleef_exp, sub_product, vec_sum_lastdim, via_float64
 from .matmul_order import addmm_product, mm as _mm
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
@@ -124,10 +125,13 @@ class SoftmaxBackward0(OpNode):
     attrs = ("dim",)
     to_float = True
 
+    @accumulates_in_float32
     def forward(self, a, dim):
         self.dim = d = _softmax_dim(dim, a.ndim)
         if a.ndim == 0:
             return np.ones_like(a)
+        if a.size == 0:       # nothing to normalise (an empty dim, or another one)
+            return a.copy()
         if d != a.ndim - 1:
             return softmax_other_dim(a, d)
         e = sleef_exp(a - a.max(axis=d, keepdims=True))    # PyTorch's kernel: SLEEF's exp
@@ -158,10 +162,13 @@ class LogSoftmaxBackward0(OpNode):
     attrs = ("dim",)
     to_float = True
 
+    @accumulates_in_float32
     def forward(self, a, dim):
         self.dim = d = _softmax_dim(dim, a.ndim)
         if a.ndim == 0:
             return np.zeros_like(a)
+        if a.size == 0:
+            return a.copy()
         shifted = a - a.max(axis=d, keepdims=True)
         # PyTorch's kernel: SLEEF's exp, then a log rounded once (float32 bits as PyTorch's)
         return shifted - via_float64(np.log, softmax_sum(sleef_exp(shifted), d))
@@ -232,9 +239,12 @@ class NllLossBackward0(OpNode):
             per = -self._w_per * g
         else:
             per = -self._w_per * g.reshape(-1)
+        # only the rows not ignored are written, as PyTorch's kernel: with every
+        # row ignored the gradient is 0, not 0 * (grad / 0)
         out = np.zeros(self._classes, dtype=g.dtype)
-        out[np.arange(len(per)), np.where(self.target.reshape(-1) == self.ignore_index, 0,
-                                          self.target.reshape(-1))] = per
+        target = self.target.reshape(-1)
+        rows = np.flatnonzero(target != self.ignore_index)
+        out[rows, target[rows]] = np.broadcast_to(per, target.shape)[rows]
         return out.reshape(self.input_metadata[0][0])
 
 

@@ -5,6 +5,7 @@ import numpy as np
 
 from .. import random
 from ..node import OpNode, quiet
+from .degenerate import sign
 from .float32 import log, one_minus_square, via_float64
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 
@@ -71,7 +72,7 @@ class AbsBackward0(OpNode):
         return np.abs(a)
 
     def backward(self, grad, a):
-        return grad * np.sign(a)
+        return grad * sign(a)     # 0 at NaN, as PyTorch's sgn
 
 
 class SgnBackward0(OpNode):
@@ -83,7 +84,7 @@ class SgnBackward0(OpNode):
     zero for real tensors).
     """
     def forward(self, a):
-        return np.sign(a)
+        return sign(a)
 
     def backward(self, grad):
         return np.zeros_like(grad)
@@ -173,6 +174,8 @@ class SigmoidBackward0(OpNode):
     @quiet
     def forward(self, a):
         # PyTorch's formula: for very negative a, exp(-a) overflows to inf and the result is exactly 0
+        if a.dtype == np.float16:      # computed wider and rounded once, as PyTorch's float16 kernel
+            return via_float64(lambda x: 1 / (1 + np.exp(-x)), a)
         return 1 / (1 + via_float64(np.exp, -a))
 
     def backward(self, grad, result):

@@ -4,6 +4,7 @@ import numpy as np
 
 from .. import dtypes
 from ..node import OpNode, quiet
+from .degenerate import accumulates_in_float32, evenly_distribute, sign
 from .float32 import cascade_mean, cascade_sum, norm2
 from .selection import ScatterBackward0, where
 from .shape import check_dim
@@ -13,6 +14,12 @@ def normalize_dims(dim, ndim):
     """dim as a sorted tuple of non-negative axes, with PyTorch's range check."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     return tuple(sorted(check_dim(d, ndim) for d in dims))
+
+
+def reduced_axes(dims, ndim):
+    """The numpy axis of a reduction over dims: dim=() and dim=[] reduce
+    over every dim in PyTorch (numpy's axis=() reduces over none)."""
+    return dims if dims and ndim else None
 
 
 def _expand_back(grad, shape, dims, keepdim):
@@ -29,6 +36,7 @@ class SumBackward0(OpNode):
     """
     attrs = ("self_sym_sizes",)
 
+    @accumulates_in_float32
     def forward(self, a):
         self.self_sym_sizes = a.shape
         return cascade_sum(a)
@@ -55,9 +63,10 @@ class SumBackward1(OpNode):
     """
     attrs = ("self_sym_sizes", "dim", "keepdim")
 
+    @accumulates_in_float32
     def forward(self, a, dim, keepdim=False):
         self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
-        return cascade_sum(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
+        return cascade_sum(a, axis=reduced_axes(self.dim, a.ndim), keepdims=keepdim)
 
     out_dtype = SumBackward0.out_dtype
 
@@ -72,6 +81,7 @@ class MeanBackward0(OpNode):
     """
     attrs = ("self_sym_sizes", "self_sym_numel")
 
+    @accumulates_in_float32
     def forward(self, a):
         if a.dtype.kind != "f":
             raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
@@ -96,15 +106,17 @@ class MeanBackward1(OpNode):
     """
     attrs = ("self_sym_sizes", "dim", "keepdim")
 
+    @accumulates_in_float32
     def forward(self, a, dim, keepdim=False):
         if a.dtype.kind != "f":
             MeanBackward0.forward(self, a)
         self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
         with np.errstate(invalid="ignore", divide="ignore"):   # the mean of nothing is nan, silently, as in PyTorch
-            return cascade_mean(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
+            return cascade_mean(a, axis=reduced_axes(self.dim, a.ndim), keepdims=keepdim)
 
     def backward(self, grad):
-        n = int(np.prod([self.self_sym_sizes[d] for d in self.dim])) if self.self_sym_sizes else 1
+        sizes = self.self_sym_sizes
+        n = int(np.prod([sizes[d] for d in self.dim or range(len(sizes))]))
         with np.errstate(divide="ignore", invalid="ignore"):   # an empty dim: nothing to spread
             return _expand_back(grad / n, self.self_sym_sizes, self.dim, self.keepdim)
 
@@ -112,9 +124,10 @@ class MeanBackward1(OpNode):
 class MaxBackward1(OpNode):
     """out = self.max()   (of all elements)
 
-    self: (self == result) * (grad / (self == result).sum())
+    self: evenly_distribute_backward(grad, self, result)
 
-    Ties share the gradient evenly (PyTorch: evenly_distribute_backward(grad, self, result)).
+    Ties share the gradient evenly; a NaN result sends it to the NaNs
+    (PyTorch's evenly_distribute_backward, below).
     """
     saved = ("self", "result")
     _reduce = staticmethod(np.max)
@@ -126,16 +139,15 @@ class MaxBackward1(OpNode):
         return self._reduce(a)
 
     def backward(self, grad, a, result):
-        mask = a == result
-        return mask * (grad / mask.sum())
+        return evenly_distribute(grad, a, result)
 
 
 class MinBackward1(MaxBackward1):
     """out = self.min()   (of all elements)
 
-    self: (self == result) * (grad / (self == result).sum())
+    self: evenly_distribute_backward(grad, self, result)
 
-    Ties share the gradient evenly (PyTorch: evenly_distribute_backward(grad, self, result)).
+    Ties share the gradient evenly; a NaN result sends it to the NaNs.
     """
     _reduce = staticmethod(np.min)
 
@@ -198,11 +210,17 @@ class LinalgVectorNormBackward0(OpNode):
     attrs = ("ord", "dim", "keepdim")
     to_float = True
 
+    @accumulates_in_float32
     def forward(self, a, ord=2, dim=None, keepdim=False):
         self.ord, self.keepdim = ord, keepdim
-        self.dim = None if dim is None else normalize_dims(dim, a.ndim)
+        self.dim = None if dim is None else normalize_dims(dim, a.ndim) or None   # dim=(): all dims
         axis = self.dim if a.ndim else None
         absa = np.abs(a)
+        empty = [d for d in (self.dim or range(a.ndim)) if a.ndim and a.shape[d] == 0]
+        if ord == float("inf") and empty:      # a max over nothing
+            shown = dim if isinstance(dim, int) else empty[0]
+            raise RuntimeError(f"linalg.vector_norm cannot compute the inf norm on the dimension {shown}because "
+                               "this dimension is empty and the operation does not have an identity")
         if ord == float("inf"):
             return absa.max(axis=axis, keepdims=keepdim)
         if ord == 2:
@@ -222,13 +240,13 @@ class LinalgVectorNormBackward0(OpNode):
         if self.ord == 2:
             scale = np.where(result == 0, 0, a / result)
         elif self.ord == 1:
-            scale = np.sign(a)
-        elif self.ord == float("inf"):
-            mask = np.abs(a) == result
-            scale = np.sign(a) * mask / mask.sum(axis=self.dim, keepdims=True)
+            scale = sign(a)
+        elif self.ord == float("inf"):   # the NaNs are maxima too, and their sign is 0
+            mask = (np.abs(a) == result) | np.isnan(a)
+            scale = sign(a) * mask / mask.sum(axis=self.dim, keepdims=True)
         else:
             p = self.ord
-            scale = np.where(result == 0, 0, np.sign(a) * np.abs(a) ** (p - 1) / result ** (p - 1))
+            scale = np.where(result == 0, 0, sign(a) * np.abs(a) ** (p - 1) / result ** (p - 1))
         return grad * scale
 
 
@@ -246,12 +264,16 @@ class AmaxBackward0(OpNode):
     _reduce = staticmethod(np.max)
 
     def forward(self, a, dim=(), keepdim=False):
-        self.dim = normalize_dims(dim, a.ndim) if a.ndim and dim != () else tuple(range(a.ndim))
+        self.dim = normalize_dims(dim, a.ndim) or tuple(range(a.ndim))   # dim=(): all dims
         self.keepdim = keepdim
         name = type(self).__name__[:4].lower()
-        for d in self.dim:
+        if a.size == 0 and not normalize_dims(dim, a.ndim):
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                               "Specify the reduction dim with the 'dim' argument.")
+        given = (dim,) if isinstance(dim, int) else tuple(dim)     # PyTorch names the dim as it was given
+        for d, g in zip(self.dim, sorted(given, key=lambda x: x % max(a.ndim, 1))):
             if a.shape[d] == 0:
-                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+                raise IndexError(f"{name}(): Expected reduction dim {g} to have non-zero size.")
         return self._reduce(a, axis=self.dim, keepdims=keepdim) if a.ndim else a.copy()
 
     def backward(self, grad, a, result):
@@ -283,11 +305,17 @@ class LogsumexpBackward0(OpNode):
     attrs = ("dim", "keepdim")
     to_float = True
 
+    @accumulates_in_float32
     @quiet
     def forward(self, a, dim, keepdim=False):
         self.dim, self.keepdim = normalize_dims(dim, a.ndim) if a.ndim else (), keepdim
         if not a.ndim:
             return a.copy()
+        if not self.dim:     # dim=(): all dims, but PyTorch's out= check fails without keepdim
+            if not keepdim:
+                raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
+                                   f"[{', '.join(['1'] * a.ndim)}]")
+            self.dim = tuple(range(a.ndim))
         m = a.max(axis=self.dim, keepdims=True) if a.size else np.zeros((1,) * a.ndim, a.dtype)
         m = np.where(np.isinf(m), 0, m)        # all -inf (or inf) along dim: no shift
         out = np.log(np.exp(a - m).sum(axis=self.dim, keepdims=True)) + m
@@ -310,8 +338,9 @@ class NansumBackward0(OpNode):
     saved = ("self",)
     attrs = ("dim", "keepdim")
 
+    @accumulates_in_float32
     def forward(self, a, dim=None, keepdim=False):
-        self.dim = normalize_dims(dim, a.ndim) if dim is not None and a.ndim else tuple(range(a.ndim))
+        self.dim = (dim is not None and a.ndim and normalize_dims(dim, a.ndim)) or tuple(range(a.ndim))
         self.keepdim = keepdim
         return np.nansum(a, axis=self.dim, keepdims=keepdim)
 
@@ -351,15 +380,22 @@ def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim):
         return None                    # a count of nonzeros is flat: no gradient at all
     if dim is not None and not keepdim and self.dim():
         grad, result = _unsqueeze_dims(grad, dim), _unsqueeze_dims(result, dim)
-    sign = self._wrap(np.sign(self._data))    # sign(self) is flat: a constant of the graph
+    sign_ = self._wrap(sign(self._data))    # sign(self) is flat: a constant of the graph
     if ord == 2:
         return grad * (self / result).masked_fill_(result == 0, 0)
     if ord == 1:
         return self.sgn() * grad
     if ord == float("inf"):
-        mask = np.abs(self._data) == result._data
-        return grad * self._wrap(np.sign(self._data) * mask / mask.sum(axis=dim, keepdims=True))
-    return where(result == 0, 0.0, grad * sign * self.abs().pow(ord - 1) / result.pow(ord - 1))
+        mask = (np.abs(self._data) == result._data) | np.isnan(self._data)
+        return grad * self._wrap(sign(self._data) * mask / mask.sum(axis=dim, keepdims=True))
+    return where(result == 0, 0.0, grad * sign_ * self.abs().pow(ord - 1) / result.pow(ord - 1))
+
+
+def evenly_distribute_backward(grad, self, result):
+    """max()/min(): grad shared among the elements equal to the result, or
+    among the NaNs when it is NaN; zeros elsewhere (a masked fill)."""
+    mask = self.isnan() if result.isnan().item() else self == result
+    return mask * (grad / mask.sum())     # PyTorch's form for tensor subclasses: differentiable in grad
 
 
 def scale_grad_by_count(grad, mask, dims):

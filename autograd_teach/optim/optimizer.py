@@ -5,6 +5,8 @@ The updates run on the numpy arrays, outside autograd (as PyTorch's run under
 no_grad), and each writes the parameter in place and bumps its version, as
 `param.add_(...)` does. They repeat PyTorch's float operations in PyTorch's
 order, including its fused multiply-adds, so 100 steps give the same bits."""
+import warnings
+
 import numpy as np
 
 from .. import random
@@ -53,6 +55,10 @@ class Optimizer:
                 raise ValueError(f"parameter group didn't specify a value of required optimization "
                                  f"parameter {name}")
             group.setdefault(name, default)
+        if len({id(p) for p in group["params"]}) != len(group["params"]):   # each is then updated twice
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
+                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                          UserWarning, stacklevel=3)
         seen = {id(p) for g in self.param_groups for p in g["params"]}
         if any(id(p) in seen for p in group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")
@@ -68,23 +74,37 @@ class Optimizer:
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                state = self.state.setdefault(p, {})
+            params = [p for p in group["params"] if p.grad is not None]
+            states = [self._state_for_step(p) for p in params]
+            for p, state in zip(params, states):
                 new = self._update(p._data, p.grad._data, state, group)
                 p._data[...] = new
                 p._bump_version()         # an in-place update, as PyTorch counts it
+            for p, state in zip(params, states):
+                if state:
+                    self.state[p] = state
         return loss
+
+    # Whether a step reads every parameter's state before updating any, and
+    # stores it after (SGD's momentum_buffer_list): then a parameter listed
+    # twice starts two buffers on its first step, and one without state (plain
+    # SGD) has none in state_dict. Otherwise (Adam...) the state is created
+    # as each parameter comes, and a parameter listed twice shares it.
+    reads_state_first = False
+
+    def _state_for_step(self, p):
+        return dict(self.state.get(p, ())) if self.reads_state_first else self.state.setdefault(p, {})
 
     # -- saving and loading ---------------------------------------------------------
     def state_dict(self):
-        index, groups = {}, []
+        index, groups, start = {}, [], 0
         for group in self.param_groups:
             packed = {k: v for k, v in group.items() if k != "params"}
-            for p in group["params"]:
-                index.setdefault(id(p), len(index))
+            # numbered as PyTorch numbers them: by position, a parameter listed
+            # twice in a group under its last position
+            index.update({id(p): i for i, p in enumerate(group["params"], start) if id(p) not in index})
             packed["params"] = [index[id(p)] for p in group["params"]]
+            start += len(packed["params"])
             groups.append(packed)
         state = {index[id(p)]: dict(s) for p, s in self.state.items() if id(p) in index}
         return {"state": state, "param_groups": groups}

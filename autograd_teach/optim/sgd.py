@@ -21,6 +21,8 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
+    reads_state_first = True    # PyTorch's SGD gathers the momentum buffers first (see Optimizer)
+
     def _update(self, p, g, state, group):
         """grad (+ weight_decay * p) -> momentum buffer -> p - lr * step"""
         dt = p.dtype.type

@@ -262,9 +262,11 @@ class Module:
 
     # -- saving and loading --------------------------------------------------------
     def state_dict(self, *, destination=None, prefix="", keep_vars=False):
-        """name -> tensor, detached (sharing storage) unless keep_vars."""
+        """name -> tensor, detached (sharing storage) unless keep_vars. A module
+        used twice (shared weights) is saved under each of its names, as
+        PyTorch's state_dict recurses into every child."""
         out = OrderedDict() if destination is None else destination
-        for name, module in self.named_modules(prefix=prefix.rstrip(".")):
+        for name, module in self.named_modules(prefix=prefix.rstrip("."), remove_duplicate=False):
             head = name + "." if name else ""
             for key, value in list(module._parameters.items()) + module._persistent_buffers():
                 if value is not None:
@@ -278,7 +280,7 @@ class Module:
         if not isinstance(state_dict, dict):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         state_dict = dict(state_dict)     # a copy: a module may fill in keys old checkpoints lack
-        for name, module in self.named_modules():
+        for name, module in self.named_modules(remove_duplicate=False):
             module._upgrade_state_dict(state_dict, name + "." if name else "")
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
