@@ -44,7 +44,8 @@ $(TORCH_STAMP): $(STAMP)
 # Then the tests whose float32 bits numpy's BLAS could change, again under
 # OpenBLAS's Haswell kernel (another summation order than AVX-512's), where
 # the CPU can run it: the package's bits must not depend on the kernel.
-BLAS_TESTS := tests/test_golden.py tests/test_matmul_order.py tests/test_float32_bits.py tests/test_fuzz.py
+BLAS_TESTS := tests/test_golden.py tests/test_matmul_order.py tests/test_float32_bits.py tests/test_fuzz.py \
+  tests/test_viz_goldens.py
 test: $(STAMP) $(TORCH_STAMP)
 	@sh scripts/ensure_chromium.sh
 	$(PY) -m pytest tests notebooks --nbval --nbval-current-env \

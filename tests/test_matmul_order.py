@@ -1,11 +1,11 @@
-"""ops/matmul_order.mm adds the K products in PyTorch's order, whatever the
+"""kernels/matmul_order.mm adds the K products in PyTorch's order, whatever the
 layout of its inputs and whatever BLAS kernel numpy runs on: left to right,
 each rounded, for small outputs; fused multiply-adds as MKL's gemm from 4 x 12
 on."""
 import numpy as np
 import pytest
 
-from autograd_teach.ops.matmul_order import mm
+from autograd_teach.kernels.matmul_order import mm
 
 
 def sequential(a, b):
@@ -99,7 +99,7 @@ def test_large_products_and_float64_use_numpy():
     assert mm(np.zeros((2, 0), np.float32), np.zeros((0, 3), np.float32)).shape == (2, 3)
 
 
-@pytest.mark.parametrize("k", (17, 64, 512, 1000))
+@pytest.mark.parametrize("k", (17, 64, 300))
 def test_small_outputs_are_summed_left_to_right(k):
     rng = np.random.default_rng(k)
     for m, n in ((3, 16), (16, 4), (64, 2), (1, 1)):

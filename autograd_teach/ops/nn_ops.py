@@ -3,14 +3,15 @@ log_softmax and softmax, nll_loss and binary_cross_entropy. Each is one
 PyTorch node; the derivative is in the docstring, in PyTorch's Tensor API."""
 import numpy as np
 
-from .. import dtypes
-from ..node import OpNode, quiet
-from .degenerate import accumulates_in_float32
-from .float32 import cascade_sum, fma, loss_cascade_sum, sleef_exp, sub_product, vec_sum_lastdim, via_float64
-from .matmul_order import addmm_product, mm as _mm
-from .selection import where, zeros_like  # noqa: F401  (the rules call them)
-from .linalg import mm_mat1_backward, mm_mat2_backward, strides  # noqa: F401  (the rules call them)
-from .shape import check_dim
+from ..compat import dtypes
+from ..core.node import OpNode, quiet
+from ..kernels.degenerate import accumulates_in_float32
+from ..kernels.float32 import cascade_sum, fma, loss_cascade_sum, sleef_exp, sub_product, vec_sum_lastdim, via_float64
+from ..kernels.matmul_order import addmm_product, mm as _mm
+from ..core.ops.selection import where, zeros_like  # noqa: F401  (the rules call them)
+from ..core.ops.products import mm_mat1_backward, mm_mat2_backward, strides  # noqa: F401  (the rules call them)
+from ..core.ops.shape import check_dim
+from .bce_backward import binary_cross_entropy_backward  # noqa: F401  (the rule calls it)
 
 
 class AddmmBackward0(OpNode):
@@ -363,9 +364,12 @@ class NllLossBackwardBackward0(OpNode):
 class BinaryCrossEntropyBackward0(OpNode):
     """out = -(target * self.log().clamp_min(-100) + (1 - target) * (1 - self).log().clamp_min(-100)), reduced
 
-    self: grad * (self - target) / ((1 - self) * self).clamp(min=1e-12) / (self.numel() if reduction == "mean" else 1)
+    self: binary_cross_entropy_backward(grad, self, target, reduction)
     target: grad * ((1 - self).log().clamp(min=-100) - self.log().clamp(min=-100))
-            / (self.numel() if reduction == "mean" else 1)"""
+            / (self.numel() if reduction == "mean" else 1)
+
+    binary_cross_entropy_backward: grad * (self - target) / ((1 - self) * self).clamp(min=1e-12),
+    over numel for 'mean': an op of its own (ops/bce_backward.py), as in PyTorch."""
     inputs = ("self", "target")
     saved = ("self", "target")
     attrs = ("reduction",)

@@ -6,11 +6,11 @@ The indices are found first (sort_indices, topk_indices: they are returned
 even when no graph is recorded); the op then picks the values at them."""
 import numpy as np
 
-from ..node import OpNode
-from .degenerate import evenly_distribute
-from .reduction import (MaxBackward0, evenly_distribute_backward,  # noqa: F401  (the rules call them)
-                        value_selecting_reduction_backward)
-from .shape import check_dim
+from ..core.node import OpNode
+from ..kernels.degenerate import evenly_distribute
+from ..core.ops.reduction import (MaxBackward0, evenly_distribute_backward,  # noqa: F401  (the rules call them)
+                                  value_selecting_reduction_backward)
+from ..core.ops.shape import check_dim
 
 
 def _order(a, dim, descending):

@@ -4,12 +4,12 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes
-from ..node import OpNode, quiet
-from .degenerate import accumulates_in_float32
-from .join import StackBackward0
-from .reduction import _expand_back, normalize_dims
-from .selection import where  # noqa: F401  (the rules call it)
+from ..compat import dtypes
+from ..core.node import OpNode, quiet
+from ..kernels.degenerate import accumulates_in_float32
+from ..core.ops.join import StackBackward0
+from ..core.ops.reduction import _expand_back, normalize_dims
+from ..core.ops.selection import where  # noqa: F401  (the rules call it)
 
 
 def _prod_grad(a, axis):

@@ -118,3 +118,14 @@ print(x.grad[:5], x.grad[-5:])
 x = torch.tensor([i / 100 for i in range(100)], dtype=torch.float16, requires_grad=True)
 (x.std() + x.mean() + x.norm()).backward()
 print(x.grad[:5])
+
+print("-- binary_cross_entropy's double backward (PyTorch's closed form, eps added)")
+F = torch.nn.functional
+p = torch.tensor([0.2, 0.7, 0.999999, 1e-7], dtype=torch.float64, requires_grad=True)
+t = torch.tensor([0.0, 1.0, 1.0, 0.5], dtype=torch.float64, requires_grad=True)
+for reduction in ("mean", "sum", "none"):
+    loss = F.binary_cross_entropy(p, t, reduction=reduction)
+    g, = torch.autograd.grad(loss.sum(), p, create_graph=True)
+    print(reduction, type(g.grad_fn).__name__, [f"{v:.15g}" for v in g.tolist()])
+    hp, ht = torch.autograd.grad((g * torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)).sum(), (p, t))
+    print(" ", [f"{v:.15g}" for v in hp.tolist()], [f"{v:.15g}" for v in ht.tolist()])

@@ -21,7 +21,7 @@ and float64 ones, are numpy's: fast, and their last bits depend on the BLAS
 kernel (docs/float32.md)."""
 import numpy as np
 
-from ..random import fma32
+from ..compat.random import fma32
 from .float32 import cascade_sum
 
 try:    # np.einsum(..., optimize=False) is exactly this call behind numpy's array-function
@@ -33,7 +33,7 @@ MAX_STEPS = 4096                # K replayed step by step; above, numpy's BLAS
 DROPPED_BITS, HALFWAY = np.int64((1 << 29) - 1), np.int64(1 << 28)   # float64's bits below float32's last
 BLAS_ROWS, BLAS_COLS = 4, 12    # from this output size on, PyTorch's small-K loop gives way to BLAS (measured)
 MKL_BLOCK = 192                 # MKL's gemm adds K in blocks of this many fused multiply-adds (measured)
-REPLAY_WORK = 1 << 21           # multiply-adds replayed in our order; above, numpy's BLAS (fast, machine-dependent)
+REPLAY_WORK = 1 << 16           # multiply-adds replayed in our order (about 50x BLAS's time); above, numpy's BLAS
 FLOAT32 = np.dtype(np.float32)   # a dtype compares with a dtype faster than with a type
 
 
