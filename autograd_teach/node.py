@@ -35,7 +35,8 @@ def next_sequence_nr():
     return next(_sequence_nr)
 
 
-NUMBERS = frozenset({int, float, bool})   # what may stand in a tensor's place: 2 * x
+# what may stand in a tensor's place: 2 * x, or None for an absent optional tensor (clamp(min=t))
+NUMBERS = frozenset({int, float, bool, type(None)})
 NO_EDGE = (None, 0)                       # the next_functions entry of an input that needs no gradient
 SavedInfo = namedtuple("SavedInfo", "name value saved_version current_version")
 

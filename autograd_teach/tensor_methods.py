@@ -195,6 +195,8 @@ class TensorMethods:
     arcsin, arccos, arctan, fix = asin, acos, atan, trunc    # PyTorch's numpy-style aliases
 
     def clamp(self, min=None, max=None):
+        if isinstance(min, TensorMethods) or isinstance(max, TensorMethods):
+            return O.clamp_fmod.clamp(self, min, max)
         return O.ClampBackward1.apply(self, min, max)
 
     clip = clamp
@@ -304,8 +306,16 @@ class TensorMethods:
     def reshape_as(self, other):
         return self.reshape(other.shape)
 
-    def flatten(self):
-        return self if self.dim() == 1 else self.reshape(-1)   # PyTorch returns a 1-D tensor itself
+    def flatten(self, start_dim=0, end_dim=-1):
+        """Dims start_dim..end_dim merged into one (reshape: a view where it can be)."""
+        start, end = (O.shape.check_dim(d, self.dim()) for d in (start_dim, end_dim))
+        if self.dim() == 0:
+            return self.reshape(1)
+        if start > end:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        if start == end:
+            return self          # PyTorch returns the tensor itself
+        return self.reshape(self.shape[:start] + (-1,) + self.shape[end + 1:])
 
     def t(self):
         return O.TBackward0.apply(self)
@@ -512,8 +522,7 @@ class TensorMethods:
         return O.BmmBackward0.apply(self, mat2)
 
     def masked_fill(self, mask, value):
-        value = value.item() if isinstance(value, TensorMethods) else value
-        return O.MaskedFillBackward0.apply(self, np.broadcast_to(mask._data, self._data.shape), value)
+        return O.select_ops.masked_fill(self, mask, value)
 
     def is_contiguous(self, memory_format=None):
         return self._data.flags.c_contiguous

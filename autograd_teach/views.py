@@ -254,7 +254,7 @@ class InplaceOrView:
 
     # --- added for torch.nn / next chapters (issue 8) ---
     def masked_fill_(self, mask, value):
-        return self._inplace(type(self).masked_fill, mask, value)
+        return self._inplace(O.select_ops.masked_fill, mask, value, True)
 
     def exp_(self):
         return self._inplace(type(self).exp)
