@@ -291,7 +291,7 @@ class Tensor(InplaceOrView, TensorMethods):
 
     # -- conversion and printing -------------------------------------------------
     def __repr__(self):
-        if self._no_grad_view and views.is_invalid(self):
+        if views.is_invalid(self):
             suffixes = ["grad_fn=<Invalid>"]    # its base changed in place: PyTorch prints this
         elif self.grad_fn is not None:
             suffixes = [f"grad_fn=<{type(self.grad_fn).__name__}>"]

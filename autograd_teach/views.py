@@ -29,7 +29,7 @@ import numpy as np
 
 from . import grad_mode
 from . import ops as O
-from .node import op_name
+from .node import SavedTensor, op_name
 
 # np.may_share_memory without numpy's Python-level __array_function__ dispatch,
 # which costs more than the check (every view op runs it)
@@ -50,6 +50,10 @@ NO_GRAD_VIEW_REBASE = (
     "grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
     "code by moving both the view and the inplace either both inside the no_grad block (if you don't want the "
     "inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+MULTI_VIEW_REBASE = (
+    "Output {} of {} is a view and its base or another view of its base has been modified inplace. This view is "
+    "the output of a function that returns multiple views. Such functions do not allow the output views to be "
+    "modified inplace. You should replace the inplace operation by an out-of-place one.")
 CUSTOM_VIEW_INPLACE = (
     "Output 0 of {} is a view and is being modified inplace. This view was created inside a custom Function (or "
     "because an input was returned as-is) and the autograd logic to handle view+inplace would override the custom "
@@ -167,7 +171,16 @@ class InplaceOrView:
         self._bump_version()
         if result.grad_fn is not None:
             self._take_history(result.grad_fn)
+            self._saved_as_result(result.grad_fn)
         return self
+
+    def _saved_as_result(self, node):
+        """In PyTorch an in-place op's output is self: a node that saved its
+        result (sigmoid_, exp_, relu_...) saved self, at the version the op
+        left it, so that changing self in place again makes backward refuse."""
+        for s in (getattr(node, "saved_values", None) or {}).values():
+            if type(s) is SavedTensor and s.ref is None and s.hooks is None:
+                s.data, s.box, s.version = self._data, self._version_box, self._version_box[0]
 
     def _check_inplace_result(self, result):
         if result.dtype is not self.dtype and not np.can_cast(result._data.dtype, self._data.dtype, "same_kind"):
@@ -189,6 +202,7 @@ class InplaceOrView:
         base._bump_version()
         base._take_history(new_base.grad_fn)
         self.grad_fn   # noqa: B018 -- read: self is re-derived from base now, as PyTorch's rebase_history does
+        self._saved_as_result(result.grad_fn)
         return self
 
     def _views_go_stale(self):
@@ -206,6 +220,9 @@ class InplaceOrView:
         fresh = _fresh_classes[type(self)]
         if self._no_grad_view:     # PyTorch refuses to give it a history (its repr: grad_fn=<Invalid>)
             raise RuntimeError(NO_GRAD_VIEW_REBASE)
+        if _multi_output_with_history(self):   # an output of split/unbind (or a view of one): refused too
+            raise RuntimeError(MULTI_VIEW_REBASE.format(self._output_nr,
+                                                        op_name(fresh.grad_fn.__get__(self).name())))
         if fresh.grad_fn.__get__(self) is None and not self._base._requires_grad:
             self.__class__ = fresh      # no history before, none to take now
             return
@@ -304,6 +321,21 @@ class InplaceOrView:
     __itruediv__ = div_
 
 
+def _inplace_form(name):
+    def method(self):
+        return self._inplace(getattr(type(self), name))
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"self.{name}(), written into self"
+    return method
+
+
+# the in-place forms of the other elementwise functions of one tensor
+for _name in ("rsqrt", "expm1", "log1p", "exp2", "log2", "log10", "sign", "sgn", "floor", "ceil", "round", "trunc",
+              "frac", "fix", "erf", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh", "cosh",
+              "negative"):
+    setattr(InplaceOrView, _name + "_", _inplace_form(_name))
+
+
 # -- plumbing: how a stale view re-derives its grad_fn when it is read --------------
 # PyTorch checks a view's version on every read of grad_fn. Here grad_fn is a
 # plain slot, read by every op, so a check on each read would slow down every
@@ -372,9 +404,16 @@ def plain_class(cls):
 
 
 def is_invalid(view):
-    """A view made under no_grad whose base has changed in place since: it has
-    no valid history (reading grad_fn raises; PyTorch prints grad_fn=<Invalid>)."""
-    return type(view) in _fresh_classes and type(view) in _no_grad_types
+    """A view whose base has changed in place since it was made under no_grad,
+    or made by split/unbind: it has no valid history (reading grad_fn raises;
+    PyTorch prints grad_fn=<Invalid>)."""
+    return type(view) in _fresh_classes and (type(view) in _no_grad_types or _multi_output_with_history(view))
+
+
+def _multi_output_with_history(view):
+    """An output of split/unbind, or a view of one, that had a history."""
+    return (any(getattr(op, "multi_output_view", False) for op, _ in view._view_chain)
+            and _fresh_classes[type(view)].grad_fn.__get__(view) is not None)
 
 
 def _stale_grad_fn(view):
@@ -387,6 +426,8 @@ def _stale_grad_fn(view):
 def _stale_requires_grad(view):
     if type(view) in _no_grad_types:      # it requires grad as its base does; only its grad_fn is invalid now
         return True
+    if _multi_output_with_history(view):
+        return True     # as in PyTorch, requires_grad (and an op under no_grad) does not read its invalid grad_fn
     _stale_grad_fn(view)
     return view._requires_grad
 
