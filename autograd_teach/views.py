@@ -40,6 +40,8 @@ INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode i
                      "for more details.")
 EXPAND_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
                   "location. Please clone() the tensor before performing the operation.")
+PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                   "single memory location. Please clone() the tensor before performing the operation.")
 NO_GRAD_VIEW_INPLACE = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
     "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
@@ -153,14 +155,20 @@ class InplaceOrView:
             self._retains_grad = False
             self.retain_grad()
 
-    def _inplace(self, op, *args, view=False):
+    def _inplace(self, op, *args, view=False, read_first=False):
         """Run op out of place, write the result into self's storage, bump the
-        version, and (inside a graph) make the new node self's grad_fn."""
+        version, and (inside a graph) make the new node self's grad_fn.
+        (read_first: the op reads its tensor arguments before it writes, as
+        fill_ reads its value, so they may overlap self.)"""
         if self.is_inference() and not grad_mode.is_inference_mode_enabled():
             raise RuntimeError(INFERENCE_INPLACE)
         self._check_inplace(view)
         if any(st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape)):   # an expand()
             raise RuntimeError(EXPAND_OVERLAP)
+        if not (view or read_first):     # (x[index] = v checks the region it writes: indexing.setitem)
+            for a in args:
+                if hasattr(a, "_data") and may_share_memory(self._data, a._data):
+                    check_no_partial_overlap(self._data, a._data)
         needs_graph = grad_mode.is_grad_enabled() and (
             self._requires_grad or any(getattr(a, "_requires_grad", False) for a in args))
         result = op(self._snapshot() if needs_graph else self, *args)
@@ -260,7 +268,7 @@ class InplaceOrView:
             if value.dim() != 0:
                 raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                    f"{value.dim()} dimensions.")
-            return self._inplace(O.FillBackward3.apply, value)
+            return self._inplace(O.FillBackward3.apply, value, read_first=True)
         return self._inplace(O.FillBackward2.apply, value)
 
     def uniform_(self, a=0.0, b=1.0, *, generator=None):
@@ -334,6 +342,36 @@ for _name in ("rsqrt", "expm1", "log1p", "exp2", "log2", "log10", "sign", "sgn",
               "frac", "fix", "erf", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh", "cosh",
               "negative"):
     setattr(InplaceOrView, _name + "_", _inplace_form(_name))
+
+
+def check_no_partial_overlap(out, src):
+    """PyTorch refuses to write into memory an input reads in another layout
+    (b[1:].copy_(b[:4])): the result would depend on the order elements are
+    written in. The same memory in the same layout (x.add_(x)) is fine; so is
+    what PyTorch finds too hard to tell (layouts with gaps or repeats)."""
+    if out.size == 0 or src.size == 0 or not (_dense(out) and _dense(src)):
+        return
+    start, end = _extent(out)
+    src_start, src_end = _extent(src)
+    if (start, end) == (src_start, src_end) and out.strides == src.strides:
+        return
+    if start < src_end and src_start < end:
+        raise RuntimeError(PARTIAL_OVERLAP)
+
+
+def _extent(a):
+    start = a.__array_interface__["data"][0]
+    return start, start + a.size * a.itemsize
+
+
+def _dense(a):
+    """Its elements fill a block of memory, each once (in some order of dims)."""
+    step = a.itemsize
+    for stride, n in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
+        if stride != step:
+            return False
+        step *= n
+    return True
 
 
 # -- plumbing: how a stale view re-derives its grad_fn when it is read --------------
