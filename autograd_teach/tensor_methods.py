@@ -459,10 +459,12 @@ class TensorMethods:
     # --- added for torch.nn / next chapters (issue 8) ---
     def softmax(self, dim, dtype=None):
         t = self if dtype is None else self._cast(dtype)
+        _check_softmax_dtype(t, dim, "softmax")
         return O.SoftmaxBackward0.apply(t, dim)
 
     def log_softmax(self, dim, dtype=None):
         t = self if dtype is None else self._cast(dtype)
+        _check_softmax_dtype(t, dim, "log_softmax")
         return O.LogSoftmaxBackward0.apply(t, dim)
 
     @numpy_names
@@ -913,6 +915,13 @@ def _var_args(dim, unbiased, keepdim, correction):
 def _scalar_like(number, t):
     """2 // x, 2 % x: the number becomes a 0-d tensor of the promoted dtype."""
     return t._wrap(np.array(number, dtype=dtypes.result_type(t, number).np))
+
+
+def _check_softmax_dtype(t, dim, name):
+    """Integers have no softmax kernel (PyTorch names the one along the last dim apart)."""
+    if not t.dtype.is_floating_point:
+        last = O.shape.check_dim(dim, t.dim()) == max(t.dim(), 1) - 1
+        dtypes.check_floating(t.dtype, f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl")
 
 
 def _tensor_arg(other, name):
