@@ -12,6 +12,7 @@ import numpy as np
 from . import dtypes, grad_mode
 from . import ops as O
 from . import shape_functions
+from .device import check as check_device
 from .indexing import getitem, setitem
 from .node import check_broadcast
 from .numpy_names import numpy_names
@@ -541,6 +542,7 @@ class TensorMethods:
 
     # new_*: a new tensor with this one's dtype (and device), not in any graph
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        check_device(device)
         if isinstance(data, TensorMethods):
             warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
                           "or sourceTensor.clone().detach().requires_grad_(True), rather than "
@@ -549,15 +551,19 @@ class TensorMethods:
         return self._new(np.array(data, dtype=(dtypes.as_dtype(dtype) or self.dtype).np), requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        check_device(device)
         return self.new_full(_shape_arg(size), 0, dtype=dtype, requires_grad=requires_grad)
 
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        check_device(device)
         return self.new_full(_shape_arg(size), 1, dtype=dtype, requires_grad=requires_grad)
 
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        check_device(device)
         return self.new_zeros(*size, dtype=dtype, requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        check_device(device)
         dt = dtypes.as_dtype(dtype) or self.dtype
         return self._new(np.full(_shape_arg((size,)), fill_value, dtype=dt.np), requires_grad)
 
