@@ -244,7 +244,16 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     variance taken over the last len(normalized_shape) dims."""
     if isinstance(normalized_shape, int):    # nn.LayerNorm takes an int; F.layer_norm does not
         raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int")
+    dtypes.check_floating(input.dtype, "LayerNormKernelImpl")
+    _check_mixed_dtype(input, weight, bias)
     return O.NativeLayerNormBackward0.apply(input, normalized_shape, weight, bias, eps)
+
+
+def _check_mixed_dtype(input, *params):
+    """batch_norm and layer_norm take parameters of input's dtype (PyTorch's CPU kernels)."""
+    if any(p is not None and p.dtype is not input.dtype for p in params):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float"
+                           if input.dtype is dtypes.float32 else "mixed dtype (CPU): all inputs must share same datatype.")
 # --- more activations (ops/activations.py) ---
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -464,6 +473,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     elif eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    dtypes.check_floating(input.dtype, "batch_norm")
+    _check_mixed_dtype(input, running_mean, running_var, weight, bias)
     if input.numel() == 0:    # ATen's _batch_norm_impl_index: no statistics, but a graph to the parameters
         out = input.clone()
         out = out if weight is None else out * weight[0]

@@ -36,8 +36,11 @@ class AddmmBackward0(OpNode):
         (m, k1), (k2, n) = mat1.shape, mat2.shape
         if k1 != k2:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({m}x{k1} and {k2}x{n})")
-        if not (bias.dtype is mat1.dtype is mat2.dtype):
+        if bias.dtype is not mat2.dtype:     # PyTorch checks self first, then mat1
             raise RuntimeError(f"self and mat2 must have the same dtype, but got {bias.dtype.legacy_name} and "
+                               f"{mat2.dtype.legacy_name}")
+        if mat1.dtype is not mat2.dtype:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {mat1.dtype.legacy_name} and "
                                f"{mat2.dtype.legacy_name}")
         try:
             np.broadcast_shapes(bias.shape, (m, n))
