@@ -56,6 +56,11 @@ MULTI_VIEW_REBASE = (
     "Output {} of {} is a view and its base or another view of its base has been modified inplace. This view is "
     "the output of a function that returns multiple views. Such functions do not allow the output views to be "
     "modified inplace. You should replace the inplace operation by an out-of-place one.")
+CUSTOM_VIEW_REBASE = (
+    "Output {} of {} is a view and its base or another view of its base has been modified inplace. This view was "
+    "created inside a custom Function (or because an input was returned as-is) and the autograd logic to handle "
+    "view+inplace would override the custom backward associated with the custom Function, leading to incorrect "
+    "gradients. This behavior is forbidden. You can fix this by cloning the output of the custom Function.")
 CUSTOM_VIEW_INPLACE = (
     "Output 0 of {} is a view and is being modified inplace. This view was created inside a custom Function (or "
     "because an input was returned as-is) and the autograd logic to handle view+inplace would override the custom "
@@ -219,8 +224,7 @@ class InplaceOrView:
         a view made before the change sees the change's gradient too. As in
         PyTorch, that happens when the view's grad_fn is next read."""
         for view in list(self._views):
-            if not any(getattr(op, "custom_function_view", False) for op, _ in view._view_chain):
-                _mark_stale(view)
+            _mark_stale(view)
 
     def _rederive_view(self):
         """Reading grad_fn of a view whose base changed: its new history is
@@ -228,9 +232,9 @@ class InplaceOrView:
         fresh = _fresh_classes[type(self)]
         if self._no_grad_view:     # PyTorch refuses to give it a history (its repr: grad_fn=<Invalid>)
             raise RuntimeError(NO_GRAD_VIEW_REBASE)
-        if _multi_output_with_history(self):   # an output of split/unbind (or a view of one): refused too
-            raise RuntimeError(MULTI_VIEW_REBASE.format(self._output_nr,
-                                                        op_name(fresh.grad_fn.__get__(self).name())))
+        refused = _refused_on_rebase(self)   # an output of split/unbind or of a custom Function (or a view of one)
+        if refused:
+            raise RuntimeError(refused.format(self._output_nr, op_name(fresh.grad_fn.__get__(self).name())))
         if fresh.grad_fn.__get__(self) is None and not self._base._requires_grad:
             self.__class__ = fresh      # no history before, none to take now
             return
@@ -443,15 +447,20 @@ def plain_class(cls):
 
 def is_invalid(view):
     """A view whose base has changed in place since it was made under no_grad,
-    or made by split/unbind: it has no valid history (reading grad_fn raises;
-    PyTorch prints grad_fn=<Invalid>)."""
-    return type(view) in _fresh_classes and (type(view) in _no_grad_types or _multi_output_with_history(view))
+    or by split/unbind or a custom Function: it has no valid history (reading
+    grad_fn raises; PyTorch prints grad_fn=<Invalid>)."""
+    return type(view) in _fresh_classes and (type(view) in _no_grad_types or _refused_on_rebase(view) is not None)
 
 
-def _multi_output_with_history(view):
-    """An output of split/unbind, or a view of one, that had a history."""
-    return (any(getattr(op, "multi_output_view", False) for op, _ in view._view_chain)
-            and _fresh_classes[type(view)].grad_fn.__get__(view) is not None)
+def _refused_on_rebase(view):
+    """PyTorch's message (to format with the output's number and node) for a
+    view with a history that may not be re-derived from its changed base: an
+    output of split/unbind or of a custom Function, or a view of one."""
+    kinds = {k for op, _ in view._view_chain for k in ("multi_output_view", "custom_function_view")
+             if getattr(op, k, False)}
+    if not kinds or _fresh_classes[type(view)].grad_fn.__get__(view) is None:
+        return None
+    return MULTI_VIEW_REBASE if "multi_output_view" in kinds else CUSTOM_VIEW_REBASE
 
 
 def _stale_grad_fn(view):
@@ -464,7 +473,7 @@ def _stale_grad_fn(view):
 def _stale_requires_grad(view):
     if type(view) in _no_grad_types:      # it requires grad as its base does; only its grad_fn is invalid now
         return True
-    if _multi_output_with_history(view):
+    if _refused_on_rebase(view):
         return True     # as in PyTorch, requires_grad (and an op under no_grad) does not read its invalid grad_fn
     _stale_grad_fn(view)
     return view._requires_grad

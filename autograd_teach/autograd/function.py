@@ -25,7 +25,7 @@ import warnings
 
 import numpy as np
 
-from .. import grad_mode
+from .. import grad_mode, views
 from ..node import FREED, SavedTensor, next_sequence_nr, unbroadcast
 from ..ops.multi_output import MultiOutputNode
 from ..ops.shape import ViewBackward0
@@ -50,6 +50,10 @@ class BackwardCFunction(MultiOutputNode):
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
     def save_for_backward(self, *tensors):
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, Tensor):     # a number belongs on ctx (ctx.k = 3)
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
         self._saved = tuple(None if t is None else SavedTensor(t) for t in tensors)
 
     def mark_dirty(self, *tensors):
@@ -195,6 +199,18 @@ def _alias_if_input(out, args, several):
     return out
 
 
+def _mark_view_of_input(out, args, several):
+    """A view of an input made inside forward (under its no_grad) is, as in
+    PyTorch, a view made in a custom Function, not a no_grad view: changing it
+    in place is refused with the custom Function's message (views.py)."""
+    if out._base is None or not any(out._base is a or out._base is getattr(a, "_base", None) for a in args):
+        return
+    if not any(getattr(op, "custom_function_output", False) for op, _ in out._view_chain):
+        mark = CustomFunctionMultiView if several else CustomFunctionView
+        out._view_chain += ((mark, (tuple(out.shape),)),)
+    out.__class__ = views.plain_class(type(out))
+
+
 def _wrap_output(ctx, k, out, args, recording, several):
     """Output k of forward as apply returns it: a dirty input itself (version
     bumped), an input returned as-is as a view of it, and, if it is
@@ -206,6 +222,7 @@ def _wrap_output(ctx, k, out, args, recording, several):
         return _dirty_output(ctx, k, out, recording)
     differentiable = out._data.dtype.kind == "f" and not any(out is n for n in ctx._non_differentiable)
     out = _alias_if_input(out, args, several)     # after the check: the view is a new object
+    _mark_view_of_input(out, args, several)
     if recording and differentiable:
         out._set_grad_fn(ctx, k)
     return out
