@@ -20,6 +20,7 @@ import io
 import math
 import os
 import pickle
+from pickle import _Unpickler as PythonUnpickler   # its opcodes can be overridden one by one; C's cannot
 
 import numpy as np
 
@@ -98,13 +99,13 @@ def _cannot_build(inst):
             f"Parameter, OrderedDict or types allowlisted via `add_safe_globals`, but got {type(inst)}{DOCS}")
 
 
-class _WeightsOnlyUnpickler(pickle._Unpickler):
+class _WeightsOnlyUnpickler(PythonUnpickler):
     """Python's unpickler with two opcodes restricted, as PyTorch's weights-only
     unpickler restricts them: GLOBAL finds only the allowed names, and BUILD
     (which sets attributes on the object just made) applies only to an
     OrderedDict (a state_dict's _metadata). Tensors and Parameters are rebuilt
     whole by _rebuild_tensor, so a file cannot reach into one (t._data = "x")."""
-    dispatch = dict(pickle._Unpickler.dispatch)
+    dispatch = dict(PythonUnpickler.dispatch)
 
     def find_class(self, module, name):
         if (module, name) in _SAFE:

@@ -445,6 +445,17 @@ def plain_class(cls):
     return cls
 
 
+def mark_custom_function_view(out, inputs, mark):
+    """out, returned by a custom Function's forward, is a view of one of its
+    inputs: its chain of view ops ends with `mark` (CustomFunctionView), and
+    it is no no_grad view, though made under the forward's no_grad."""
+    if out._base is None or not any(out._base is a or out._base is getattr(a, "_base", None) for a in inputs):
+        return
+    if not any(getattr(op, "custom_function_output", False) for op, _ in out._view_chain):
+        out._view_chain += ((mark, (tuple(out.shape),)),)
+    out.__class__ = plain_class(type(out))
+
+
 def is_invalid(view):
     """A view whose base has changed in place since it was made under no_grad,
     or by split/unbind or a custom Function: it has no valid history (reading

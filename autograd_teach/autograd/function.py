@@ -203,12 +203,7 @@ def _mark_view_of_input(out, args, several):
     """A view of an input made inside forward (under its no_grad) is, as in
     PyTorch, a view made in a custom Function, not a no_grad view: changing it
     in place is refused with the custom Function's message (views.py)."""
-    if out._base is None or not any(out._base is a or out._base is getattr(a, "_base", None) for a in args):
-        return
-    if not any(getattr(op, "custom_function_output", False) for op, _ in out._view_chain):
-        mark = CustomFunctionMultiView if several else CustomFunctionView
-        out._view_chain += ((mark, (tuple(out.shape),)),)
-    out.__class__ = views.plain_class(type(out))
+    views.mark_custom_function_view(out, args, CustomFunctionMultiView if several else CustomFunctionView)
 
 
 def _wrap_output(ctx, k, out, args, recording, several):

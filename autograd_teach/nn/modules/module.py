@@ -266,10 +266,9 @@ class Module:
     def state_dict(self, *, destination=None, prefix="", keep_vars=False):
         """name -> tensor, detached (sharing storage) unless keep_vars."""
         out = OrderedDict() if destination is None else destination
-        if not hasattr(out, "_metadata"):
-            out._metadata = OrderedDict()     # each module's version, as PyTorch records it
+        metadata = vars(out).setdefault("_metadata", OrderedDict())   # PyTorch's: each module's version
         for name, module in self.named_modules(prefix=prefix.rstrip(".")):
-            out._metadata[name] = {"version": module._version}
+            metadata[name] = {"version": module._version}
             head = name + "." if name else ""
             for key, value in list(module._parameters.items()) + module._persistent_buffers():
                 if value is not None:
