@@ -8,7 +8,7 @@ ORACLE := .venv-oracle
 # JupyterLab refuses to run as root unless told; a normal user needs nothing.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: lab test unit goldens bench clean
+.PHONY: lab test site unit goldens bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -28,6 +28,12 @@ lab: $(STAMP)
 	@echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' \
 	  > $(VENV)/share/jupyter/lab/settings/overrides.json
 	$(PY) scripts/lab.py --workdir .lab -- --ip=127.0.0.1 --no-browser $(ROOT_FLAG)
+
+# The lessons as a static site in _site/ (en, zh and the index), from their
+# stored outputs, nothing executed: every diagram a picture, every show() a
+# replay that steps without a kernel. Open _site/index.html (scripts/build_site.py).
+site: $(STAMP)
+	$(PY) scripts/build_site.py --out _site
 
 # The tests that check the diagrams against real PyTorch (tests/test_viz_torch*.py)
 # need it in .venv. The pinned CPU wheel, installed from this machine's disk

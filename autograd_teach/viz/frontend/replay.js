@@ -124,6 +124,8 @@ function render({ model, el }) {
   const bar2 = make("div", "at-bar at-bar-view");
   bar2.append(...Object.values(toggles), follow, fit, zoomOut, scaleText, zoomIn, pickerBox);
   el.append(stale, bar1, bar2, main);
+  // keys pressed in the slider or the picker are theirs, not JupyterLab's shortcuts
+  for (const c of [slider, picker, pane]) c.setAttribute("data-lm-suppress-shortcuts", "true");
   const steppers = [play, stop, repeat, prev, next, slider];
   if (!n) steppers.forEach((c) => { c.disabled = true; });
   if (!(data.has_saved)) toggles.saved.hidden = true;
@@ -144,8 +146,11 @@ function render({ model, el }) {
   const elements = svg ? [...svg.querySelectorAll("g.node, g.edge")] : [];
   const byId = new Map(elements.map((g) => [g.id, g]));
 
-  // ---- live or stale: once the kernel is gone, the controls send nothing
-  const isStale = () => !!el.closest(".jupyter-widgets-disconnected");
+  // ---- live or stale: once the kernel is gone, the controls send nothing.  The
+  // widget manager says so with "comm_live_update" (comm_live turns false when
+  // the kernel restarts or dies; it never turns true again for this model).
+  let gone = false;
+  const isStale = () => gone || !!el.closest(".jupyter-widgets-disconnected");
   const save = () => { if (!isStale()) model.save_changes(); };
   const setKey = (key, value) => { if (isStale()) return; model.set(key, value); save(); };
 
@@ -290,7 +295,9 @@ function render({ model, el }) {
     if (gone) halt();
   };
   const watcher = new MutationObserver(markStale);
-  for (let node = el; node; node = node.parentElement) watcher.observe(node, { attributes: true, attributeFilter: ["class"] });
+  watcher.observe(el, { attributes: true, attributeFilter: ["class"] });
+  const onLive = () => { gone = true; markStale(); };
+  model.on("comm_live_update", onLive);
 
   const onChange = () => apply();
   for (const key of ["step", "selected", "show_values", "show_grads", "show_saved", "follow"]) model.on("change:" + key, onChange);
@@ -309,7 +316,7 @@ function render({ model, el }) {
   return () => {
     halt(); resized.disconnect(); watcher.disconnect();
     for (const key of ["step", "selected", "show_values", "show_grads", "show_saved", "follow"]) model.off && model.off("change:" + key, onChange);
-    if (model.off) model.off("change:zoom", onZoom);
+    if (model.off) model.off("change:zoom", onZoom), model.off("comm_live_update", onLive);
   };
 }
 
