@@ -64,3 +64,24 @@ def test_the_site_links_every_lesson_in_both_languages_offline(browser, site):
     assert not errors, errors
     outside = [u for u in requests if not u.startswith(("file:", "data:", "blob:"))]
     assert not outside, f"requests that left the machine: {outside}"
+
+
+def test_slides_keep_a_working_replay(browser, tmp_path):
+    """`jupyter nbconvert --to slides` of a stored lesson: its replay steps, even
+    with reveal.js's CDN out of reach (the replay itself needs nothing)."""
+    from nbconvert import SlidesExporter
+    import nbformat
+    nb = nbformat.read(ROOT / "notebooks" / "zh" / f"{STEMS[1]}.ipynb", as_version=4)
+    html, _ = SlidesExporter().from_notebook_node(nb)
+    path = tmp_path / "slides.html"
+    path.write_text(html, encoding="utf-8")
+    requests = []
+    context, page = offline_page(browser, requests)
+    try:
+        page.goto(path.as_uri())
+        widget = page.locator(".at-widget").first
+        widget.locator("svg.at-graph").wait_for(state="attached", timeout=15_000)
+        widget.evaluate("(w) => w.querySelector('.at-next').click()")
+        assert "MulBackward0 已运行" in widget.locator(".at-status").text_content()
+    finally:
+        context.close()
