@@ -301,7 +301,8 @@ PROMISES = {
 
 INDEX_TAIL = """## How to use them · 使用方法
 
-- Run `make lab` in the project folder; JupyterLab opens on this folder. Open a lesson and run
+- Run `make lab` in the project folder; JupyterLab opens this index on a working copy of the
+  lessons (`.lab/`: the stored lessons stay as they are). Open a lesson and run
   its cells from the top (**Run → Run All Cells**), then read along.
 - The notebooks are saved with their outputs. To do the exercises honestly, clear them first
   (**Kernel → Restart Kernel and Clear Outputs of All Cells**) and predict before you run.
@@ -309,7 +310,8 @@ INDEX_TAIL = """## How to use them · 使用方法
   code cells run unchanged, the `viz` diagrams too (`from autograd_teach import viz` draws
   real PyTorch's graphs and steps through its backward).
 
-- 在项目目录里运行 `make lab`，JupyterLab 会打开本目录。打开一节课，从头运行所有单元格
+- 在项目目录里运行 `make lab`，JupyterLab 会在课程的工作副本（`.lab/`）上打开这个目录页，
+  仓库里保存的课程不会被改动。打开一节课，从头运行所有单元格
   （**Run → Run All Cells**），然后跟着读。
 - 笔记本保存时带着运行结果。想认真做练习，先清空输出
   （**Kernel → Restart Kernel and Clear Outputs of All Cells**），先预测，再运行。

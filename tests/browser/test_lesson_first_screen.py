@@ -111,6 +111,8 @@ def check_opening(page, widget, what):
     assert px >= 10 - 1e-6, f"{what}: the smallest text opens at {px:.1f} px"
     assert widget.evaluate(_IN_PANE_JS) == "", f"{what} at step 0: " + widget.evaluate(_IN_PANE_JS)
     n = int(widget.locator("input.at-step").get_attribute("max"))
+    width = widget.locator("input.at-step").bounding_box()["width"]
+    assert width >= 200 and width / max(n, 1) >= 2, f"{what}: the slider is {width:.0f} px for {n} steps"
     for k in range(1, min(n, 4) + 1):
         widget.locator(".at-next").click()
         wait_for_step(page, widget, k)

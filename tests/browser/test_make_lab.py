@@ -72,7 +72,7 @@ def test_make_lab_opens_the_index_and_never_writes_the_lessons(make_lab, page):
         const w = app.shell.currentWidget; return !!(w.context && w.context.path === 'index.ipynb'); }""",
                            timeout=60_000)
     assert page.locator(".jp-Launcher:visible").count() == 0, "the Launcher opened, not index.ipynb"
-    assert page.locator(".jp-MarkdownCell").filter(has_text="autograd_teach").count() > 0
+    page.locator(".jp-MarkdownCell").filter(has_text="autograd_teach").first.wait_for(timeout=30_000)
 
     copy = make_lab.root / LESSON
     stored = copy.read_bytes()

@@ -77,6 +77,14 @@ def test_a_standalone_replay_plays_offline_from_file(browser, tmp_path, lang):
         assert rule.startswith("grad_self = ") and "grad" in rule[len("grad_self = "):]
         assert ("numbers" if lang == "en" else "代入数值") in inspector.text_content()
         assert "tensor([0., 2., 4., 6.])" in inspector.text_content()    # what it sent
+        # Gradients off: the diagram's gradients hide, the legend's "gradient" entry stays.
+        widget.locator(".at-toggle-grads").click()
+        assert widget.locator(".at-toggle-grads").get_attribute("aria-pressed") == "false"
+        hidden = widget.evaluate("""(w) => [...w.querySelectorAll('.at-pane text.at-grad')]
+            .every(t => getComputedStyle(t).visibility === 'hidden')""")
+        legend = widget.locator(".at-caption svg.at-footer text").filter(
+            has_text=re.compile("^(gradient|梯度)$")).first
+        assert hidden and legend.is_visible() and legend.evaluate("(t) => getComputedStyle(t).visibility") == "visible"
         # the words are the file's language
         assert widget.locator(".at-play").get_attribute("aria-label") == (
             "Play: run backward one node at a time" if lang == "en" else "播放：逐个节点运行反向传播")
