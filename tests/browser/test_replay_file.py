@@ -83,7 +83,7 @@ def test_a_standalone_replay_plays_offline_from_file(browser, tmp_path, lang):
         hidden = widget.evaluate("""(w) => [...w.querySelectorAll('.at-pane text.at-grad')]
             .every(t => getComputedStyle(t).visibility === 'hidden')""")
         legend = widget.locator(".at-caption svg.at-footer text").filter(
-            has_text=re.compile("^(gradient|梯度)$")).first
+            has_text=re.compile("^(gradient|梯度)[\\s\u00a0]*$")).first
         assert hidden and legend.is_visible() and legend.evaluate("(t) => getComputedStyle(t).visibility") == "visible"
         # the words are the file's language
         assert widget.locator(".at-play").get_attribute("aria-label") == (
