@@ -74,6 +74,156 @@ function splitFooter(svg) {
   return footer;
 }
 
+// ---- what step k shows: pure functions of the data
+function classesAt(data, k) {
+  const now = new Set(k > 0 ? (data.current || [])[k - 1] || [] : []);
+  const out = new Map();
+  for (const [id, done] of Object.entries(data.done || {})) {
+    out.set(id, now.has(id) ? "at-current" : (done > 0 && done <= k ? "at-done" : "at-pending"));
+  }
+  return out;
+}
+
+function statusText(L, data, k) {
+  const n = data.n || 0;
+  if (!n) return L[data.why ? "widget.not_recorded" : "widget.no_backward"];
+  if (k === 0) return fill(L["widget.step0"], { n });
+  return fill(L["widget.stepk"], { k, n, name: data.names[k - 1] });
+}
+
+function inspectorHtml(data, id, k) {
+  let html = "";
+  for (const [from, text] of (data.inspector || {})[id] || []) if (from <= k) html = text;
+  return html;
+}
+
+// ---- the parts: two bars of controls, the diagram, the inspector's column
+function buildControls(L, data) {
+  const c = {};
+  c.stale = make("div", "at-stale-note", { role: "status", text: L["widget.stale"] || "" });
+  c.play = button(L, "widget.play", "at-play", "\u25b6");
+  c.stop = button(L, "widget.stop", "at-stop", "\u25a0");
+  c.repeat = toggle(L, "widget.repeat", "at-repeat");
+  c.repeat.setAttribute("aria-pressed", "false");
+  c.prev = button(L, "widget.prev", "at-prev", "\u2039");
+  c.next = button(L, "widget.next", "at-next", "\u203a");
+  c.slider = make("input", "at-step", { type: "range", min: "0", max: String(data.n || 0), step: "1", value: "0",
+                                        title: L["widget.step.title"], "aria-label": L["widget.step.title"] });
+  const sliderBox = make("label", "at-step-box");
+  sliderBox.append(make("span", "at-step-label", { text: L["widget.step"] }), c.slider);
+  c.status = make("span", "at-status", { "aria-live": "polite" });
+  c.toggles = {};
+  for (const key of ["values", "grads", "saved"]) c.toggles[key] = toggle(L, "widget." + key, "at-toggle-" + key);
+  c.toggles.saved.hidden = !data.has_saved;
+  c.follow = toggle(L, "widget.follow", "at-follow");
+  c.fit = button(L, "widget.fit", "at-fit", "\u2194");
+  c.zoomOut = button(L, "widget.zoom_out", "at-zoom-out", "\u2212");
+  c.zoomIn = button(L, "widget.zoom_in", "at-zoom-in", "+");
+  c.scale = make("span", "at-scale", { "aria-live": "polite" });
+  c.picker = make("select", "at-picker", { title: L["widget.inspect.title"], "aria-label": L["widget.inspect.title"] });
+  c.picker.append(new Option(L["widget.pick"], ""));
+  for (const [id, label] of data.nodes || []) c.picker.append(new Option(`${label} (${id})`, id));
+  const pickerBox = make("label", "at-picker-box");
+  pickerBox.append(make("span", "", { text: L["widget.inspect"] }), c.picker);
+  c.steps = make("div", "at-bar at-bar-steps");
+  c.steps.append(c.play, c.stop, c.repeat, c.prev, c.next, sliderBox, c.status);
+  c.view = make("div", "at-bar at-bar-view");
+  c.view.append(...Object.values(c.toggles), c.follow, c.fit, c.zoomOut, c.scale, c.zoomIn, pickerBox);
+  c.steppers = [c.play, c.stop, c.repeat, c.prev, c.next, c.slider];
+  // keys pressed in the slider or the picker are theirs, not JupyterLab's shortcuts
+  for (const x of [c.slider, c.picker]) x.setAttribute("data-lm-suppress-shortcuts", "true");
+  return c;
+}
+
+function buildDiagram(L, data) {
+  const d = {};
+  d.pane = make("div", "at-pane", { tabindex: "0", "aria-label": L["widget.diagram"],
+                                    "data-lm-suppress-shortcuts": "true" });
+  d.caption = make("div", "at-caption");
+  d.box = make("div", "at-diagram");
+  d.box.append(d.pane, d.caption);
+  d.close = button(L, "widget.close", "at-close", "\u00d7");
+  d.inspector = make("div", "at-inspector-box");
+  d.side = make("div", "at-side");
+  d.side.append(d.close, d.inspector);
+  d.main = make("div", "at-main");
+  d.main.append(d.box, d.side);
+  d.pane.innerHTML = data.svg || "";
+  d.svg = d.pane.querySelector("svg.at-graph");
+  d.natural = null;                                 // its size in px at 100%
+  d.minFont = 10;                                   // its smallest text, in SVG units (pt)
+  if (d.svg) {
+    const footer = splitFooter(d.svg);
+    if (footer) d.caption.appendChild(footer);
+    const box = d.svg.viewBox.baseVal, width = cssPx(d.svg.getAttribute("width"));
+    d.natural = [width, box.height * width / box.width];
+    d.svg.removeAttribute("width"); d.svg.removeAttribute("height");
+    const sizes = [...d.svg.querySelectorAll("text")].map((t) => parseFloat(t.getAttribute("font-size"))).filter((x) => x > 0);
+    if (sizes.length) d.minFont = Math.min(...sizes);
+  }
+  d.elements = d.svg ? [...d.svg.querySelectorAll("g.node, g.edge")] : [];
+  d.byId = new Map(d.elements.map((g) => [g.id, g]));
+  return d;
+}
+
+// The scale the diagram opens at (zoom 0): fitted to the pane when its smallest
+// text stays readable there, else 100%, panned by follow.
+function openingScale(d) {
+  const fit = Math.min(1, Math.max(0.05, (d.pane.clientWidth - 4) / d.natural[0]));
+  return fit * d.minFont * PT >= READABLE_PX ? fit : 1;
+}
+
+// Follow: the node that just ran (at step 0, the output) comes into view.
+function keepInView(pane, force) {
+  const g = pane.querySelector("g.node.at-current") || pane.querySelector("g.node.at-output");
+  if (!g) return;
+  const box = g.getBoundingClientRect(), view = pane.getBoundingClientRect();
+  if (!view.width || !view.height) return;
+  const margin = 8;
+  if (force || box.left < view.left + margin || box.right > view.right - margin
+      || box.top < view.top + margin || box.bottom > view.bottom - margin) {
+    pane.scrollLeft += (box.left + box.right) / 2 - (view.left + view.right) / 2;
+    pane.scrollTop += (box.top + box.bottom) / 2 - (view.top + view.bottom) / 2;
+  }
+}
+
+// Play / Pause, Stop and Repeat: a timer that moves the step on.
+function player(L, c, data, step, setStep, isStale) {
+  let timer = null;
+  const repeating = () => c.repeat.getAttribute("aria-pressed") === "true";
+  const show = (on) => {
+    c.play.querySelector(".at-icon").textContent = on ? "\u275a\u275a" : "\u25b6";
+    c.play.querySelector(".at-label").textContent = L[on ? "widget.pause" : "widget.play"];
+    const title = L[on ? "widget.pause.title" : "widget.play.title"];
+    c.play.title = title; c.play.setAttribute("aria-label", title);
+    c.play.setAttribute("aria-pressed", String(on));
+  };
+  const halt = () => { if (timer) clearInterval(timer); timer = null; show(false); };
+  const tick = () => {
+    const n = data.n || 0;
+    if (isStale()) return halt();
+    let k = step() + 1;
+    if (k > n) {
+      if (!repeating()) return halt();
+      k = 0;
+    }
+    setStep(k);
+    if (k === n && !repeating()) halt();
+  };
+  c.play.addEventListener("click", () => {
+    if (timer) return halt();
+    if (step() >= (data.n || 0)) setStep(0);
+    timer = setInterval(tick, data.interval || 900);
+    show(true);
+    tick();
+  });
+  c.stop.addEventListener("click", () => { halt(); setStep(0); });
+  c.repeat.addEventListener("click", () => c.repeat.setAttribute("aria-pressed", String(!repeating())));
+  return halt;
+}
+
+const STATE_KEYS = ["step", "selected", "show_values", "show_grads", "show_saved", "follow"];
+
 function render({ model, el }) {
   const data = model.get("data") || {};
   const L = data.labels || {};
@@ -81,206 +231,77 @@ function render({ model, el }) {
   el.classList.add("at-widget");
   el.setAttribute("lang", data.lang || "en");
   el.replaceChildren();
+  const c = buildControls(L, data), d = buildDiagram(L, data);
+  el.append(c.stale, c.steps, c.view, d.main);
+  if (!n) c.steppers.forEach((x) => { x.disabled = true; });
 
-  // ---- the parts
-  const stale = make("div", "at-stale-note", { role: "status", text: L["widget.stale"] || "" });
-  const play = button(L, "widget.play", "at-play", "\u25b6");
-  const stop = button(L, "widget.stop", "at-stop", "\u25a0");
-  const repeat = toggle(L, "widget.repeat", "at-repeat");
-  repeat.setAttribute("aria-pressed", "false");
-  const prev = button(L, "widget.prev", "at-prev", "\u2039");
-  const next = button(L, "widget.next", "at-next", "\u203a");
-  const slider = make("input", "at-step", { type: "range", min: "0", max: String(n), step: "1", value: "0",
-                                            title: L["widget.step.title"], "aria-label": L["widget.step.title"] });
-  const sliderBox = make("label", "at-step-box");
-  sliderBox.append(make("span", "at-step-label", { text: L["widget.step"] }), slider);
-  const status = make("span", "at-status", { "aria-live": "polite" });
-  const toggles = {};
-  for (const key of ["values", "grads", "saved"]) toggles[key] = toggle(L, "widget." + key, "at-toggle-" + key);
-  const follow = toggle(L, "widget.follow", "at-follow");
-  const fit = button(L, "widget.fit", "at-fit", "\u2194");
-  const zoomOut = button(L, "widget.zoom_out", "at-zoom-out", "\u2212");
-  const zoomIn = button(L, "widget.zoom_in", "at-zoom-in", "+");
-  const scaleText = make("span", "at-scale", { "aria-live": "polite" });
-  const picker = make("select", "at-picker", { title: L["widget.inspect.title"], "aria-label": L["widget.inspect.title"] });
-  picker.append(new Option(L["widget.pick"], ""));
-  for (const [id, label] of data.nodes || []) picker.append(new Option(`${label} (${id})`, id));
-  const pickerBox = make("label", "at-picker-box");
-  pickerBox.append(make("span", "", { text: L["widget.inspect"] }), picker);
-
-  const pane = make("div", "at-pane", { tabindex: "0", "aria-label": L["widget.diagram"] });
-  const caption = make("div", "at-caption");
-  const diagram = make("div", "at-diagram");
-  diagram.append(pane, caption);
-  const close = button(L, "widget.close", "at-close", "\u00d7");
-  const inspector = make("div", "at-inspector-box");
-  const side = make("div", "at-side");
-  side.append(close, inspector);
-  const main = make("div", "at-main");
-  main.append(diagram, side);
-
-  const bar1 = make("div", "at-bar at-bar-steps");
-  bar1.append(play, stop, repeat, prev, next, sliderBox, status);
-  const bar2 = make("div", "at-bar at-bar-view");
-  bar2.append(...Object.values(toggles), follow, fit, zoomOut, scaleText, zoomIn, pickerBox);
-  el.append(stale, bar1, bar2, main);
-  // keys pressed in the slider or the picker are theirs, not JupyterLab's shortcuts
-  for (const c of [slider, picker, pane]) c.setAttribute("data-lm-suppress-shortcuts", "true");
-  const steppers = [play, stop, repeat, prev, next, slider];
-  if (!n) steppers.forEach((c) => { c.disabled = true; });
-  if (!(data.has_saved)) toggles.saved.hidden = true;
-
-  // ---- the diagram
-  pane.innerHTML = data.svg || "";
-  const svg = pane.querySelector("svg.at-graph");
-  const footer = svg ? splitFooter(svg) : null;
-  if (footer) caption.appendChild(footer);
-  let natural = null, minFont = 10;
-  if (svg) {
-    const box = svg.viewBox.baseVal;
-    natural = [cssPx(svg.getAttribute("width")), box.height * cssPx(svg.getAttribute("width")) / box.width];
-    svg.removeAttribute("width"); svg.removeAttribute("height");
-    const sizes = [...svg.querySelectorAll("text")].map((t) => parseFloat(t.getAttribute("font-size"))).filter((s) => s > 0);
-    if (sizes.length) minFont = Math.min(...sizes);
-  }
-  const elements = svg ? [...svg.querySelectorAll("g.node, g.edge")] : [];
-  const byId = new Map(elements.map((g) => [g.id, g]));
-
-  // ---- live or stale: once the kernel is gone, the controls send nothing.  The
+  // Live or stale: once the kernel is gone, the controls send nothing.  The
   // widget manager says so with "comm_live_update" (comm_live turns false when
   // the kernel restarts or dies; it never turns true again for this model).
   let gone = false;
   const isStale = () => gone || !!el.closest(".jupyter-widgets-disconnected");
-  const save = () => { if (!isStale()) model.save_changes(); };
-  const setKey = (key, value) => { if (isStale()) return; model.set(key, value); save(); };
+  const setKey = (key, value) => {
+    if (isStale()) return;
+    model.set(key, value);
+    model.save_changes();
+  };
+  const step = () => Math.max(0, Math.min(n, model.get("step") | 0));
+  const setStep = (k) => setKey("step", k);
 
   // ---- scale
-  const readable = () => READABLE_PX / (minFont * PT);        // the smallest scale text stays readable at
-  const fitScale = () => Math.max(0.05, (pane.clientWidth - 4) / natural[0]);
   let scale = 1;
   const applyScale = () => {
-    if (!svg || !natural) return;
+    if (!d.natural) return;
     const zoom = model.get("zoom");
     if (zoom > 0) scale = zoom;
-    else if (zoom < 0 || pane.clientWidth === 0) scale = zoom < 0 ? fitScale() : scale;
-    else {                                                     // 0: open readable, fitted when that is readable
-      const f = Math.min(1, fitScale());
-      scale = f >= readable() ? f : 1;
-    }
-    svg.style.width = natural[0] * scale + "px";
-    svg.style.height = natural[1] * scale + "px";
-    diagram.dataset.scale = scale.toFixed(3);
-    scaleText.textContent = Math.round(scale * 100) + "%";
+    else if (d.pane.clientWidth > 0) scale = zoom < 0 ? Math.max(0.05, (d.pane.clientWidth - 4) / d.natural[0]) : openingScale(d);
+    d.svg.style.width = d.natural[0] * scale + "px";
+    d.svg.style.height = d.natural[1] * scale + "px";
+    d.box.dataset.scale = scale.toFixed(3);
+    c.scale.textContent = Math.round(scale * 100) + "%";
   };
-  const zoomBy = (direction) => {
+  const zoomBy = (direction) => {           // one step from the scale shown, whatever set it
     const bigger = ZOOMS.filter((z) => z > scale + 1e-6), smaller = ZOOMS.filter((z) => z < scale - 1e-6);
-    const z = direction > 0 ? (bigger[0] || ZOOMS[ZOOMS.length - 1]) : (smaller[smaller.length - 1] || ZOOMS[0]);
-    setKey("zoom", z);
-  };
-
-  // ---- follow: the node that just ran (at step 0, the output) stays in view
-  const keepInView = (force) => {
-    if (!svg || !(force || model.get("follow"))) return;
-    const targets = [...pane.querySelectorAll("g.node.at-current")];
-    const g = targets[0] || pane.querySelector("g.node.at-output");
-    if (!g) return;
-    const box = g.getBoundingClientRect(), view = pane.getBoundingClientRect();
-    if (!view.width || !view.height) return;
-    const margin = 8;
-    if (force || box.left < view.left + margin || box.right > view.right - margin
-        || box.top < view.top + margin || box.bottom > view.bottom - margin) {
-      pane.scrollLeft += (box.left + box.right) / 2 - (view.left + view.right) / 2;
-      pane.scrollTop += (box.top + box.bottom) / 2 - (view.top + view.bottom) / 2;
-    }
+    setKey("zoom", direction > 0 ? (bigger[0] || ZOOMS[ZOOMS.length - 1]) : (smaller[smaller.length - 1] || ZOOMS[0]));
   };
 
   // ---- one step: classes, status, controls, inspector
-  const classesAt = (k) => {
-    const now = new Set(k > 0 ? (data.current || [])[k - 1] || [] : []);
-    const out = new Map();
-    for (const [id, done] of Object.entries(data.done || {})) {
-      out.set(id, now.has(id) ? "at-current" : (done > 0 && done <= k ? "at-done" : "at-pending"));
-    }
-    return out;
-  };
-  const statusText = (k) => {
-    if (!n) return L[data.why ? "widget.not_recorded" : "widget.no_backward"];
-    if (k === 0) return fill(L["widget.step0"], { n });
-    return fill(L["widget.stepk"], { k, n, name: data.names[k - 1] });
-  };
-  const inspectorHtml = (id, k) => {
-    let html = "";
-    for (const [from, text] of (data.inspector || {})[id] || []) if (from <= k) html = text;
-    return html;
-  };
-  const step = () => Math.max(0, Math.min(n, model.get("step") | 0));
   const apply = () => {
     const k = step(), selected = model.get("selected") || "";
-    const classes = classesAt(k);
-    for (const g of elements) {
+    const classes = classesAt(data, k);
+    for (const g of d.elements) {
       g.classList.remove("at-pending", "at-done", "at-current", "at-selected");
-      const c = classes.get(g.id);
-      if (c) g.classList.add(c);
+      const cls = classes.get(g.id);
+      if (cls) g.classList.add(cls);
     }
-    if (selected && byId.has(selected)) byId.get(selected).classList.add("at-selected");
-    el.classList.toggle("at-hide-values", !model.get("show_values"));
-    el.classList.toggle("at-hide-grads", !model.get("show_grads"));
-    el.classList.toggle("at-hide-saved", !model.get("show_saved"));
-    for (const [key, b] of Object.entries(toggles)) b.setAttribute("aria-pressed", String(!!model.get("show_" + key)));
-    follow.setAttribute("aria-pressed", String(!!model.get("follow")));
-    slider.value = String(k);
-    slider.setAttribute("aria-valuetext", statusText(k));
-    status.textContent = statusText(k);
-    picker.value = selected;
+    if (selected && d.byId.has(selected)) d.byId.get(selected).classList.add("at-selected");
+    for (const key of ["values", "grads", "saved"]) {
+      el.classList.toggle("at-hide-" + key, !model.get("show_" + key));
+      c.toggles[key].setAttribute("aria-pressed", String(!!model.get("show_" + key)));
+    }
+    c.follow.setAttribute("aria-pressed", String(!!model.get("follow")));
+    c.slider.value = String(k);
+    c.slider.setAttribute("aria-valuetext", statusText(L, data, k));
+    c.status.textContent = statusText(L, data, k);
+    c.picker.value = selected;
     el.classList.toggle("at-picked", !!selected);
-    inspector.innerHTML = selected ? inspectorHtml(selected, k) : "";
-    keepInView(false);
+    d.inspector.innerHTML = selected ? inspectorHtml(data, selected, k) : "";
+    if (model.get("follow")) keepInView(d.pane, false);
   };
 
-  // ---- Play, Stop, Repeat
-  let timer = null;
-  const showPlaying = (on) => {
-    play.querySelector(".at-icon").textContent = on ? "\u275a\u275a" : "\u25b6";
-    play.querySelector(".at-label").textContent = L[on ? "widget.pause" : "widget.play"];
-    const title = L[on ? "widget.pause.title" : "widget.play.title"];
-    play.title = title; play.setAttribute("aria-label", title);
-    play.setAttribute("aria-pressed", String(on));
-  };
-  const halt = () => { if (timer) clearInterval(timer); timer = null; showPlaying(false); };
-  const tick = () => {
-    if (isStale()) return halt();
-    let k = step() + 1;
-    if (k > n) {
-      if (repeat.getAttribute("aria-pressed") !== "true") return halt();
-      k = 0;
-    }
-    setKey("step", k);
-    if (k === n && repeat.getAttribute("aria-pressed") !== "true") halt();
-  };
-  play.addEventListener("click", () => {
-    if (timer) return halt();
-    if (step() >= n) setKey("step", 0);
-    timer = setInterval(tick, data.interval || 900);
-    showPlaying(true);
-    tick();
-  });
-  stop.addEventListener("click", () => { halt(); setKey("step", 0); });
-  repeat.addEventListener("click", () => {
-    repeat.setAttribute("aria-pressed", String(repeat.getAttribute("aria-pressed") !== "true"));
-  });
-  prev.addEventListener("click", () => { halt(); setKey("step", Math.max(0, step() - 1)); });
-  next.addEventListener("click", () => { halt(); setKey("step", Math.min(n, step() + 1)); });
-  slider.addEventListener("input", () => { halt(); setKey("step", parseInt(slider.value, 10)); });
-
-  // ---- view controls
-  for (const [key, b] of Object.entries(toggles)) b.addEventListener("click", () => setKey("show_" + key, !model.get("show_" + key)));
-  follow.addEventListener("click", () => setKey("follow", !model.get("follow")));
-  fit.addEventListener("click", () => setKey("zoom", -1));
-  zoomIn.addEventListener("click", () => zoomBy(+1));
-  zoomOut.addEventListener("click", () => zoomBy(-1));
-  picker.addEventListener("change", () => setKey("selected", picker.value));
-  close.addEventListener("click", () => setKey("selected", ""));
-  pane.addEventListener("click", (event) => {
+  // ---- the controls
+  const halt = player(L, c, data, step, setStep, isStale);
+  c.prev.addEventListener("click", () => { halt(); setStep(Math.max(0, step() - 1)); });
+  c.next.addEventListener("click", () => { halt(); setStep(Math.min(n, step() + 1)); });
+  c.slider.addEventListener("input", () => { halt(); setStep(parseInt(c.slider.value, 10)); });
+  for (const key of Object.keys(c.toggles)) c.toggles[key].addEventListener("click", () => setKey("show_" + key, !model.get("show_" + key)));
+  c.follow.addEventListener("click", () => setKey("follow", !model.get("follow")));
+  c.fit.addEventListener("click", () => setKey("zoom", -1));
+  c.zoomIn.addEventListener("click", () => zoomBy(+1));
+  c.zoomOut.addEventListener("click", () => zoomBy(-1));
+  c.picker.addEventListener("change", () => setKey("selected", c.picker.value));
+  d.close.addEventListener("click", () => setKey("selected", ""));
+  d.pane.addEventListener("click", (event) => {
     const g = event.target.closest("g.node");
     if (!g) return;
     const id = (data.aliases || {})[g.id] || g.id;     // a copy of a shared node picks the node
@@ -289,34 +310,36 @@ function render({ model, el }) {
 
   // ---- stale: every control disabled; the banner says what to do
   const markStale = () => {
-    const gone = isStale();
-    el.classList.toggle("at-stale", gone);
-    for (const c of el.querySelectorAll("button, input, select")) c.disabled = gone || (!n && steppers.includes(c));
-    if (gone) halt();
+    const stale = isStale();
+    el.classList.toggle("at-stale", stale);
+    for (const x of el.querySelectorAll("button, input, select")) x.disabled = stale || (!n && c.steppers.includes(x));
+    if (stale) halt();
   };
   const watcher = new MutationObserver(markStale);
   watcher.observe(el, { attributes: true, attributeFilter: ["class"] });
   const onLive = () => { gone = true; markStale(); };
-  model.on("comm_live_update", onLive);
 
-  const onChange = () => apply();
-  for (const key of ["step", "selected", "show_values", "show_grads", "show_saved", "follow"]) model.on("change:" + key, onChange);
-  const onZoom = () => { applyScale(); keepInView(true); };
+  // ---- model events
+  const onZoom = () => { applyScale(); keepInView(d.pane, true); };
   model.on("change:zoom", onZoom);
+  model.on("comm_live_update", onLive);
+  for (const key of STATE_KEYS) model.on("change:" + key, apply);
   let width = 0;
-  const resized = new ResizeObserver(() => {
-    if (pane.clientWidth === width) return;
+  const resized = new ResizeObserver(() => {     // the notebook's width changed: fit again
+    if (d.pane.clientWidth === width) return;
     const first = width === 0;
-    width = pane.clientWidth;
+    width = d.pane.clientWidth;
     if (model.get("zoom") <= 0) applyScale();
-    if (first) keepInView(true);
+    if (first) keepInView(d.pane, true);          // opening: the output (or the step) in view
   });
-  resized.observe(pane);
+  resized.observe(d.pane);
   applyScale(); apply(); markStale();
   return () => {
     halt(); resized.disconnect(); watcher.disconnect();
-    for (const key of ["step", "selected", "show_values", "show_grads", "show_saved", "follow"]) model.off && model.off("change:" + key, onChange);
-    if (model.off) model.off("change:zoom", onZoom), model.off("comm_live_update", onLive);
+    if (!model.off) return;
+    for (const key of STATE_KEYS) model.off("change:" + key, apply);
+    model.off("change:zoom", onZoom);
+    model.off("comm_live_update", onLive);
   };
 }
 
