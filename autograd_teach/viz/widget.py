@@ -45,7 +45,7 @@ DOM / CSS hooks (stable, documented for tests and for styling):
                                ``pre.at-rule`` a chain rule
 ``.at-pane``                   the diagram's scrolling pane (pan here)
 ``.at-caption svg.at-footer``  the caption and legend, outside the pane
-``.at-fit`` / ``.at-zoom-in`` /  fit to the width, zoom one step from the
+``.at-fit`` / ``.at-zoom-in`` /  fit to the width (at most 100%), zoom one step from the
 ``.at-zoom-out``               current scale; ``.at-diagram[data-scale]`` the
                                scale (1: the size ``draw()`` shows)
 ``.at-follow``                 toggle: keep the node that just ran in view

@@ -169,8 +169,13 @@ function buildDiagram(L, data) {
 // The scale the diagram opens at (zoom 0): fitted to the pane when its smallest
 // text stays readable there, else 100%, panned by follow.
 function openingScale(d) {
-  const fit = Math.min(1, Math.max(0.05, (d.pane.clientWidth - 4) / d.natural[0]));
+  const fit = fitScale(d);
   return fit * d.minFont * PT >= READABLE_PX ? fit : 1;
+}
+
+// "fit": the whole width in the pane, never larger than 100%.
+function fitScale(d) {
+  return Math.min(1, Math.max(0.05, (d.pane.clientWidth - 4) / d.natural[0]));
 }
 
 // Follow: the node that just ran (at step 0, the output) comes into view.
@@ -254,7 +259,7 @@ function render({ model, el }) {
     if (!d.natural) return;
     const zoom = model.get("zoom");
     if (zoom > 0) scale = zoom;
-    else if (d.pane.clientWidth > 0) scale = zoom < 0 ? Math.max(0.05, (d.pane.clientWidth - 4) / d.natural[0]) : openingScale(d);
+    else if (d.pane.clientWidth > 0) scale = zoom < 0 ? fitScale(d) : openingScale(d);
     d.svg.style.width = d.natural[0] * scale + "px";
     d.svg.style.height = d.natural[1] * scale + "px";
     d.box.dataset.scale = scale.toFixed(3);
