@@ -7,7 +7,8 @@ import sys
 import pytest
 
 import autograd_teach as torch
-from autograd_teach import engine, viz
+from autograd_teach.core import engine
+from autograd_teach import viz
 from autograd_teach.viz import graph as G
 from autograd_teach.viz.widget import step_classes
 

@@ -20,12 +20,12 @@ recording=None, legend=True, engine="pure", lang=None) -> Diagram``
 
 Importing this module changes nothing global: recording and the language
 are switched by the calls above.  (``viz.record`` is the function; the
-module is ``autograd_teach.viz.record``.)
+module is ``autograd_teach.viz.recording``.)
 """
 from .diagram import Diagram, draw
 from .lang import get_lang, set_lang
 from .layout import RenderError
-from .record import Recorder, Recording, autorecord, autorecording, record
+from .recording import Recorder, Recording, autorecord, autorecording, record
 
 __all__ = ["draw", "show", "GraphWidget", "record", "autorecord", "autorecording", "Diagram",
            "Recorder", "Recording", "RenderError", "set_lang", "get_lang"]

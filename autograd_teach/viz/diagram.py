@@ -7,7 +7,7 @@ import sys
 from . import dot, layout, pdf, svg, torch_record
 from . import graph as G
 from .lang import resolve, t
-from .record import Recorder, find_recording, was_dropped
+from .recording import Recorder, find_recording, was_dropped
 from .summary import text_summary
 
 

@@ -28,7 +28,7 @@ import weakref
 import numpy as np
 
 from . import grad_mode
-from . import ops as O
+from .. import ops as O
 from .node import op_name
 
 # np.may_share_memory without numpy's Python-level __array_function__ dispatch,
@@ -252,7 +252,7 @@ class InplaceOrView:
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
         return self._inplace(O.NormalBackward0.apply, mean, std, generator)
 
-    # --- added for torch.nn / next chapters (issue 8) ---
+    # in-place forms of ops the nn code uses
     def masked_fill_(self, mask, value):
         return self._inplace(type(self).masked_fill, mask, value)
 

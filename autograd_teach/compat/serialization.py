@@ -22,9 +22,9 @@ import pickle
 import numpy as np
 
 from . import dtypes
-from .nn.parameter import Parameter
+from ..nn.parameter import Parameter
 from .size import Size
-from .tensor import Tensor
+from ..core.tensor import Tensor
 
 MAGIC = b"autograd_teach.save v1\n"
 
@@ -53,7 +53,7 @@ class _Pickler(pickle.Pickler):
 _SAFE = {("collections", "OrderedDict"): collections.OrderedDict,
          (__name__, "_rebuild_tensor"): _rebuild_tensor,
          (__name__, "_rebuild_parameter"): _rebuild_parameter,
-         ("autograd_teach.size", "Size"): Size,
+         ("autograd_teach.compat.size", "Size"): Size,
          ("builtins", "set"): set, ("builtins", "frozenset"): frozenset,
          ("builtins", "complex"): complex, ("builtins", "slice"): slice}
 
@@ -70,7 +70,7 @@ class _WeightsOnlyUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         if (module, name) in _SAFE:
             return _SAFE[module, name]
-        if module == "autograd_teach.dtypes" and isinstance(getattr(dtypes, name, None), dtypes.dtype):
+        if module == "autograd_teach.compat.dtypes" and isinstance(getattr(dtypes, name, None), dtypes.dtype):
             return getattr(dtypes, name)    # torch.float32 itself, pickled by name
         raise pickle.UnpicklingError(WEIGHTS_ONLY_ERROR.format(f"{module}.{name}"))
 

@@ -3,9 +3,9 @@ import functools
 
 import numpy as np
 
-from .. import random
+from ...compat import random
 from ..node import OpNode, quiet
-from .float32 import log, one_minus_square, via_float64
+from ...kernels.float32 import log, one_minus_square, via_float64
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 
 

@@ -11,7 +11,7 @@ too, after the ops.
 """
 import numpy as np
 
-from .. import dtypes
+from ...compat import dtypes
 from ..node import OpNode
 
 

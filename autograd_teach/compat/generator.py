@@ -11,7 +11,7 @@ import numpy as np
 
 from . import random
 from .creation import from_numpy
-from .tensor import Tensor, device
+from ..core.tensor import Tensor, device
 
 
 class Generator:

@@ -9,8 +9,8 @@ import warnings
 import numpy as np
 
 from . import dtypes
-from . import ops as O
-from .ops.shape import check_dim
+from .. import ops as O
+from ..core.ops.shape import check_dim
 
 
 def select(input, dim, index):

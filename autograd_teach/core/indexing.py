@@ -9,7 +9,7 @@ CopySlices.
 import numpy as np
 
 from . import grad_mode
-from . import ops as O
+from .. import ops as O
 
 INVALID_INDEX = "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices"
 

@@ -4,8 +4,8 @@ the base class, so `backward` may return gradients of the output's shape."""
 import numpy as np
 
 from ..node import OpNode, quiet
-from .float32 import add_scaled, log, power, via_float64
-from .nn_ops import maybe_multiply  # noqa: F401  (the rules call it: grad * alpha, or grad itself when alpha is 1)
+from ...kernels.float32 import add_scaled, log, power, via_float64
+from ...ops.nn_ops import maybe_multiply  # noqa: F401  (the rules call it: grad * alpha, or grad itself when alpha is 1)
 from .selection import full_like, where, zeros_like  # noqa: F401  (the rules call them)
 
 

@@ -2,9 +2,9 @@
 the elements that were reduced."""
 import numpy as np
 
-from .. import dtypes
+from ...compat import dtypes
 from ..node import OpNode, quiet
-from .float32 import cascade_mean, cascade_sum, norm2
+from ...kernels.float32 import cascade_mean, cascade_sum, norm2
 from .selection import ScatterBackward0, where
 from .shape import check_dim
 

@@ -16,7 +16,7 @@ Only the composition lives here; each node's derivative is its own op's.
 import numpy as np
 
 from ..node import check_broadcast
-from .linalg import BmmBackward0
+from .products import BmmBackward0
 from .reshape import UnsafeViewBackward0
 from .shape import SqueezeBackward4
 

@@ -13,7 +13,7 @@ computed with create_graph=True, so the backward graph itself is what is
 differentiated and compared with finite differences of the gradients."""
 import numpy as np
 
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 from .functional import grad as autograd_grad
 
 

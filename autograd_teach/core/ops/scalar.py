@@ -19,10 +19,10 @@ The rules themselves stay plain: `grad * (exponent * self.pow(exponent - 1))`.
 """
 import operator
 
-from .. import dtypes
+from ...compat import dtypes
 from ..node import NUMBERS, OpNode, quiet
 from .arithmetic import DivBackward0, SubBackward0
-from .nn_ops import DivBackward1, MulBackward1
+from ...ops.nn_ops import DivBackward1, MulBackward1
 from .selection import full_like
 
 

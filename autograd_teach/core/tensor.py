@@ -32,10 +32,12 @@ import weakref
 
 import numpy as np
 
-from . import dtypes, engine, grad_mode, printing, views
-from . import ops as O
+from . import engine, grad_mode, views
+from .. import ops as O
+from ..compat import dtypes, printing
+from ..compat.size import Size
+from ..ops.methods import OpMethods
 from .node import Node, RemovableHandle, call_post_hooks
-from .size import Size
 from .tensor_methods import TensorMethods, unwrap
 from .views import InplaceOrView
 
@@ -67,7 +69,7 @@ class device:
 _CPU = device("cpu")
 
 
-class Tensor(InplaceOrView, TensorMethods):
+class Tensor(InplaceOrView, TensorMethods, OpMethods):
     __module__ = "autograd_teach"   # type(t) prints <class 'autograd_teach.Tensor'>, as torch.Tensor; pickle finds it there
     # What every tensor has is a slot; what only some have (views, leaves with
     # hooks...) is a class default, overridden per tensor when set.

@@ -2,10 +2,10 @@
 matmul. `x @ y` picks one of them by the inputs' dimensions, as PyTorch does."""
 import numpy as np
 
-from .. import dtypes
+from ...compat import dtypes
 from ..node import OpNode, check_broadcast
 from .shape import SqueezeBackward4
-from .matmul_order import mm as _mm
+from ...kernels.matmul_order import mm as _mm
 
 
 class _Product(OpNode):

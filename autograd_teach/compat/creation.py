@@ -11,8 +11,8 @@ import numpy as np
 
 from . import dtypes, random, range_factories
 from .size import Size
-from .tensor import Tensor
-from .tensor_methods import infer_array
+from ..core.tensor import Tensor
+from ..core.tensor_methods import infer_array
 
 NON_FLOAT_GRAD = "Only Tensors of floating point and complex dtype can require gradients"
 

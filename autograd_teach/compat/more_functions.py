@@ -4,12 +4,12 @@ ops/ or to the Tensor method of the same name."""
 import numpy as np
 
 from . import dtypes
-from . import ops as O
+from .. import ops as O
 from . import random
 from .creation import _finish, _size
 from .numpy_names import numpy_names
-from .tensor import Tensor
-from .ops.selection import where  # noqa: F401  (one torch.where: the one the derivative rules call)
+from ..core.tensor import Tensor
+from ..core.ops.selection import where  # noqa: F401  (one torch.where: the one the derivative rules call)
 
 
 def cat(tensors, dim=0):

@@ -24,7 +24,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import dtypes, grad_mode, rules, saved_hooks
+from ..compat import dtypes
+from . import grad_mode, rules, saved_hooks
 
 # PyTorch's sequence_nr: each node gets the next number; the engine runs the
 # ready node with the highest one first (see engine.py).
@@ -338,9 +339,9 @@ class OpNode(Node):
         # Where record() finds each saved value: the output (None) or input i;
         # and which input's gradient needs it (None: always saved).
         position = {name: i for i, name in enumerate(cls.inputs)}
-        if "save_if" in cls.__dict__ or not set(cls.needed_for.values()) <= set(position):
-            raise TypeError(f"{cls.__name__}: declare needed_for = {{saved name: input name}} "
-                            "(save_if with indices is gone: scripts/migrate_op_protocol.py converts it)")
+        if not set(cls.needed_for.values()) <= set(position):
+            raise TypeError(f"{cls.__name__}: needed_for = {{saved name: input name}} names an input "
+                            f"{cls.__name__} does not have: {cls.needed_for}")
         cls.save_plan = tuple((name, position.get(name), position.get(cls.needed_for.get(name)))
                               for name in cls.saved)
         cls.save_plan_by_name = tuple(sorted(cls.save_plan))   # PyTorch's order (saved_hooks.py)

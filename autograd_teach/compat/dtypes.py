@@ -83,10 +83,6 @@ def c_name(d):
     return _C_NAMES[d.name]
 
 
-def _category(d):
-    return 0 if d is bool_ else (2 if d.is_floating_point else 1)
-
-
 def promote_types(a, b):
     """torch.promote_types for the dtypes we support."""
     if a is b:

@@ -18,7 +18,7 @@ samples; float64 with replacement (two or more samples) is exact."""
 import numpy as np
 
 from . import random
-from .tensor import Tensor
+from ..core.tensor import Tensor
 
 
 def _uniform53(n, generator):

@@ -4,7 +4,7 @@ counter with their input. Backward moves the gradient back into the input's
 layout."""
 import numpy as np
 
-from .. import dtypes
+from ...compat import dtypes
 from ..node import OpNode
 from .selection import index_backward, new_zeros, select_backward, slice_backward, zeros_like  # noqa: F401 (rules)
 

@@ -6,7 +6,7 @@ and `isinstance(t, torch.FloatTensor)` asks for a float32 tensor. There is no
 class per dtype: every tensor is a Tensor (d2l 5.4 calls a layer on
 torch.FloatTensor([1, 2, 3, 4, 5]))."""
 from . import creation, dtypes
-from .tensor import Tensor
+from ..core.tensor import Tensor
 
 
 class _LegacyTensorType(type):

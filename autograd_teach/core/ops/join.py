@@ -2,7 +2,7 @@
 input is its slice of the output's gradient."""
 import numpy as np
 
-from .. import dtypes
+from ...compat import dtypes
 from ..node import OpNode
 from .shape import check_dim
 

@@ -61,8 +61,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import engine
-from ..node import SavedTensor
+from ..core import engine
+from ..core.node import SavedTensor
 from . import torch_record
 
 FULL_VALUES = 4096        # a gradient of at most this many elements is kept whole
