@@ -243,7 +243,8 @@ class GraphWidget(anywidget.AnyWidget):
 
     def html(self):
         """The replay as HTML to embed: the picture, and the replay where scripts run."""
-        return page.fragment(replay_data(self.diagram, self.interval, with_svg=False), self.diagram.svg())
+        data = {key: value for key, value in self.data.items() if key != "svg"}   # the picture holds the SVG
+        return page.fragment(data, self.diagram.svg())
 
     def save(self, path):
         """Write the standalone replay (one HTML file, no kernel, no network) to ``path``."""
