@@ -210,7 +210,7 @@ def test_setitem_out_of_bounds_gives_pytorchs_message(shape, index, text):
 import io as _io  # noqa: E402
 import pickle as _pickle  # noqa: E402
 
-from autograd_teach import serialization as _serialization  # noqa: E402
+from autograd_teach.compat import serialization as _serialization  # noqa: E402
 
 
 def _file_of(obj, *, then=b""):

@@ -7,9 +7,9 @@ other number (and give it the gradient), and a tie goes to self whole.
 """
 import numpy as np
 
-from ..node import OpNode, check_broadcast, quiet
-from .pointwise import ClampBackward1
-from .selection import where  # noqa: F401  (the rules call it)
+from ..core.node import OpNode, check_broadcast, quiet
+from ..core.ops.pointwise import ClampBackward1
+from ..core.ops.selection import where  # noqa: F401  (the rules call it)
 
 
 class ClampBackward0(OpNode):

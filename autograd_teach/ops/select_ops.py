@@ -2,9 +2,9 @@
 division. Where a value was chosen, its gradient passes; elsewhere it is 0."""
 import numpy as np
 
-from .. import dtypes
-from ..node import OpNode, check_broadcast, quiet
-from .selection import where  # noqa: F401  (the rules call it)
+from ..compat import dtypes
+from ..core.node import OpNode, check_broadcast, quiet
+from ..core.ops.selection import where  # noqa: F401  (the rules call it)
 
 
 class MaskedFillBackward0(OpNode):

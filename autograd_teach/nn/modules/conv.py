@@ -2,8 +2,8 @@
 *kernel_size) and a bias, initialised as PyTorch does; forward is F.conv1d
 or F.conv2d."""
 
-from ...creation import empty
-from ...device import check as check_device
+from ...compat.creation import empty
+from ...compat.device import check as check_device
 from .. import functional as F
 from ..parameter import Parameter
 from .linear import default_init

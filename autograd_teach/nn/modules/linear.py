@@ -1,8 +1,8 @@
 """nn.Linear: y = x @ weight.T + bias, initialised as PyTorch does."""
 import math
 
-from ...creation import empty
-from ...device import check as check_device
+from ...compat.creation import empty
+from ...compat.device import check as check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

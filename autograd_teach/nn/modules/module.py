@@ -5,9 +5,9 @@ nn.Parameter(...)` a parameter, so that `parameters()` can walk them all
 and `named_parameters()` names them by their path ('fc.weight')."""
 from collections import OrderedDict, namedtuple
 
-from ... import grad_mode
-from ...device import check as check_device, device
-from ...tensor import Tensor
+from ...compat.device import check as check_device, device
+from ...core import grad_mode
+from ...core.tensor import Tensor
 from ..parameter import Parameter, zero_grad_of
 from . import hooks
 
@@ -330,15 +330,15 @@ class Module:
         return self
 
     def double(self):
-        from ... import dtypes
+        from ...compat import dtypes
         return self._cast_parameters(dtypes.float64)
 
     def float(self):
-        from ... import dtypes
+        from ...compat import dtypes
         return self._cast_parameters(dtypes.float32)
 
     def to(self, *args, **kwargs):
-        from ... import dtypes
+        from ...compat import dtypes
         dtype = kwargs.get("dtype") or next((a for a in args if isinstance(a, dtypes.dtype)), None)
         check_device(kwargs.get("device") or next((a for a in args if isinstance(a, (str, device, int))
                                                    and not isinstance(a, bool)), None))

@@ -1,6 +1,6 @@
 """nn.LayerNorm: each sample normalised over its last dims, then scaled and shifted."""
-from ...creation import empty
-from ...device import check as check_device
+from ...compat.creation import empty
+from ...compat.device import check as check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -23,10 +23,10 @@ import math
 import numbers
 import warnings
 
-from ... import creation
-from ...ops.multi_output import unsafe_chunk
-from ...more_functions import cat, stack
-from ...device import check as check_device
+from ...compat import creation
+from ...core.ops.multi_output import unsafe_chunk
+from ...compat.more_functions import cat, stack
+from ...compat.device import check as check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

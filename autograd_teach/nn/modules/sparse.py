@@ -1,6 +1,6 @@
 """nn.Embedding: a table of embedding_dim-long rows, looked up by index."""
-from ...creation import empty
-from ...device import check as check_device
+from ...compat.creation import empty
+from ...compat.device import check as check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
