@@ -25,7 +25,7 @@ import warnings
 
 import numpy as np
 
-from ..core import grad_mode
+from ..core import grad_mode, views
 from ..core.node import FREED, SavedTensor, next_sequence_nr, unbroadcast
 from ..core.ops.multi_output import MultiOutputNode
 from ..core.ops.shape import ViewBackward0
@@ -50,6 +50,10 @@ class BackwardCFunction(MultiOutputNode):
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
     def save_for_backward(self, *tensors):
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, Tensor):     # a number belongs on ctx (ctx.k = 3)
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
         self._saved = tuple(None if t is None else SavedTensor(t) for t in tensors)
 
     def mark_dirty(self, *tensors):
@@ -195,6 +199,13 @@ def _alias_if_input(out, args, several):
     return out
 
 
+def _mark_view_of_input(out, args, several):
+    """A view of an input made inside forward (under its no_grad) is, as in
+    PyTorch, a view made in a custom Function, not a no_grad view: changing it
+    in place is refused with the custom Function's message (views.py)."""
+    views.mark_custom_function_view(out, args, CustomFunctionMultiView if several else CustomFunctionView)
+
+
 def _wrap_output(ctx, k, out, args, recording, several):
     """Output k of forward as apply returns it: a dirty input itself (version
     bumped), an input returned as-is as a view of it, and, if it is
@@ -206,6 +217,7 @@ def _wrap_output(ctx, k, out, args, recording, several):
         return _dirty_output(ctx, k, out, recording)
     differentiable = out._data.dtype.kind == "f" and not any(out is n for n in ctx._non_differentiable)
     out = _alias_if_input(out, args, several)     # after the check: the view is a new object
+    _mark_view_of_input(out, args, several)
     if recording and differentiable:
         out._set_grad_fn(ctx, k)
     return out

@@ -30,6 +30,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)
     retain_graph = create_graph if retain_graph is None else retain_graph
     outputs, inputs = as_tuple(outputs), as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     for t in inputs:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")

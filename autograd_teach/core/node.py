@@ -19,6 +19,7 @@ inputs backward needs. Tensors are reached through the small protocol that
 tensor.py documents (`t._data`, `t._wrap(array)`, ...).
 """
 import itertools
+import re
 import weakref
 from collections import namedtuple
 
@@ -36,7 +37,8 @@ def next_sequence_nr():
     return next(_sequence_nr)
 
 
-NUMBERS = frozenset({int, float, bool})   # what may stand in a tensor's place: 2 * x
+# what may stand in a tensor's place: 2 * x, or None for an absent optional tensor (clamp(min=t))
+NUMBERS = frozenset({int, float, bool, type(None)})
 NO_EDGE = (None, 0)                       # the next_functions entry of an input that needs no gradient
 SavedInfo = namedtuple("SavedInfo", "name value saved_version current_version")
 
@@ -255,6 +257,9 @@ class SavedTensor:
         t = self.ref() if self.ref is not None else None
         made_by = t.grad_fn if t is not None and t.grad_fn is not None else self.made_by
         fn = None if made_by is None else (made_by.__name__ if isinstance(made_by, type) else made_by.name())
+        if t is None and self.ref is not None and getattr(made_by, "is_view", False) \
+                and not getattr(made_by, "custom_function_view", False):
+            fn = "AsStridedBackward0"   # a view gone since: PyTorch keeps it, and it was re-derived when changed
         shape = ", ".join(map(str, self.data.shape))
         which = f", which is output 0 of {op_name(fn)}," if fn else ""
         tensor_type = dtypes.from_numpy(self.data.dtype).legacy_name + "Tensor"
@@ -288,8 +293,11 @@ class SavedTensor:
 
 def op_name(node_name):
     # PyTorch's messages drop "Backward0" but keep another overload's number:
-    # MulBackward0 -> Mul, MaxBackward1 -> Max1
-    return node_name.replace("Backward0", "").replace("Backward", "")
+    # MulBackward0 -> Mul, MaxBackward1 -> Max1; C++ nodes keep their name
+    # (torch::autograd::CopyBackwards, torch::autograd::CopySlices)
+    if node_name.startswith("torch::"):
+        return node_name
+    return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)
 
 
 def result_dtype(op, inputs, params):

@@ -136,6 +136,8 @@ class TensorMethods:
         return O.ReluBackward0.apply(self)
 
     def clamp(self, min=None, max=None):
+        if isinstance(min, TensorMethods) or isinstance(max, TensorMethods):
+            return O.clamp_fmod.clamp(self, min, max)
         return O.ClampBackward1.apply(self, min, max)
 
     clip = clamp
@@ -245,8 +247,16 @@ class TensorMethods:
     def reshape_as(self, other):
         return self.reshape(other.shape)
 
-    def flatten(self):
-        return self if self.dim() == 1 else self.reshape(-1)   # PyTorch returns a 1-D tensor itself
+    def flatten(self, start_dim=0, end_dim=-1):
+        """Dims start_dim..end_dim merged into one (reshape: a view where it can be)."""
+        start, end = (O.shape.check_dim(d, self.dim()) for d in (start_dim, end_dim))
+        if self.dim() == 0:
+            return self.reshape(1)
+        if start > end:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        if start == end:
+            return self          # PyTorch returns the tensor itself
+        return self.reshape(self.shape[:start] + (-1,) + self.shape[end + 1:])
 
     def t(self):
         return O.TBackward0.apply(self)

@@ -213,8 +213,8 @@ def check_convolution(input, weight, bias, stride, padding, dilation, groups):
     if any(k > s for k, s in zip(span, padded)):
         raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
                            f"size: ({' x '.join(map(str, span))}). Kernel size can't be greater than actual input size")
-    if weight.dtype != input.dtype:
-        raise RuntimeError(f"expected scalar type {input.dtype.legacy_name} but found {weight.dtype.legacy_name}")
-    if bias is not None and bias.dtype != input.dtype:
+    if bias is not None and bias.dtype != input.dtype:      # PyTorch checks the bias first
         raise RuntimeError(f"Input type ({_C_TYPE.get(input.dtype.np.name, input.dtype.np.name)}) and bias type "
                            f"({_C_TYPE.get(bias.dtype.np.name, bias.dtype.np.name)}) should be the same")
+    if weight.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.legacy_name} but found {weight.dtype.legacy_name}")
