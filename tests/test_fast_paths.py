@@ -243,3 +243,71 @@ def test_a_given_root_gradient_of_the_same_dtype_is_not_copied_nor_kept():
     y = x * 3                         # a non-leaf root: its own grad_fn, no AccumulateGrad made for it
     y.backward(torch.ones(2))
     assert x.grad.tolist() == [5.0, 5.0]
+
+
+def large_specials(shape, seed):
+    """float32 values of `shape`, a quarter of them the special values."""
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal(shape) * 30).astype(np.float32)
+    mask = rng.random(shape) < 0.25
+    a[mask] = rng.choice(SPECIALS, size=int(mask.sum()))
+    return a
+
+
+def test_large_via_float64_and_sigmoid_in_place_are_the_general_lines():
+    from autograd_teach.ops import float32 as F
+    with np.errstate(all="ignore"):
+        for a in (large_specials((70, 64), 5), large_specials((64, 70), 6).T, large_specials((4096,), 7)):
+            assert a.size >= F.IN_PLACE
+            for fn in (np.exp, np.tanh, np.sin, np.log1p):
+                assert same_bits(F.via_float64(fn, a), fn(a.astype(np.float64)).astype(np.float32)), fn
+            assert same_bits(F.sigmoid(a), 1 / (1 + np.exp((-a).astype(np.float64)).astype(np.float32)))
+
+
+def _col2im_by_offsets(cols, size, stride, padding, dilation):
+    from autograd_teach.ops import conv
+    nd = len(size)
+    padded = np.zeros(cols.shape[:2] + tuple(s + 2 * p for s, p in zip(size, padding)), cols.dtype)
+    conv._add_offsets(padded, cols, cols.shape[2:2 + nd], cols.shape[2 + nd:], stride, dilation)
+    return padded[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, size))]
+
+
+@pytest.mark.parametrize("kernel,size,padding", [((2, 2), (8, 8), (0, 0)), ((3, 2), (7, 9), (1, 0)), ((2,), (9,), (1,))])
+def test_tiled_windows_add_in_one_step_as_offset_by_offset(kernel, size, padding):
+    from autograd_teach.ops import conv
+    out = tuple((s + 2 * p - k) // k + 1 for s, p, k in zip(size, padding, kernel))
+    for dtype in (np.float32, np.float64):
+        cols = large_specials((2, 3) + kernel + out, 8).astype(dtype)
+        with np.errstate(all="ignore"):
+            assert same_bits(conv._col2im(cols, size, kernel, padding, (1,) * len(kernel)),
+                             _col2im_by_offsets(cols, size, kernel, padding, (1,) * len(kernel)))
+
+
+def _conv_transpose_by_offsets(x, w, size, padding, dilation, groups):
+    n, c, g, kernel, in_size = x.shape[0], x.shape[1], groups, w.shape[2:], x.shape[2:]
+    cols = w.reshape(g, c // g, -1).transpose(0, 2, 1) @ x.reshape(n, g, c // g, int(np.prod(in_size)))
+    cols = cols.reshape(n, w.shape[1] * g, *kernel, *in_size)
+    return _col2im_by_offsets(cols, size, (1,) * len(kernel), padding, dilation)
+
+
+@pytest.mark.parametrize("x_shape,w_shape,padding,dilation,groups", [
+    ((3, 4, 6, 5), (4, 2, 3, 2), (0, 0), (1, 1), 1),
+    ((2, 4, 5, 7), (4, 3, 2, 3), (1, 2), (2, 1), 2),
+    ((2, 2, 9), (2, 3, 4), (2,), (3,), 1),
+    ((0, 2, 4, 4), (2, 1, 2, 2), (0, 0), (1, 1), 1),
+])
+def test_conv_transpose_on_whole_rows_is_offset_by_offset(x_shape, w_shape, padding, dilation, groups):
+    """Stride 1 (the input's gradient of every stride-1 convolution): x is
+    widened with zero columns; the sums and their order must not change,
+    -0.0, inf and nan in x included; a weight with inf or nan takes the
+    general way (0 * inf would be nan)."""
+    from autograd_teach.ops import conv
+    k = w_shape[2:]
+    size = tuple(i - 1 - 2 * p + d * (kk - 1) + 1 for i, p, d, kk in zip(x_shape[2:], padding, dilation, k))
+    for dtype in (np.float32, np.float64):
+        x = large_specials(x_shape, 9).astype(dtype)
+        for w in (np.random.default_rng(10).standard_normal(w_shape).astype(dtype), large_specials(w_shape, 11).astype(dtype)):
+            with np.errstate(all="ignore"):
+                got = conv._conv_transpose(x, w, (1,) * len(k), padding, (0,) * len(k), dilation, groups)
+                want = _conv_transpose_by_offsets(x, w, size, padding, dilation, groups)
+            assert same_bits(got, np.ascontiguousarray(want)), (dtype, w)

@@ -65,10 +65,27 @@ def _col2im(cols, size, stride, padding, dilation):
     nd = len(size)
     kernel, out_size = cols.shape[2:2 + nd], cols.shape[2 + nd:]
     padded = np.zeros(cols.shape[:2] + tuple(s + 2 * p for s, p in zip(size, padding)), cols.dtype)
+    if tuple(stride) == tuple(kernel) and set(dilation) == {1}:     # windows side by side: one add does it
+        _add_tiles(padded, cols, kernel, out_size)
+    else:
+        _add_offsets(padded, cols, kernel, out_size, stride, dilation)
+    return padded[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, size))]
+
+
+def _add_offsets(padded, cols, kernel, out_size, stride, dilation):
     for offset in reversed(list(np.ndindex(*kernel))):
         at = tuple(slice(k * d, k * d + (o - 1) * s + 1, s) for k, d, o, s in zip(offset, dilation, out_size, stride))
         padded[(slice(None), slice(None)) + at] += cols[(slice(None), slice(None)) + offset]
-    return padded[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, size))]
+
+
+def _add_tiles(padded, cols, kernel, out_size):
+    """Windows that tile the input (stride = kernel): each pixel is under one
+    window, so all offsets are added at once, as (..., out, kernel) pairs of axes."""
+    nd = len(kernel)
+    region = padded[(slice(None), slice(None)) + tuple(slice(0, o * k) for o, k in zip(out_size, kernel))]
+    tiles = np.reshape(region, cols.shape[:2] + tuple(v for pair in zip(out_size, kernel) for v in pair), copy=False)
+    order = (0, 1) + tuple(v for i in range(nd) for v in (2 + nd + i, 2 + i))
+    tiles += cols.transpose(order)
 
 
 def _conv_transpose(x, w, stride, padding, output_padding, dilation, groups):
@@ -76,12 +93,37 @@ def _conv_transpose(x, w, stride, padding, output_padding, dilation, groups):
     weighted by w (C_in, C_out/g, *kernel): the weight's transpose times x's
     pixels gives the columns, and _col2im adds them into the output."""
     n, c, g, kernel, in_size = x.shape[0], x.shape[1], groups, w.shape[2:], x.shape[2:]
-    wt = w.reshape(g, c // g, -1).transpose(0, 2, 1)                      # (g, o/g * K, c/g)
-    cols = wt @ x.reshape(n, g, c // g, int(np.prod(in_size)))            # (N, g, o/g * K, P)
     size = tuple((i - 1) * s - 2 * p + d * (k - 1) + op + 1
                  for i, s, p, d, k, op in zip(in_size, stride, padding, dilation, kernel, output_padding))
+    if set(stride) == {1} and not any(output_padding) and np.isfinite(w).all() and n * c:
+        return _conv_transpose_rows(x, w, size, padding, dilation, groups)
+    wt = w.reshape(g, c // g, -1).transpose(0, 2, 1)                      # (g, o/g * K, c/g)
+    cols = wt @ x.reshape(n, g, c // g, int(np.prod(in_size)))            # (N, g, o/g * K, P)
     cols = cols.reshape(n, w.shape[1] * g, *kernel, *in_size)
     return np.ascontiguousarray(_col2im(cols, size, stride, padding, dilation))
+
+
+def _conv_transpose_rows(x, w, size, padding, dilation, groups):
+    """_conv_transpose at stride 1, with the same sums in the same order, on
+    whole rows: x is widened with zero columns to the padded output's width
+    (and depth), so that each kernel offset's columns land on one contiguous
+    run of the flattened output, added in one step. The zero columns add
+    0 * w = 0 elsewhere, which changes no sum (the output starts at +0, so
+    it never holds -0); a weight with inf or nan takes the other way."""
+    n, c, g, kernel, in_size = x.shape[0], x.shape[1], groups, w.shape[2:], x.shape[2:]
+    full = tuple(s + 2 * p for s, p in zip(size, padding))              # the padded output
+    wide = np.zeros((n, c, in_size[0]) + full[1:], x.dtype)
+    wide[(slice(None), slice(None)) + tuple(slice(0, i) for i in in_size)] = x
+    pitch = [int(np.prod(full[d + 1:])) for d in range(len(full))]       # flat step of each dim
+    run = in_size[0] * pitch[0]
+    cols = w.reshape(g, c // g, -1).transpose(0, 2, 1) @ wide.reshape(n, g, c // g, run)   # (N, g, o/g * K, run)
+    cols = cols.reshape(n, -1, int(np.prod(kernel)), run)
+    flat = np.zeros((n, cols.shape[1], (full[0] + 1) * pitch[0]), x.dtype)   # a row more: the last runs spill over
+    for i, offset in reversed(list(enumerate(np.ndindex(*kernel)))):
+        start = sum(k * d * p for k, d, p in zip(offset, dilation, pitch))
+        flat[:, :, start:start + run] += cols[:, :, i]
+    out = flat[:, :, :full[0] * pitch[0]].reshape(n, -1, *full)
+    return np.ascontiguousarray(out[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, size))])
 
 
 SMALL_COLUMNS = 1 << 18   # up to this many column elements the weight's gradient takes PyTorch's order

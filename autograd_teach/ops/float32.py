@@ -29,12 +29,30 @@ GRAIN = 32768          # above this PyTorch splits a sum over threads: numpy's o
 FLOAT32, FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)   # astype(dtype) is faster than astype(type)
 
 
+IN_PLACE = 4096     # from this many elements the float64 copy is worked on in place (one array fewer)
+
+
 def via_float64(fn, a, *args):
     """fn computed in float64 and rounded once to a's float dtype: the
     correctly rounded result in nearly every case (float64 inputs unchanged)."""
     if a.dtype != FLOAT32:
         return fn(a, *args)
-    return fn(a.astype(FLOAT64), *args).astype(FLOAT32)
+    x = a.astype(FLOAT64)
+    if a.size >= IN_PLACE and not args and type(fn) is np.ufunc:    # a large array: a new one costs more than fn
+        return fn(x, out=x).astype(FLOAT32)
+    return fn(x, *args).astype(FLOAT32)
+
+
+def sigmoid(a):
+    """1 / (1 + exp(-a)) as PyTorch's formula, exp rounded once (via float64);
+    large arrays are worked on in place, which gives the same bits."""
+    if a.dtype != FLOAT32 or a.size < IN_PLACE:
+        return 1 / (1 + via_float64(np.exp, -a))
+    x = a.astype(FLOAT64)
+    np.negative(x, out=x)
+    out = np.exp(x, out=x).astype(FLOAT32)
+    out += 1
+    return np.divide(1, out, out=out)
 
 
 def log(a):

@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import random
 from ..node import OpNode, quiet
-from .float32 import log, one_minus_square, via_float64
+from .float32 import log, one_minus_square, sigmoid, via_float64
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 
 
@@ -173,7 +173,7 @@ class SigmoidBackward0(OpNode):
     @quiet
     def forward(self, a):
         # PyTorch's formula: for very negative a, exp(-a) overflows to inf and the result is exactly 0
-        return 1 / (1 + via_float64(np.exp, -a))
+        return sigmoid(a)
 
     def backward(self, grad, result):
         return grad * (1 - result) * result
