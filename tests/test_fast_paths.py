@@ -311,3 +311,23 @@ def test_conv_transpose_on_whole_rows_is_offset_by_offset(x_shape, w_shape, padd
                 got = conv._conv_transpose(x, w, (1,) * len(k), padding, (0,) * len(k), dilation, groups)
                 want = _conv_transpose_by_offsets(x, w, size, padding, dilation, groups)
             assert same_bits(got, np.ascontiguousarray(want)), (dtype, w)
+
+
+def test_float32_fma_in_place_is_random_fma32():
+    """ops/float32.fma (the optimizers' and add(alpha)'s kernel) works on its
+    float64 sum in place and checks the halfway cases on the bits left over;
+    it must be random.fma32 bit for bit: halfway sums (c near -a*b), zeros,
+    results below float32's normal range, inf, nan, broadcast scalars."""
+    from autograd_teach.ops.float32 import fma
+    from autograd_teach.random import fma32
+    rng = np.random.default_rng(12)
+    a = large_specials((5000,), 13)
+    b = rng.standard_normal(5000).astype(np.float32)
+    near = (a.astype(np.float64) * b).astype(np.float32)
+    with np.errstate(all="ignore"):
+        for c in (near, -near, np.zeros_like(near), near * np.float32(1e-30), np.float32(1e-38) * b, large_specials((5000,), 14)):
+            assert same_bits(fma(a, b, c), fma32(a, b, c))
+            assert same_bits(fma(a, np.float32(-0.1), c), fma32(a, np.float32(-0.1), c))
+            assert same_bits(fma(np.float32(0.9), b, c), fma32(np.float32(0.9), b, c))
+        assert same_bits(np.asarray(fma(np.float32(3), np.float32(1e-20), np.float32(1))),
+                         np.asarray(fma32(np.float32(3), np.float32(1e-20), np.float32(1)))[()])

@@ -26,7 +26,7 @@ class Adam(Optimizer):
                         fused=fused, decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
 
-    def _update(self, p, g, state, group):
+    def _update_arrays(self, p, g, state, group):
         dt = p.dtype.type
         if not state:
             state["step"] = Tensor._wrap(np.array(0.0, dtype=np.float32))

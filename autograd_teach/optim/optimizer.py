@@ -1,14 +1,20 @@
 """The Optimizer base: parameter groups, per-parameter state, zero_grad,
-state_dict. Subclasses say how one parameter is updated (`_update`).
+state_dict. Subclasses say how one parameter is updated (`_update`), under
+no_grad as in PyTorch.
 
-The updates run on the numpy arrays, outside autograd (as PyTorch's run under
-no_grad), and each writes the parameter in place and bumps its version, as
-`param.add_(...)` does. They repeat PyTorch's float operations in PyTorch's
-order, including its fused multiply-adds, so 100 steps give the same bits."""
+SGD's update is PyTorch's own loop in Tensor ops (`param.add_(grad,
+alpha=-lr)`); the float32 rounding PyTorch's kernels do (a fused
+multiply-add there) is the ops' business (ops/float32.py). The others still
+work on the numpy arrays with the same kernels (`fma` below), write the
+parameter in place and bump its version, as `param.add_(...)` does. Either
+way PyTorch's float operations run in PyTorch's order, so 100 steps give
+the same bits."""
 import numpy as np
 
 from .. import random
+from ..grad_mode import no_grad
 from ..nn.parameter import zero_grad_of
+from ..ops.float32 import fma as fma32
 from ..tensor import Tensor
 
 _required = object()
@@ -19,7 +25,7 @@ def fma(a, b, c):
     compute for `c.add_(a, alpha=b)` and for lerp."""
     if a.dtype == np.float64:
         return random.fma64(a, b, c)
-    return random.fma32(a, b, c).astype(a.dtype)
+    return fma32(a, b, c).astype(a.dtype, copy=False)
 
 
 class Optimizer:
@@ -67,15 +73,17 @@ class Optimizer:
             from ..grad_mode import enable_grad
             with enable_grad():
                 loss = closure()
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                state = self.state.setdefault(p, {})
-                new = self._update(p._data, p.grad._data, state, group)
-                p._data[...] = new
-                p._bump_version()         # an in-place update, as PyTorch counts it
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._update(p, p.grad, self.state.setdefault(p, {}), group)
         return loss
+
+    def _update(self, param, grad, state, group):
+        """One parameter's update in place; by default on the numpy arrays (_update_arrays)."""
+        param._data[...] = self._update_arrays(param._data, grad._data, state, group)
+        param._bump_version()         # an in-place update, as PyTorch counts it
 
     # -- saving and loading ---------------------------------------------------------
     def state_dict(self):

@@ -29,7 +29,7 @@ class RMSprop(Optimizer):
                         differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def _update(self, p, g, state, group):
+    def _update_arrays(self, p, g, state, group):
         dt = p.dtype.type
         if not state:
             state["step"] = Tensor._wrap(np.array(0.0, dtype=np.float32))
@@ -74,7 +74,7 @@ class Adagrad(Optimizer):
                 self.state[p] = {"step": Tensor._wrap(np.array(0.0, dtype=np.float32)),
                                  "sum": Tensor._wrap(np.full_like(p._data, group["initial_accumulator_value"]))}
 
-    def _update(self, p, g, state, group):
+    def _update_arrays(self, p, g, state, group):
         dt = p.dtype.type
         state["step"]._data[...] = state["step"]._data + np.float32(1)
         step = state["step"]._data.item()
@@ -103,7 +103,7 @@ class Adadelta(Optimizer):
                         foreach=foreach, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def _update(self, p, g, state, group):
+    def _update_arrays(self, p, g, state, group):
         dt = p.dtype.type
         if not state:
             state["step"] = Tensor._wrap(np.array(0.0, dtype=np.float32))
