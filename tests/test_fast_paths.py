@@ -331,3 +331,31 @@ def test_float32_fma_in_place_is_random_fma32():
             assert same_bits(fma(np.float32(0.9), b, c), fma32(np.float32(0.9), b, c))
         assert same_bits(np.asarray(fma(np.float32(3), np.float32(1e-20), np.float32(1))),
                          np.asarray(fma32(np.float32(3), np.float32(1e-20), np.float32(1)))[()])
+
+
+def _sequential_products(a, b):
+    acc = a[:, 0:1] * b[0:1, :]
+    for i in range(1, a.shape[1]):
+        acc = acc + a[:, i:i + 1] * b[i:i + 1, :]
+    return acc
+
+
+@pytest.mark.parametrize("block", (1 << 20, 7))
+def test_small_output_products_are_summed_left_to_right(block, monkeypatch):
+    """mm's small outputs (PyTorch's own loop, not BLAS) sum all products at
+    once with numpy's reduction over K: the loop's sums exactly, a NaN's
+    payload aside (it prints as nan alike), and a sum of products that are
+    all -0.0 is 0.0 (torch 2.13: torch.full((3, 5), -0.) @ torch.ones(5, 2)
+    is +0.0), where the loop gave -0.0. In blocks of rows too."""
+    monkeypatch.setattr(matmul_order, "BLOCK", block)
+    rng = np.random.default_rng(15)
+    with np.errstate(all="ignore"):
+        for m, k, n in ((256, 256, 10), (3, 5, 2), (4, 100, 11), (5, 512, 3), (9, 4, 2)):
+            for a, b in ((rng.standard_normal((m, k)), rng.standard_normal((k, n))),
+                         (rng.choice(SPECIALS, (m, k)), rng.choice(SPECIALS, (k, n)))):
+                a, b = a.astype(np.float32), b.astype(np.float32)
+                got, want = matmul_order.mm(a, b), _sequential_products(a, b)
+                nan = np.isnan(got) & np.isnan(want)
+                assert same_bits(np.where(nan, 0, got), np.where(nan, 0, want)), (m, k, n)
+        zeros = matmul_order.mm(np.full((3, 5), -0.0, np.float32), np.ones((5, 2), np.float32))
+        assert zeros.tolist() == [[0.0] * 2] * 3 and not np.signbit(zeros).any()
