@@ -359,3 +359,33 @@ def test_small_output_products_are_summed_left_to_right(block, monkeypatch):
                 assert same_bits(np.where(nan, 0, got), np.where(nan, 0, want)), (m, k, n)
         zeros = matmul_order.mm(np.full((3, 5), -0.0, np.float32), np.ones((5, 2), np.float32))
         assert zeros.tolist() == [[0.0] * 2] * 3 and not np.signbit(zeros).any()
+
+
+def test_a_tensor_dataset_batch_is_the_collated_rows():
+    """A DataLoader over a TensorDataset with default_collate takes each
+    tensor's rows in one indexing; it must give what stacking each example's
+    rows gives (values, dtype, shape, strides, no graph), and keep the
+    general way where that differs: a tensor that requires grad (its graph),
+    an index out of range (PyTorch's error)."""
+    import autograd_teach as torch
+    from autograd_teach.utils.data import dataloader as D
+    x = torch.tensor(large_specials((7, 3, 2), 16))
+    y = torch.arange(7)
+    z = torch.tensor(np.arange(7) % 2 == 0)
+    ds = torch.utils.data.TensorDataset(x, y, z, x[:, 0, 0])
+    for index in ([3, 1, 6], [0], [-1, 2], list(range(7))):
+        got = D._rows_at_once(ds.tensors, index)
+        want = D.default_collate([ds[i] for i in index])
+        assert len(got) == len(want) == 4
+        for g, w in zip(got, want):
+            assert same_bits(g.numpy(), w.numpy()) and g.numpy().strides == w.numpy().strides
+            assert g.grad_fn is None and not g.requires_grad and g._base is None
+    assert [b[1].tolist() for b in torch.utils.data.DataLoader(ds, 3)] == [[0, 1, 2], [3, 4, 5], [6]]
+    w = torch.ones(7, requires_grad=True)
+    batch = next(iter(torch.utils.data.DataLoader(torch.utils.data.TensorDataset(w), 3)))
+    assert D._rows_at_once((w,), [0, 1]) is None and batch[0].grad_fn.name() == "StackBackward0"
+    with torch.no_grad():
+        assert D._rows_at_once((w,), [0, 1]) is not None
+    assert D._rows_at_once(ds.tensors, [7]) is None and D._rows_at_once(ds.tensors, [-8]) is None
+    with pytest.raises(IndexError, match="index 7 is out of bounds for dimension 0 with size 7"):
+        list(torch.utils.data.DataLoader(ds, batch_sampler=[[1, 7]]))
