@@ -389,3 +389,18 @@ def test_a_tensor_dataset_batch_is_the_collated_rows():
     assert D._rows_at_once(ds.tensors, [7]) is None and D._rows_at_once(ds.tensors, [-8]) is None
     with pytest.raises(IndexError, match="index 7 is out of bounds for dimension 0 with size 7"):
         list(torch.utils.data.DataLoader(ds, batch_sampler=[[1, 7]]))
+
+
+def test_sigmoid_backward_in_one_array_is_the_formula():
+    from autograd_teach.ops.pointwise import SigmoidBackward0
+    node = SigmoidBackward0.__new__(SigmoidBackward0)
+    with np.errstate(all="ignore"):
+        for dtype in (np.float32, np.float64):
+            for result, grad in ((large_specials((64, 65), 17), large_specials((64, 65), 18)),
+                                 (large_specials((5,), 19), large_specials((3, 5), 20)),
+                                 (large_specials((3, 5), 21).T, large_specials((5, 3), 22)),
+                                 (np.asarray(np.float32(0.25)), np.asarray(np.float32(-0.0)))):
+                r, g = result.astype(dtype), grad.astype(dtype)
+                assert same_bits(np.asarray(node.backward(g, r)), np.asarray(g * (1 - r) * r))
+        r32, g64 = large_specials((4, 4), 23), large_specials((4, 4), 24).astype(np.float64)
+        assert same_bits(node.backward(g64, r32), g64 * (1 - r32) * r32)

@@ -176,7 +176,11 @@ class SigmoidBackward0(OpNode):
         return sigmoid(a)
 
     def backward(self, grad, result):
-        return grad * (1 - result) * result
+        out = 1 - result
+        if type(out) is not np.ndarray or out.shape != grad.shape or out.dtype != np.result_type(grad, out):
+            return grad * out * result
+        np.multiply(grad, out, out=out)     # grad * (1 - result) * result, with one array instead of three
+        return np.multiply(out, result, out=out)
 
 
 class SigmoidBackwardBackward0(OpNode):
