@@ -404,3 +404,25 @@ def test_sigmoid_backward_in_one_array_is_the_formula():
                 assert same_bits(np.asarray(node.backward(g, r)), np.asarray(g * (1 - r) * r))
         r32, g64 = large_specials((4, 4), 23), large_specials((4, 4), 24).astype(np.float64)
         assert same_bits(node.backward(g64, r32), g64 * (1 - r32) * r32)
+
+
+def test_a_large_weight_gradient_is_the_same_sums_in_another_order(monkeypatch):
+    """Past SMALL_COLUMNS the weight's gradient hands its columns to the
+    product transposed: the same sums, in BLAS's other order, so equal to
+    float32 rounding (not bit for bit: docs/float32.md says where the bits
+    are PyTorch's); below it, the pixel-by-pixel layout, whose bits are."""
+    from autograd_teach.ops import conv
+    rng = np.random.default_rng(25)
+    for x_shape, kernel, stride, padding, dilation, groups, out_c in (
+            ((8, 2, 12, 11), (3, 3), (1, 1), (1, 1), (1, 1), 1, 4),
+            ((4, 4, 9, 10), (2, 3), (2, 1), (0, 2), (1, 2), 2, 6)):
+        x = rng.standard_normal(x_shape).astype(np.float32)
+        out = conv._conv(x, rng.standard_normal((out_c, x_shape[1] // groups) + kernel).astype(np.float32),
+                         stride, padding, dilation, groups)
+        grad = rng.standard_normal(out.shape).astype(np.float32)
+        small = conv._conv_weight(x, grad, kernel, stride, padding, dilation, groups)
+        monkeypatch.setattr(conv, "SMALL_COLUMNS", 0)
+        large = conv._conv_weight(x, grad, kernel, stride, padding, dilation, groups)
+        monkeypatch.undo()
+        assert large.shape == small.shape and large.dtype == np.float32
+        np.testing.assert_allclose(large, small, rtol=1e-5, atol=1e-5)
