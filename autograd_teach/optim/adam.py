@@ -5,7 +5,7 @@ itself (decoupled) instead of added to the gradient."""
 from ..creation import tensor, zeros_like
 from ..dtypes import float32
 from ..more_functions import maximum
-from .optimizer import Optimizer, fma
+from .optimizer import Optimizer
 
 
 class Adam(Optimizer):
@@ -59,12 +59,6 @@ class Adam(Optimizer):
         else:
             denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
         param.addcdiv_(exp_avg, denom, value=-step_size)
-
-
-def _addcmul(base, g, value):
-    """base + value * g * g as PyTorch's addcmul kernel rounds it: (value * g)
-    rounded, then one fused multiply-add (measured against torch 2.13)."""
-    return fma(value * g, g, base)
 
 
 class AdamW(Adam):

@@ -1,31 +1,15 @@
 """The Optimizer base: parameter groups, per-parameter state, zero_grad,
-state_dict. Subclasses say how one parameter is updated (`_update`), under
-no_grad as in PyTorch.
-
-SGD's update is PyTorch's own loop in Tensor ops (`param.add_(grad,
-alpha=-lr)`); the float32 rounding PyTorch's kernels do (a fused
-multiply-add there) is the ops' business (ops/float32.py). The others still
-work on the numpy arrays with the same kernels (`fma` below), write the
-parameter in place and bump its version, as `param.add_(...)` does. Either
-way PyTorch's float operations run in PyTorch's order, so 100 steps give
-the same bits."""
-import numpy as np
-
-from .. import random
+state_dict. Subclasses say how one parameter is updated (`_update`): PyTorch's
+single-tensor loop, in Tensor ops, run under no_grad as PyTorch runs it
+(`param.add_(grad, alpha=-lr)` writes the parameter in place and bumps its
+version). The rounding PyTorch's kernels do, fused multiply-adds in add with
+an alpha, lerp and addcmul, is those ops' business (ops/float32.py,
+ops/ternary.py), so 100 steps give PyTorch's bits."""
 from ..grad_mode import no_grad
 from ..nn.parameter import zero_grad_of
-from ..ops.float32 import fma as fma32
 from ..tensor import Tensor
 
 _required = object()
-
-
-def fma(a, b, c):
-    """a * b + c rounded once, in a's precision: what PyTorch's CPU kernels
-    compute for `c.add_(a, alpha=b)` and for lerp."""
-    if a.dtype == np.float64:
-        return random.fma64(a, b, c)
-    return fma32(a, b, c).astype(a.dtype, copy=False)
 
 
 class Optimizer:
@@ -81,9 +65,7 @@ class Optimizer:
         return loss
 
     def _update(self, param, grad, state, group):
-        """One parameter's update in place; by default on the numpy arrays (_update_arrays)."""
-        param._data[...] = self._update_arrays(param._data, grad._data, state, group)
-        param._bump_version()         # an in-place update, as PyTorch counts it
+        raise NotImplementedError(f"{type(self).__name__} must say how one parameter is updated")
 
     # -- saving and loading ---------------------------------------------------------
     def state_dict(self):
