@@ -332,16 +332,18 @@ def fma(a, b, c):
     sum, which then rounds correctly (random.fma32 explains it). Large arrays
     are worked on in place: a fresh 1 MB temporary costs more than the sum."""
     s = np.multiply(a, b, dtype=FLOAT64)
-    if type(s) is np.ndarray and (np.ndim(c) == 0 or s.shape == np.shape(c)):
+    if type(s) is not np.ndarray:              # 0-d inputs give a scalar
+        s = np.asarray(s)
+    if s.shape == getattr(c, "shape", s.shape):
         s += c
     else:
         s = np.add(s, c, dtype=FLOAT64)
-    out = np.asarray(s.astype(FLOAT32))
-    low = np.asarray(s).view(np.int64)
+    out = s.astype(FLOAT32)
+    low = s.view(np.int64)
     low &= _DROPPED_BITS                       # (s is not needed any more)
     redo = low == _HALFWAY
     redo |= np.abs(out) < _TINY
-    if redo.any():
+    if np.count_nonzero(redo):
         a, b, c = np.broadcast_arrays(*(np.asarray(v, FLOAT32) for v in (a, b, c)))
         out[redo] = _round_to_odd(*_two_sum(a[redo].astype(FLOAT64) * b[redo], c[redo].astype(FLOAT64)))
     return out if out.ndim else out[()]
