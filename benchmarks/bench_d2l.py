@@ -232,6 +232,13 @@ def section(rows, chains, samples, chain_samples, chain_n, took, command, load):
         lines.append(f"| {label} | {len(a[0])} | {median_ms(a[0]):.2f} ({median_ms(a[1]):.2f}) | "
                      f"{median_ms(p[0]):.2f} ({median_ms(p[1]):.2f}) | **{ratio(times, 0):.2f}x** "
                      f"({ratio(times, 1):.2f}x) | {check} |")
+    lines += ["", "Issue 24's targets against these figures (wall / CPU time):", ""]
+    for (label, _, times, _, _), goal in zip(rows, GOALS):
+        lines.append(f"- {label}: at most {goal}x PyTorch: {_verdict(times, goal)}")
+    chain_ratios = [(case.name, ratio(times, 0), ratio(times, 1)) for case, times in chains]
+    over = [f"{name} {w:.2f}x / {c:.2f}x" for name, w, c in chain_ratios if max(w, c) > 1.0]
+    lines.append(f"- chained per-op figures at most 1.0x PyTorch: "
+                 f"{'met' if not over else 'not met for ' + ', '.join(over)}")
     lines += ["", f"Chained tiny ops (bench_core.py's cases: a chain of {chain_n} ops then one backward, "
               f"microseconds per op, {chain_samples} samples each, taking turns):", "",
               "| op | measured as | autograd_teach | PyTorch | ratio |", "|---|---|---:|---:|---:|"]
@@ -241,6 +248,15 @@ def section(rows, chains, samples, chain_samples, chain_n, took, command, load):
                      f"({median_ms(a[1], chain_n) * 1e3:.1f}) | {median_ms(p[0], chain_n) * 1e3:.1f} "
                      f"({median_ms(p[1], chain_n) * 1e3:.1f}) | **{ratio(times, 0):.2f}x** ({ratio(times, 1):.2f}x) |")
     return "\n".join(lines + [""])
+
+
+GOALS = (1.3, 1.3, 2.0)     # issue 24: d2l 3.3 loop, MLP step, LeNet step, as multiples of PyTorch's time
+
+
+def _verdict(times, goal):
+    wall, cpu = ratio(times, 0), ratio(times, 1)
+    state = "met" if max(wall, cpu) <= goal else ("not met" if min(wall, cpu) > goal else "met in one measure only")
+    return f"{state} ({wall:.2f}x / {cpu:.2f}x)"
 
 
 def write_section(path, text):
