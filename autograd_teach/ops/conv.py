@@ -19,7 +19,7 @@ columns back (col2im), one kernel offset at a time."""
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..node import OpNode
+from ..core.node import OpNode
 
 
 # -- the numpy kernels ------------------------------------------------------------

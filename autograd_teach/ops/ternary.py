@@ -8,10 +8,10 @@ grid, every length), while addcdiv rounds after each step.
 """
 import numpy as np
 
-from .. import dtypes
-from ..node import OpNode, check_broadcast, quiet
-from ..random import fma64
-from .float32 import FLOAT32, FLOAT64, fma as fused   # a * b + c, one rounding (a CPU's fused multiply-add)
+from ..compat import dtypes
+from ..compat.random import fma64
+from ..core.node import OpNode, check_broadcast, quiet
+from ..kernels.float32 import FLOAT32, FLOAT64, fma as fused   # a * b + c, one rounding (a CPU's fused multiply-add)
 
 
 def lerp(start, end, weight):

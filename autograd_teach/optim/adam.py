@@ -2,9 +2,9 @@
 default), in Tensor ops under no_grad; the fused multiply-adds of its
 kernels (lerp_, addcmul_) are those ops' business (ops/ternary.py). AdamW is Adam with the weight decay applied to the parameter
 itself (decoupled) instead of added to the gradient."""
-from ..creation import tensor, zeros_like
-from ..dtypes import float32
-from ..more_functions import maximum
+from ..compat.creation import tensor, zeros_like
+from ..compat.dtypes import float32
+from ..compat.more_functions import maximum
 from .optimizer import Optimizer
 
 

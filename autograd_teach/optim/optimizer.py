@@ -3,11 +3,11 @@ state_dict. Subclasses say how one parameter is updated (`_update`): PyTorch's
 single-tensor loop, in Tensor ops, run under no_grad as PyTorch runs it
 (`param.add_(grad, alpha=-lr)` writes the parameter in place and bumps its
 version). The rounding PyTorch's kernels do, fused multiply-adds in add with
-an alpha, lerp and addcmul, is those ops' business (ops/float32.py,
+an alpha, lerp and addcmul, is those ops' business (kernels/float32.py,
 ops/ternary.py), so 100 steps give PyTorch's bits."""
-from ..grad_mode import no_grad
+from ..core.grad_mode import no_grad
 from ..nn.parameter import zero_grad_of
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 
 _required = object()
 
@@ -54,7 +54,7 @@ class Optimizer:
     def step(self, closure=None):
         loss = None
         if closure is not None:
-            from ..grad_mode import enable_grad
+            from ..core.grad_mode import enable_grad
             with enable_grad():
                 loss = closure()
         with no_grad():

@@ -7,8 +7,8 @@ are PyTorch's, in its order, but one: PyTorch's float32
 sqrt is Intel MKL's, which is not correctly rounded (about 1 result in 6
 differs from numpy's in the last bit), so a step can differ in its last bit;
 the losses agree at the precision PyTorch prints."""
-from ..creation import full_like, tensor, zeros_like
-from ..dtypes import float32
+from ..compat.creation import full_like, tensor, zeros_like
+from ..compat.dtypes import float32
 from .optimizer import Optimizer
 
 

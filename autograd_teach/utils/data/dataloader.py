@@ -8,8 +8,8 @@ import warnings
 
 import numpy as np
 
-from ... import random
-from ...tensor import Tensor
+from ...compat import random
+from ...core.tensor import Tensor
 from .dataset import TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
@@ -18,9 +18,9 @@ def default_collate(batch):
     """A list of samples -> one batch: tensors are stacked along a new first
     dim, numbers become a tensor, tuples and lists are collated field by field
     (into a list, as PyTorch does), dicts key by key."""
-    from ... import more_functions
-    from ...creation import as_tensor, tensor
-    from ...dtypes import float64
+    from ...compat import more_functions
+    from ...compat.creation import as_tensor, tensor
+    from ...compat.dtypes import float64
     elem = batch[0]
     if isinstance(elem, Tensor):
         return more_functions.stack(batch, 0)
@@ -51,7 +51,7 @@ def _rows_at_once(tensors, index):
     makes. Only where nothing is recorded (no tensor requires grad) and every
     index is in range; else None, and the general way runs (with PyTorch's
     errors, and its graph of selects and a stack)."""
-    from ...grad_mode import is_grad_enabled
+    from ...core.grad_mode import is_grad_enabled
     n = len(tensors[0])
     if not index or any(t.requires_grad for t in tensors) and is_grad_enabled():
         return None
@@ -65,7 +65,7 @@ def _rows_at_once(tensors, index):
 def default_convert(data):
     """What batch_size=None gives: each sample as it is, numpy arrays made
     tensors, tuples and lists made lists (as PyTorch's default_convert)."""
-    from ...creation import as_tensor
+    from ...compat.creation import as_tensor
     if isinstance(data, np.ndarray):
         return as_tensor(data)
     if isinstance(data, collections.abc.Mapping):
