@@ -5,7 +5,7 @@ import numpy as np
 
 from ...compat import random
 from ..node import OpNode, quiet
-from ...kernels.float32 import log, one_minus_square, via_float64
+from ...kernels.float32 import log, one_minus_square, sigmoid, via_float64
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 
 
@@ -176,10 +176,14 @@ class SigmoidBackward0(OpNode):
     @quiet
     def forward(self, a):
         # PyTorch's formula: for very negative a, exp(-a) overflows to inf and the result is exactly 0
-        return 1 / (1 + via_float64(np.exp, -a))
+        return sigmoid(a)
 
     def backward(self, grad, result):
-        return grad * (1 - result) * result
+        out = 1 - result
+        if type(out) is not np.ndarray or out.shape != grad.shape or out.dtype != np.result_type(grad, out):
+            return grad * out * result
+        np.multiply(grad, out, out=out)     # grad * (1 - result) * result, with one array instead of three
+        return np.multiply(out, result, out=out)
 
 
 class SigmoidBackwardBackward0(OpNode):
