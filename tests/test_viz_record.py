@@ -348,7 +348,7 @@ def test_record_in_several_threads_gives_each_run_its_own_steps():
 def test_a_node_with_several_outputs_records_one_gradient_per_output():
     """unbind's node gets the gradient of each output (None where none came),
     and the inspector shows each, not the first one only."""
-    from autograd_teach.viz import graph as G, inspector
+    from autograd_teach.viz import arrange, inspector
     x = torch.arange(6.0, requires_grad=True)
     a, b, c = (x * 1).reshape(3, 2)
     loss = (a * 2).sum() + (b * 3).sum()        # c gets no gradient
@@ -357,7 +357,7 @@ def test_a_node_with_several_outputs_records_one_gradient_per_output():
     step = next(s for s in rec.steps if type(s.fn).__name__ == "UnbindBackward0")
     ga, gb, gc = step.grad_output
     assert ga.tolist() == [2.0, 2.0] and gb.tolist() == [3.0, 3.0] and gc is None
-    g = G.build_for_drawing(loss)
+    g = arrange.build_for_drawing(loss)
     gstep = next(s for s in G.grad_steps(g, rec.last) if s.name == "UnbindBackward0")
     rows = inspector.chain_rows(g, gstep, gstep.node_id)
     heads = [head for head, _ in rows]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from . import arrange
 from . import graph as G
 from . import values
 from .lang import t
@@ -124,7 +125,7 @@ def title(n, lang=None):
     """The node's name as shown outside its box (hover title, the widget's list and
     inspector): display_name, or our words for a constant or the hidden nodes."""
     if n.kind == G.HIDDEN:
-        return t("label.more_nodes", lang, n=n.count)
+        return t("label.more_" + n.hides, lang, n=n.count)
     if n.kind == G.CONSTANT and n.tensor is None:
         return t("label.constant", lang)
     return display_name(n, lang)
@@ -153,7 +154,7 @@ def node_label(graph, n, state, show_values=True, show_grads=True, lang=None):
         else:
             body = _head(n.name, _tensor_info(n.tensor))
     elif n.kind == G.HIDDEN:
-        body = _head(t("label.more_nodes", lang, n=n.count)) + _lines(t("label.raise_limits", lang))
+        body = _head(title(n, lang)) + _lines(t("label.raise_limits" if n.hides == "nodes" else "label.fan", lang))
     elif n.kind == G.REF:
         target = graph.node(n.ref)
         body = _head(n.name) + _lines(t("label.ref", lang, id=n.ref))
@@ -238,13 +239,14 @@ def to_dot(graph, steps=None, show_values=True, show_grads=True, legend=True, ca
         'margin="0.08,0.03" height=0.3 penwidth=1.2]',
         '  edge [fontname="Helvetica" fontsize=9 arrowsize=0.6]',
     ]
+    spine = arrange.spines(graph)
     for n in graph.nodes:
         fill, border, extra = STYLES[n.kind]
         style = "rounded,filled" + (f",{extra}" if extra else "")
         cls = f"at-{n.kind}" + (" at-stale" if n.stale else "")
         label = node_label(graph, n, state, show_values, show_grads, lang)
         shape = " shape=ellipse" if n.kind in (G.OUTPUT, G.LEAF, G.SAVED) else ""
-        out.append(f'  {n.id} [id="{n.id}" class="{cls}"{shape} style="{style}" '
+        out.append(f'  {n.id} [id="{n.id}" class="{cls}" group="s{spine[n.id]}"{shape} style="{style}" '
                    f'fillcolor="{fill}" color="{border}" label=<{label}>]')
     for e in graph.edges:
         label = edge_label(e, state, show_grads, lang)

@@ -75,6 +75,8 @@ TEXT = {
     "caption.refs": ("{n} long edges into shared nodes drawn as dashed copies next to each use, "
                      "so that the layout stays fast.",
                      "{n} 条通向共享节点的长边改为在每个使用处画一个虚线副本，以保持布局快速。"),
+    "caption.fan": ("{name} has {n} inputs: the first {shown} are drawn, the rest as one box.",
+                    "{name} 有 {n} 个输入：只画出前 {shown} 个，其余画成一个框。"),
     "caption.collapsed": ("Graph too large to lay out quickly: only the {n} nodes nearest the output are drawn.",
                           "计算图太大，无法快速布局：只画出离输出最近的 {n} 个节点。"),
     # labels inside nodes
@@ -82,6 +84,8 @@ TEXT = {
     "label.identical": ("{n} identical steps in a row", "连续 {n} 个相同的步骤"),
     "label.raise_limits": ("raise max_nodes= or depth= to draw them", "增大 max_nodes= 或 depth= 可画出它们"),
     "label.more_nodes": ("{n} more nodes", "还有 {n} 个节点"),
+    "label.more_inputs": ("{n} more inputs", "还有 {n} 个输入"),
+    "label.fan": ("drawn as one box", "画成一个框"),
     "label.freed": ("saved tensors freed by backward", "保存的张量已被 backward 释放"),
     "label.modified": ("modified in place: saved at version {saved}, now {now}",
                        "已被原地修改：保存时版本 {saved}，现在 {now}"),

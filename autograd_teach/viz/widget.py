@@ -57,6 +57,7 @@ import anywidget
 import ipywidgets as W
 import traitlets
 
+from . import arrange
 from . import graph as G
 from .diagram import Diagram, _as_list, find_steps
 from .dot import title
@@ -224,7 +225,7 @@ class GraphWidget(W.VBox):
             names = G.caller_names(sys._getframe(1))
         self.lang = lang = resolve(lang)
         # Saved tensors are always laid out; the toggle only hides them.
-        self.graph = G.build_for_drawing(outputs, names=names, name=name, show_constants=show_constants,
+        self.graph = arrange.build_for_drawing(outputs, names=names, name=name, show_constants=show_constants,
                                    show_saved=True, max_nodes=max_nodes, depth=depth)
         steps, self.why = find_steps(self.graph, _as_list(outputs), recording)
         self.steps = steps or []
