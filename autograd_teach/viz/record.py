@@ -27,8 +27,9 @@ What a recording holds, and what it does not:
   engine holds the roots, and every node it runs is reachable from them),
   then through weak references, so a recording never keeps a graph alive
   (``del y`` frees it) and never takes a new object at a dead node's
-  address for that node.  PyTorch's C++ nodes take no weak references;
-  those are held until the recording goes.
+  address for that node.  PyTorch's C++ nodes take no weak references:
+  those are held while the tensors backward started from live (``loss``),
+  and let go when they go, or when the store drops the recording.
 * gradients by reference (the engine never writes into one it passed on),
   those past :data:`FULL_VALUES` elements as a :class:`Summary` (shape,
   norm, min, max) once the run ended, so memory stays bounded after it
@@ -39,8 +40,10 @@ What a recording holds, and what it does not:
   derivative rule reads (the chain-rule inspector's numbers), taken as the
   run begins, before backward frees it.
 * the background store keeps recordings while their graph lives, up to
-  :data:`BUDGET` bytes in all; past that the oldest go first, and a diagram
-  of a graph whose recording went says so.
+  :data:`BUDGET` bytes in all (steps, gradients, copies of .grad, the chain
+  rule's numbers); past that the oldest go first, and a diagram of a graph
+  whose recording went says so.  A ``record()`` block's Recorder keeps at
+  most as much (``rec.dropped`` counts the oldest it let go).
 
 Recording is on the engine's hot path: while the run lasts, only the engine's
 append per node; ``end()`` sorts the trace with C-level tools (zip, map,
@@ -66,7 +69,7 @@ from ..node import SavedTensor
 from . import torch_record
 
 FULL_VALUES = 4096        # a gradient of at most this many elements is kept whole
-BUDGET = 64 * 2 ** 20     # bytes of gradients the background store may hold
+BUDGET = 64 * 2 ** 20     # bytes the background store (and each Recorder) may hold
 STEP_BYTES = 200          # what one Step costs beside its arrays, roughly
 # The chain rule's numbers are kept for this many nodes of a run, those nearest the
 # output. The lessons' largest graph has 18 nodes (measured over every lesson
@@ -118,8 +121,55 @@ def _ref(obj):
     """A weak reference when the object allows one, else a stand-in holding it."""
     try:
         return weakref.ref(obj)
-    except TypeError:                 # PyTorch's C++ nodes
+    except TypeError:                 # PyTorch's C++ nodes, when no _Holder holds them
         return lambda: obj
+
+
+class _Holder:
+    """PyTorch's nodes of one run, held until the tensors that run started from
+    are gone.  Its C++ nodes take no weak reference, and a node's Python object
+    is made anew when nobody holds it (so ``is`` no longer finds it): the
+    recording holds them, but only as long as the learner can still draw them."""
+    __slots__ = ("nodes", "_index", "outputs", "__weakref__")
+
+    def __init__(self):
+        self.nodes, self._index, self.outputs = [], {}, []
+
+    def ref(self, node):
+        """A callable giving ``node`` back, or None once released."""
+        i = self._index.get(node)
+        if i is None:
+            i = self._index[node] = len(self.nodes)
+            self.nodes.append(node)
+        return _HeldRef(self, i)
+
+    def hold_while(self, tensors):
+        gone = functools.partial(_output_gone, weakref.ref(self))
+        for t in tensors:
+            try:
+                self.outputs.append(weakref.ref(t, gone))
+            except TypeError:         # a GradientEdge: nothing to watch
+                pass
+
+    def release(self):
+        self.nodes = self._index = None
+
+
+def _output_gone(holder_ref, _dead):
+    holder = holder_ref()
+    if holder is not None and not any(ref() is not None for ref in holder.outputs):
+        holder.release()
+
+
+class _HeldRef:
+    __slots__ = ("holder", "i")
+
+    def __init__(self, holder, i):
+        self.holder, self.i = holder, i
+
+    def __call__(self):
+        nodes = self.holder.nodes
+        return None if nodes is None else nodes[self.i]
 
 
 class Step:
@@ -157,7 +207,7 @@ class Recording:
     ``finished`` is called with the recording as the run ends."""
 
     def __init__(self, roots, finished=None):
-        self._roots = [_ref(r) for r in roots]
+        self._roots = [self._hold(r) for r in roots]
         self._finished = finished
         self.trace = []                    # the engine's (node, grad_output, grad_inputs) per node run
         self._nodes = ()                   # from the trace as the run ends: weak references to the nodes,
@@ -173,6 +223,8 @@ class Recording:
         # for each its saved_values dict, held by reference while the run lasts (backward
         # frees it by dropping the reference, never by changing it), or what _take_values took.
         self._first, self._first_values = self._take_first_values(roots)
+
+    _hold = staticmethod(_ref)             # how a node is held once the run ended (TorchRecording: a _Holder)
 
     def step(self, node, grad_outputs, grad_inputs):
         """An engine that calls a watcher at each node: the same entry as a trace's."""
@@ -194,15 +246,16 @@ class Recording:
         self.trace = None                  # it held the nodes strongly
         self._grads, self._sent, held = _bounded(grads, sent, _indices_of(nodes, self.roots))
         self._take_leaf_grads(nodes, sent)
-        try:
-            self._nodes = list(map(weakref.ref, nodes))
-        except TypeError:                 # PyTorch's C++ nodes take no weak reference
-            self._nodes = [_ref(n) for n in nodes]
+        self._nodes = self._hold_all(nodes)
         self._file_values(nodes)
-        self.nbytes = _nbytes(len(grads), held, self._leaf_grads.values())
+        self.nbytes = _nbytes(len(grads), held, self._leaf_grads.values()) + _values_nbytes(self._rule_values)
         self._ended = True
         if self._finished is not None:
             self._finished(self)
+
+    @staticmethod
+    def _hold_all(nodes):
+        return list(map(weakref.ref, nodes))
 
     def _take_leaf_grads(self, nodes, sent):
         """A copy of each leaf's .grad, after the AccumulateGrad steps (they send
@@ -257,6 +310,9 @@ class Recording:
     def roots(self):
         return [r for r in (ref() for ref in self._roots) if r is not None]
 
+    def release(self):
+        """Let go of the nodes (ours are held weakly: nothing to do)."""
+
     def alive(self):
         return any(ref() is not None for ref in self._roots)
 
@@ -278,7 +334,36 @@ class Recording:
 class TorchRecording(Recording):
     """A run of real PyTorch's engine (viz/torch_record.py), which calls ``step``:
     a node may have several outputs, and a gradient may be None; each step is
-    bounded at once, and a leaf's .grad copied at its step."""
+    bounded at once, and a leaf's .grad copied at its step.  Its nodes are held
+    by a _Holder until the tensors backward started from are gone (``hold_while``,
+    called by torch_record as the run begins), or at once as it ends when there
+    are none to watch: a training loop's graphs and inputs are never kept."""
+
+    def __init__(self, roots, finished=None):
+        self._holder = _Holder()
+        super().__init__(roots, finished)
+
+    def _hold(self, node):
+        return self._holder.ref(node)
+
+    def _hold_all(self, nodes):
+        return [self._holder.ref(n) for n in nodes]
+
+    def hold_while(self, tensors):
+        """Hold the run's nodes while any of ``tensors`` (backward's) lives."""
+        self._holder.hold_while(tensors)
+
+    def end(self):
+        super().end()
+        if not self._holder.outputs:
+            self.release()
+
+    def release(self):
+        """Let go of the nodes: the steps keep their numbers, their ``fn`` is None."""
+        self._holder.release()
+
+    def alive(self):
+        return self._holder.nodes is not None
 
     def step(self, node, grad_outputs, grad_inputs):
         grad = grad_outputs[0] if grad_outputs else None
@@ -472,6 +557,16 @@ def _index(items, value, start=0):
         return None
 
 
+def _values_nbytes(rule_values):
+    """The bytes of the arrays kept for the chain rule's numbers."""
+    total = 0
+    for names, saved, now in rule_values.values():
+        for v in itertools.chain((saved or {}).values(), now.values()):
+            v = v[0] if type(v) is tuple else v
+            total += getattr(v, "nbytes", 0) if isinstance(v, (np.ndarray, Summary)) else 0
+    return total
+
+
 def _nbytes(steps, held, leaf_grads):
     """Roughly what a run's steps hold: STEP_BYTES each, the gradients sent on
     (held bytes), as much again for those that flowed in (a node gets what was
@@ -568,6 +663,7 @@ class Recorder:
 
     def __init__(self, keep=None):
         self.recordings = []
+        self.dropped = 0                   # the oldest recordings let go past BUDGET bytes
         self._lock = threading.Lock()
         self._keep = keep
 
@@ -577,6 +673,7 @@ class Recorder:
     def _finished(self, recording):
         with self._lock:
             self.recordings.append(recording)
+            self.dropped += len(_drop_oldest(self.recordings))
         if self._keep is not None:
             self._keep(recording)
 
@@ -590,6 +687,19 @@ class Recorder:
 
     def __repr__(self):
         return f"<Recorder: {len(self.recordings)} recordings>"
+
+
+def _drop_oldest(recordings):
+    """Remove the oldest of ``recordings`` (a list, newest last) while they hold
+    more than BUDGET bytes in all, keeping the newest; return those removed,
+    their nodes let go."""
+    total = sum(r.nbytes for r in recordings)
+    dropped = []
+    while total > BUDGET and len(recordings) > 1:
+        old = recordings.pop(0)
+        total -= old.nbytes
+        dropped.append(old)
+    return dropped
 
 
 # --- the background store ------------------------------------------------------------
@@ -606,11 +716,9 @@ class _Store:
         with self._lock:
             self._recent = [r for r in self._recent if r.alive()]
             self._recent.append(recording)
-            total = sum(r.nbytes for r in self._recent)
-            while total > BUDGET and len(self._recent) > 1:
-                old = self._recent.pop(0)
-                total -= old.nbytes
-                self._dropped.extend(old._roots)
+            for old in _drop_oldest(self._recent):
+                self._dropped.extend(map(_mark, old.roots))
+                old.release()
 
     def find(self, fn):
         with self._lock:
@@ -624,8 +732,9 @@ class _Store:
         return None
 
     def dropped(self, fn):
+        mark = _mark(fn, create=False)
         with self._lock:
-            return any(ref() is fn for ref in self._dropped)
+            return mark is not None and any(ref() is mark for ref in self._dropped)
 
     def clear(self):
         with self._lock:
@@ -635,6 +744,24 @@ class _Store:
     def __len__(self):
         with self._lock:
             return len(self._recent)
+
+
+_MARK = "autograd_teach.viz"   # the key of our mark in a PyTorch node's metadata dict
+
+
+class _Mark:
+    __slots__ = ("__weakref__",)
+
+
+def _mark(fn, create=True):
+    """A weak reference to what stands for the root ``fn`` once its recording
+    was dropped: our node itself; for a PyTorch node (no weak references) a
+    small object put in its ``metadata`` dict, which lives as long as the node."""
+    if not torch_record.is_torch_node(fn):
+        return weakref.ref(fn) if create else fn
+    if not create:
+        return fn.metadata.get(_MARK)
+    return weakref.ref(fn.metadata.setdefault(_MARK, _Mark()))
 
 
 _store = _Store()
