@@ -269,8 +269,14 @@ def test_a_gradient_too_large_to_keep_is_bounded_where_it_is_sent_too():
     assert isinstance(sum_step.grad_output, np.ndarray)
     assert isinstance(sum_step.grad_inputs[0], R.Summary) and sum_step.grad_inputs[0].max == 1.0
     assert isinstance(mul_step.grad_output, R.Summary) and isinstance(mul_step.grad_inputs[0], R.Summary)
+    big = mul_step.grad_inputs[0]
+    assert big.nbytes == 64 + 4 * (R.FULL_VALUES + 10)       # it holds its array until read, and says so
+    assert acc_step.leaf_grad.nbytes == 64 + 4 * (R.FULL_VALUES + 10)
     assert isinstance(acc_step.leaf_grad, R.Summary) and acc_step.leaf_grad.max == 2.0
-    assert rec.last.nbytes < 10 * 64 + 3 * R.STEP_BYTES
+    assert acc_step.leaf_grad.nbytes == 64                    # read: the numbers stay, the array goes
+    assert rec.last.nbytes >= 3 * 4 * (R.FULL_VALUES + 10)    # the store counts what the run holds
+    x.grad.zero_()                                            # the copy of .grad is the run's own
+    assert acc_step.leaf_grad.max == 2.0 and big.norm == pytest.approx(2.0 * (R.FULL_VALUES + 10) ** 0.5)
 
 
 def test_a_large_gradient_sent_to_a_node_that_never_runs_is_bounded_as_the_run_ends():

@@ -60,7 +60,6 @@ import operator
 import threading
 import weakref
 from collections import deque
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -89,32 +88,56 @@ def sources():
 # -----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Summary:
-    """Stands for a gradient too large to keep: what a label needs of it."""
-    shape: tuple
-    dtype: str
-    norm: float
-    min: float
-    max: float
+    """Stands for a gradient too large to keep whole: its shape and dtype, and
+    its norm, min and max (exact, in float64), worked out when first read, from
+    the array it holds until then.  Nobody writes into that array: the engine
+    never writes into a gradient it passed on, and :func:`keep` copies any
+    other.  Working them out as the run ends cost several times the backward
+    itself (docs/benchmarks.md, "Recording cost"); most are never read."""
+    __slots__ = ("shape", "dtype", "_array", "_stats")
+
+    def __init__(self, array):
+        self.shape, self.dtype = tuple(array.shape), array.dtype
+        self._array, self._stats = array, None
+
+    def _read(self):
+        stats = self._stats
+        if stats is None:
+            array = self._array
+            if array is None:             # another thread just worked them out
+                return self._stats
+            f = array.astype(np.float64)
+            stats = self._stats = (float(np.linalg.norm(f.ravel())), float(np.min(f)), float(np.max(f)))
+            self._array = None
+        return stats
+
+    norm = property(lambda self: self._read()[0])
+    min = property(lambda self: self._read()[1])
+    max = property(lambda self: self._read()[2])
 
     @property
     def size(self):
         return int(np.prod(self.shape, dtype=np.int64))
 
-    nbytes = 64
+    @property
+    def nbytes(self):
+        array = self._array
+        return 64 + (0 if array is None else array.nbytes)
+
+    def __repr__(self):
+        return f"Summary(shape={self.shape}, dtype={self.dtype!r})"
 
 
-def keep(array):
-    """A copy of a small array (the engine's buffers may be reused); a Summary of a large one."""
+def keep(array, owned=False):
+    """A copy of a small array; a Summary of a large one, over a copy unless
+    ``owned`` (an array nobody will write into: a gradient the engine sent)."""
     if array is None:
         return None
     a = array if type(array) is np.ndarray else np.asarray(array)
     if a.size <= FULL_VALUES:
         return a.copy()
-    f = a.astype(np.float64, copy=False)
-    return Summary(tuple(a.shape), str(a.dtype), float(np.linalg.norm(f.ravel())),
-                   float(np.min(f)), float(np.max(f)))
+    return Summary(a if owned else a.copy(order="K"))   # "K": a transposed gradient copies at memcpy speed
 
 
 def _ref(obj):
@@ -399,7 +422,7 @@ def _leaf_grad(node):
     if data is not None:
         return keep(data)
     grad = getattr(var, "grad", None)     # a PyTorch leaf (its _grad is a torch.Tensor: no _data)
-    return None if grad is None else keep(_numpy(grad))
+    return None if grad is None else keep(_numpy(grad), owned=True)   # _numpy copied it
 
 
 def _nearest_nodes(roots, count):
@@ -459,9 +482,9 @@ def _settle_values(node, values):
     _take_values's list) as ``[saved names, settled saved values, other values]``,
     or None when its rule reads nothing.  Of each saved tensor only its array
     and version counter are kept (a SavedTensor also refers to the node that
-    made its tensor, which would keep that part of the graph alive); one too
-    large to keep whole becomes a Summary (held until now, it cost nothing more:
-    the graph held it before backward)."""
+    made its tensor, which would keep that part of the graph alive), whatever
+    its size: it is copied, or summarised, only when the steps are read, and
+    left out then if it was modified in place since (_read_saved)."""
     if type(values) is list:
         names, saved, now = values
     else:                                  # a saved_values dict: what most ops read
@@ -476,8 +499,7 @@ def _settle_values(node, values):
         if type(s) is SavedTensor:
             data, box, version = _SAVED(s)
             if data is not None:           # (None: saved under saved_tensors_hooks, not ours to read)
-                settled[name] = (data, box, version) if data.size <= FULL_VALUES else \
-                    keep(data) if box[0] == version else None
+                settled[name] = (data, box, version)
         elif s is not None:
             settled[name] = s              # a number in a tensor's place: read as tensor(2) (_read_saved)
     return [names, settled, now]
@@ -523,7 +545,7 @@ def _too_large(grad):
 
 def _bounded_one(grad):
     """grad, or its Summary when it is an array too large to keep whole."""
-    return keep(grad) if type(grad) is np.ndarray and grad.size > FULL_VALUES else grad
+    return Summary(grad) if type(grad) is np.ndarray and grad.size > FULL_VALUES else grad
 
 
 def _kept(grad):
@@ -561,9 +583,8 @@ def _values_nbytes(rule_values):
     """The bytes of the arrays kept for the chain rule's numbers."""
     total = 0
     for names, saved, now in rule_values.values():
-        for v in itertools.chain((saved or {}).values(), now.values()):
-            v = v[0] if type(v) is tuple else v
-            total += getattr(v, "nbytes", 0) if isinstance(v, (np.ndarray, Summary)) else 0
+        held = [v[0] if type(v) is tuple else v for v in (saved or {}).values()]   # (array, box, version)
+        total += sum(v.nbytes for v in itertools.chain(held, now.values()) if isinstance(v, (np.ndarray, Summary)))
     return total
 
 
@@ -576,6 +597,13 @@ def _nbytes(steps, held, leaf_grads):
 
 _NBYTES = operator.attrgetter("nbytes")
 _IS_ARRAY = functools.partial(operator.is_not, None)
+
+
+def _settled(value):
+    """A Summary with its numbers worked out now (the array it summarises may change later)."""
+    if type(value) is Summary:
+        value.norm
+    return value
 
 
 def _read_values(values):
@@ -604,7 +632,7 @@ def _read_saved(saved, names):
             v = data
         if v is None:
             continue                       # not saved (no gradient needs it), or modified in place
-        values[name] = v if type(v) is Summary else keep(np.asarray(v))
+        values[name] = v if type(v) is Summary else _settled(keep(np.asarray(v)))
     return values
 
 
