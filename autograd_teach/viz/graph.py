@@ -391,6 +391,7 @@ class GradStep:
     leaf_grad: object = None     # the leaf's .grad after an AccumulateGrad step
     values: dict = None          # what the node's derivative rule read (record.Step.values)
     grad_inputs: tuple = ()      # what the node sent, one per next_functions entry
+    first_grad: bool = False     # after an AccumulateGrad step: the leaf had no .grad before it
 
 
 def grad_steps(graph, recording):
@@ -416,7 +417,8 @@ def grad_steps(graph, recording):
                         sent[e.id] = step.grad_output
         out.append(GradStep(step.index, node.id if node else None, fn_name(step.fn),
                             step.grad_output, sent, step.leaf_grad,
-                            getattr(step, "values", None), tuple(step.grad_inputs)))
+                            getattr(step, "values", None), tuple(step.grad_inputs),
+                            getattr(step, "first_grad", False)))
     return out
 
 

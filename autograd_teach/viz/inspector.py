@@ -176,11 +176,10 @@ def _accumulate_rows(step, lang):
     incoming = step.grad_output
     try:
         old = np.asarray(new, dtype=np.float64) - np.asarray(incoming, dtype=np.float64)
-        first = not np.any(old)
     except (TypeError, ValueError):            # kept only as summaries
-        old, first = None, False
+        old = None
     text = t("insp.accumulate", lang)
-    if first:
+    if step.first_grad:
         body = f"None + {_flat(incoming, lang)} = {_flat(new, lang)}\n{t('insp.no_old', lang)}"
     elif old is not None:
         body = f"{_flat(old.astype(np.asarray(new).dtype), lang)} + {_flat(incoming, lang)} = {_flat(new, lang)}"

@@ -197,14 +197,15 @@ class _HeldRef:
 
 class Step:
     """One node the engine ran.  ``fn`` is None once that node is gone."""
-    __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad", "values")
+    __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad", "values", "first_grad")
 
-    def __init__(self, index, fn_ref, grad_output, grad_inputs, leaf_grad=None, values=None):
+    def __init__(self, index, fn_ref, grad_output, grad_inputs, leaf_grad=None, values=None, first_grad=False):
         self.index = index
         self._fn = fn_ref                   # a weak reference (a stand-in for PyTorch's C++ nodes)
         self.grad_output = grad_output      # the gradient flowing into fn (summed over its uses)
         self.grad_inputs = grad_inputs      # one per next_functions entry: what fn sent on
         self.leaf_grad = leaf_grad          # after an AccumulateGrad step: the leaf's .grad
+        self.first_grad = first_grad        # ... which was None before it (not zeros: x.grad.zero_())
         self.values = values                # what fn's derivative rule read, before backward freed it
 
     @property
@@ -237,6 +238,7 @@ class Recording:
         self._grads = ()                   # the gradient that flowed into each (None: none did),
         self._sent = ()                    # what each sent on, one per next_functions entry
         self._leaf_grads = {}              # step index -> a copy of the leaf's .grad (AccumulateGrad)
+        self._first_grads = set()          # step indices whose leaf had no .grad before the step
         self._rule_values = {}             # step index -> what its derivative rule read
         self.nbytes = 0                    # roughly what it holds, once the run ended
         self._ended = False
@@ -288,6 +290,8 @@ class Recording:
             leaf_grad = _leaf_grad(nodes[i])
             if leaf_grad is not None:
                 self._leaf_grads[i] = leaf_grad
+                if _grad_was_none(nodes[i]):
+                    self._first_grads.add(i)
 
     def _file_values(self, nodes):
         """Settle the values taken before the run (_settle_values) and file them
@@ -323,7 +327,8 @@ class Recording:
         if steps is None or len(steps) != len(self):
             refs, grads, sents, leaf_grads = self._columns()
             values = self._rule_values
-            steps = [Step(i, ref, _kept(grad), tuple(sent), leaf_grads.get(i), _read_values(values.get(i)))
+            first = self._first_grads if self._ended else {i for i in leaf_grads if _grad_was_none(refs[i]())}
+            steps = [Step(i, ref, _kept(grad), tuple(sent), leaf_grads.get(i), _read_values(values.get(i)), i in first)
                      for i, (ref, grad, sent) in enumerate(zip(refs, grads, sents))]
             if self._ended:
                 self._steps = steps
@@ -393,6 +398,8 @@ class TorchRecording(Recording):
         self.trace.append((node, _bounded_one(grad), tuple(map(_bounded_one, grad_inputs))))
         if hasattr(node, "variable"):
             self._leaf_grads[len(self.trace) - 1] = _leaf_grad(node)
+            if _grad_was_none(node):
+                self._first_grads.add(len(self.trace) - 1)
 
     def _take_leaf_grads(self, nodes, sent):
         pass                               # taken at each step
@@ -408,6 +415,17 @@ def recording(roots, finished=None):
 
 
 # --- what a step keeps beside its gradients ------------------------------------------
+
+def _grad_was_none(node):
+    """After an AccumulateGrad step: True when the leaf had no .grad before it.
+    A .grad the step made is a new tensor, version 0; one it added into (or one
+    zeroed in place, x.grad.zero_()) has been written, so its version is past 0."""
+    grad = getattr(getattr(node, "variable", None), "grad", None) if hasattr(node, "variable") else None
+    if grad is None:
+        return False
+    box = getattr(grad, "_version_box", None)
+    return (box[0] if box is not None else grad._version) == 0
+
 
 def _leaf_grad(node):
     """A copy of the leaf's .grad after an AccumulateGrad step (None for another node)."""
