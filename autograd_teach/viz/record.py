@@ -65,7 +65,7 @@ import numpy as np
 
 from .. import engine
 from ..node import SavedTensor
-from . import torch_record
+from . import teach, torch_record
 
 FULL_VALUES = 4096        # a gradient of at most this many elements is kept whole
 BUDGET = 64 * 2 ** 20     # bytes the background store (and each Recorder) may hold
@@ -405,7 +405,10 @@ class TorchRecording(Recording):
         pass                               # taken at each step
 
     def _take_first_values(self, roots):
-        return (), ()                      # PyTorch's nodes: no derivative rules of ours to fill in
+        """What the teaching forms (viz/teach.py) read, at the nodes nearest the
+        roots, through PyTorch's ``_saved_<name>`` before backward frees it."""
+        first = _nearest_nodes(roots, SNAPSHOT_STEPS)
+        return first, [_take_torch_values(node) for node in first]
 
 
 def recording(roots, finished=None):
@@ -493,6 +496,21 @@ def _take_values(node):
             continue
         now[name] = keep(_numpy(v)) if hasattr(v, "numpy") else v
     return [saved_names, saved, now]
+
+
+def _take_torch_values(node):
+    """``[(), None, {name: value}]`` of a PyTorch node's saved values its teaching form reads, or None."""
+    names = teach.READS.get(node.name())
+    if names is None:
+        return None
+    now = {}
+    for name in names:
+        try:
+            v = getattr(node, "_saved_" + name)
+        except Exception:          # noqa: BLE001 - not saved, or already freed
+            continue
+        now[name] = keep(_numpy(v), owned=True) if torch_record.is_torch_tensor(v) else v
+    return [(), None, now]
 
 
 def _settle_values(node, values):
