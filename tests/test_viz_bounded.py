@@ -14,7 +14,7 @@ from autograd_teach import viz
 
 from viz_torch_helpers import import_torch
 
-R = importlib.import_module("autograd_teach.viz.record")   # viz.record is the function
+R = importlib.import_module("autograd_teach.viz.recording")
 
 
 def rss_mb():
