@@ -24,7 +24,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import dtypes, grad_mode, rules, saved_hooks
+from . import dtypes, dual, grad_mode, rules, saved_hooks
 
 # PyTorch's sequence_nr: each node gets the next number; the engine runs the
 # ready node with the highest one first (see engine.py).
@@ -224,7 +224,7 @@ INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do no
 class SavedTensor:
     """In PyTorch: SavedVariable. The array backward needs, the version counter
     it shares with its tensor, and the version it had when saved."""
-    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr", "hooks")
+    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr", "hooks", "tangents")
 
     def __init__(self, t, output_of=None):
         if t._inference:
@@ -240,6 +240,8 @@ class SavedTensor:
             self.ref, self.made_by = weakref.ref(t), t.grad_fn
         self.output_nr = t._output_nr   # which output of made_by it was (unbind, split: several)
         self.hooks = saved_hooks.pack(t) if saved_hooks.in_use else None   # saved_tensors_hooks
+        # forward-mode AD (dual.py): its tangents, for a backward that runs on dual tensors
+        self.tangents = dual.tangents_of(t) if dual.levels else None
         if self.hooks is not None:
             self.data = None          # as in PyTorch, only what pack_hook returned is kept
 
@@ -282,6 +284,8 @@ class SavedTensor:
             t = node.wrap(self.data, self.box, self.made_by)
         if self.output_nr:            # output k of a node with several outputs
             t._set_grad_fn(t.grad_fn, self.output_nr)
+        if self.tangents:             # a dual tensor comes back dual
+            dual.give_tangents(t, self.tangents)
         return t
 
 
@@ -353,7 +357,8 @@ class OpNode(Node):
 
     @classmethod
     def apply(cls, *args):
-        """The op on tensors, in three steps: forward, views, graph."""
+        """The op on tensors, in three steps: forward, views, graph (and a
+        fourth while forward-mode AD is on: the tangent)."""
         inputs, params = args[:len(cls.inputs)], args[len(cls.inputs):]
         first, node = inputs[0], cls.__new__(cls)
         # 1. The forward on numpy arrays, in the dtype PyTorch gives the result:
@@ -387,6 +392,9 @@ class OpNode(Node):
         # 3. The node joins the graph: edges to the inputs, what backward needs.
         if recording:
             node.record(inputs, out)
+        # 4. Forward-mode AD (dual.py), only while a dual level exists: out's tangent.
+        if dual.levels:
+            dual.propagate(cls, node, inputs, params, out, OpNode.apply.__func__)
         return out
 
     def out_dtype(self, dt):

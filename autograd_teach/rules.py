@@ -214,6 +214,16 @@ def evaluate(node, grad, values=None, create_graph=False):
                 for name in sorted(todo)}
 
 
+def evaluate_text(op, name, text, values):
+    """One expression in the rules' language, not from a docstring (a
+    forward-mode formula, jvp_rules.py), on `values`, with the functions of
+    op's module and + - * / as C++ computes them; grad mode is left as it is."""
+    env = dict(namespace(op))
+    env.update(values)
+    env.update({"__builtins__": _BUILTINS, "math": math, _BINARY: _binary()})
+    return eval(_compiled(_class(op).__name__, name, text), env)  # noqa: S307 (our own tables)
+
+
 # -- a rule's + - * / as C++ computes them (see the docstring) ------------------------
 _BINARY = "__binary__"      # a name no rule can write: the rules are parsed before the rewrite
 _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}

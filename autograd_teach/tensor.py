@@ -32,7 +32,7 @@ import weakref
 
 import numpy as np
 
-from . import dtypes, engine, grad_mode, printing, views
+from . import dtypes, dual, engine, grad_mode, printing, views
 from . import ops as O
 from .node import Node, RemovableHandle, call_post_hooks
 from .size import Size
@@ -299,6 +299,8 @@ class Tensor(InplaceOrView, TensorMethods):
             suffixes = ["requires_grad=True"]
         else:
             suffixes = []
+        if dual.levels:     # a dual tensor shows its tangent (forward-mode AD)
+            suffixes += dual.tangent_suffix(self)
         return printing.format_tensor(self._data, self.dtype.name, suffixes)
 
     __str__ = __repr__

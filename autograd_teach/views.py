@@ -27,7 +27,7 @@ import weakref
 
 import numpy as np
 
-from . import grad_mode
+from . import dual, grad_mode
 from . import ops as O
 from .node import op_name
 
@@ -135,6 +135,8 @@ class InplaceOrView:
         self from before an in-place write."""
         t = self._wrap(self._data.copy(order="K"))
         t._copy_history(self)
+        if dual.levels:      # and its tangents (forward-mode AD)
+            dual.copy_tangents(self, t)
         return t
 
     def _copy_history(self, other):
@@ -161,6 +163,8 @@ class InplaceOrView:
             self._requires_grad or any(getattr(a, "_requires_grad", False) for a in args))
         result = op(self._snapshot() if needs_graph else self, *args)
         self._check_inplace_result(result)
+        if dual.levels:      # forward-mode AD: self's tangent is now result's
+            dual.after_inplace(self, result, self._base, self._view_chain)
         if needs_graph and self._base is not None and result.grad_fn is not None:
             return self._rewrite_base_history(result)
         self._data[...] = result._data

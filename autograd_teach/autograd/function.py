@@ -27,7 +27,7 @@ import warnings
 
 import numpy as np
 
-from .. import grad_mode
+from .. import dual, grad_mode
 from ..node import FREED, SavedTensor, next_sequence_nr, unbroadcast
 from ..ops.multi_output import MultiOutputNode
 from ..ops.shape import ViewBackward0
@@ -257,6 +257,12 @@ class Function:
         raise NotImplementedError("You must implement either the backward or vjp method for your custom "
                                   "autograd.Function to use it with backward mode AD.")
 
+    @staticmethod
+    def jvp(ctx, *tangents):
+        """Forward-mode AD: the outputs' tangents from the inputs' (None where an input has none)."""
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it "
+                                  "with forward mode AD.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         setup_context = cls.setup_context is not Function.setup_context
@@ -269,7 +275,8 @@ class Function:
             node_cls = type(f"{cls.__name__}Backward", (BackwardCFunction,), {"_fn": cls})
             cls._node_class = node_cls
         ctx = node_cls(args)
-        with grad_mode.no_grad():    # forward's own ops are not recorded, as in PyTorch
+        # forward's own ops are not recorded, as in PyTorch, nor are their tangents (jvp gives those)
+        with grad_mode.no_grad(), dual.suspended():
             if setup_context:
                 out = cls.forward(*args)
                 cls.setup_context(ctx, args, out)
@@ -283,7 +290,10 @@ class Function:
             ctx.sequence_nr = next_sequence_nr()
         ctx.num_outputs = len(outs)
         ctx.output_metadata = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else None for o in outs)
-        outs = tuple(_wrap_output(ctx, k, o, args, recording, len(outs) > 1) for k, o in enumerate(outs))
+        with dual.suspended():
+            outs = tuple(_wrap_output(ctx, k, o, args, recording, len(outs) > 1) for k, o in enumerate(outs))
+        if dual.levels:        # forward-mode AD: the outputs' tangents, from the Function's jvp
+            dual.custom_jvp(cls, ctx, args, outs, Function.jvp)
         return outs if isinstance(out, tuple) else outs[0]
 
 
