@@ -116,3 +116,6 @@ def _tensors_only(name):
 logical_and, logical_or, logical_xor, fmax, fmin, isclose = map(
     _tensors_only, ("logical_and", "logical_or", "logical_xor", "fmax", "fmin", "isclose"))
 from .shape_functions import meshgrid, repeat_interleave  # noqa: E402,F401
+
+# --- torch.func: grad, vjp, jvp, vmap, jacrev, jacfwd, hessian ---
+from . import func  # noqa: E402,F401

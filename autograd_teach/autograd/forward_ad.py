@@ -73,6 +73,11 @@ def make_dual(tensor, tangent, *, level=None):
     if lvl is None:
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
                            "enter_dual_level() first.")
+    return make_dual_at(lvl, tensor, tangent)
+
+
+def make_dual_at(lvl, tensor, tangent):
+    """make_dual at a level given as itself (torch.func.jvp: its index may change under other threads)."""
     for name, t in (("primal", tensor), ("tangent", tangent)):
         if not t.is_floating_point():     # (complex tensors do not exist here)
             raise ValueError(f"Expected {name} to be floating point or complex, but got: {t.dtype}")
@@ -99,6 +104,10 @@ def unpack_dual(tensor, *, level=None):
         raise RuntimeError("Invalid level given to _fw_primal")
     if lvl is None:         # no such level: no tangent there
         return UnpackedDualTensor(tensor, None)
+    return unpack_dual_at(lvl, tensor)
+
+
+def unpack_dual_at(lvl, tensor):
     with dual.suspended(lvl):
         primal = _FwPrimal.apply(tensor)
     return UnpackedDualTensor(primal, lvl.tangent(tensor))
