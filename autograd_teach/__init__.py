@@ -119,3 +119,4 @@ from .shape_functions import meshgrid, repeat_interleave  # noqa: E402,F401
 
 # --- torch.func: grad, vjp, jvp, vmap, jacrev, jacfwd, hessian ---
 from . import func  # noqa: E402,F401
+from .einsum import einsum  # noqa: E402,F401
