@@ -120,3 +120,6 @@ from .shape_functions import meshgrid, repeat_interleave  # noqa: E402,F401
 # --- torch.func: grad, vjp, jvp, vmap, jacrev, jacfwd, hessian ---
 from . import func  # noqa: E402,F401
 from .einsum import einsum  # noqa: E402,F401
+logcumsumexp = _function_form("logcumsumexp")  # noqa: E305
+from .ops.bernoulli import bernoulli  # noqa: E402,F401
+from .ops.unique import unique, unique_consecutive  # noqa: E402,F401

@@ -99,6 +99,11 @@ JVP = {
     "LogsumexpBackward0": "logsumexp_jvp(self_p, self_t, dim, keepdim)",
     "LinalgVectorNormBackward0": "norm_jvp(self_p, self_t, ord, result, dim, keepdim)",
     "SortBackward0": "self_t.gather(dim, indices)",
+    "RoundBackward1": ELEMENT_WISE, "BernoulliBackward0": ELEMENT_WISE, "BernoulliBackward1": ELEMENT_WISE,
+    "DivBackward2": "(self_t - other_t * result) / other_p if rounding_mode is None else zeros_like(result)",
+    "DivBackward3": "self_t / other if rounding_mode is None else zeros_like(result)",
+    "LogcumsumexpBackward0": "(self_t * (self_p - self_p.amax(dim, True)).exp()).cumsum(dim)"
+                             " / (self_p - self_p.amax(dim, True)).exp().cumsum(dim)",
     "TopkBackward0": "self_t.gather(dim, indices)",
     # products: linear in each input while the other is fixed
     "DotBackward0": "self_t.dot(tensor_p) + self_p.dot(tensor_t)",

@@ -26,6 +26,9 @@ T_0D_WARNING = (
     "at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4321.)")
 
 
+_NO_MODE = object()     # div without rounding_mode: x.div(y) and x.div(y, rounding_mode=None) are two overloads
+
+
 class TensorMethods:
     __slots__ = ()
 
@@ -41,7 +44,9 @@ class TensorMethods:
     def mul(self, other):
         return O.MulBackward0.apply(self, _operand(other, self))
 
-    def div(self, other):
+    def div(self, other, *, rounding_mode=_NO_MODE):
+        if rounding_mode is not _NO_MODE:      # the rounding overload, its own node even for None (as PyTorch's)
+            return _div_rounded(self, other, rounding_mode)
         return O.DivBackward0.apply(self, _operand(other, self))
 
     def pow(self, exponent):
@@ -183,8 +188,22 @@ class TensorMethods:
     def ceil(self):
         return O.CeilBackward0.apply(self)
 
-    def round(self):
+    def round(self, *, decimals=None):
+        if decimals is not None:
+            return O.RoundBackward1.apply(self, int(decimals))
         return O.RoundBackward0.apply(self)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        return O.unique.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return O.unique.unique_consecutive(self, return_inverse, return_counts, dim)
+
+    def bernoulli(self, p=None, *, generator=None):
+        return O.bernoulli.bernoulli(self, p, generator=generator)
+
+    def logcumsumexp(self, dim):
+        return O.LogcumsumexpBackward0.apply(self, dim)
 
     def trunc(self):
         return O.TruncBackward0.apply(self)
@@ -938,3 +957,13 @@ def _isclose(a, b, rtol, atol, equal_nan):
         error = np.abs(x - y)
         close |= np.isfinite(error) & (error <= allowed)
     return a._wrap(np.asarray(close))
+
+
+def _div_rounded(self, other, rounding_mode):
+    if rounding_mode not in O.rounding_modes.MODES:
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                           f"'{rounding_mode}'")
+    other = _operand(other, self)
+    if isinstance(other, TensorMethods):
+        return O.DivBackward2.apply(self, other, rounding_mode)
+    return O.DivBackward3.apply(self, other, rounding_mode)

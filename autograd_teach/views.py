@@ -230,8 +230,10 @@ class InplaceOrView:
     def mul_(self, other):
         return self._inplace(type(self).mul, other)
 
-    def div_(self, other):
-        return self._inplace(type(self).div, other)
+    def div_(self, other, *, rounding_mode="__none__"):
+        if rounding_mode == "__none__":
+            return self._inplace(type(self).div, other)
+        return self._inplace(lambda t, o: t.div(o, rounding_mode=rounding_mode), other)
 
     def pow_(self, exponent):
         return self._inplace(type(self).pow, exponent)
@@ -255,6 +257,9 @@ class InplaceOrView:
 
     def normal_(self, mean=0.0, std=1.0, *, generator=None):
         return self._inplace(O.NormalBackward0.apply, mean, std, generator)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        return self._inplace(O.BernoulliBackward1.apply, p, generator)
 
     # --- added for torch.nn / next chapters (issue 8) ---
     def masked_fill_(self, mask, value):
