@@ -99,6 +99,12 @@ JVP = {
     "LogsumexpBackward0": "logsumexp_jvp(self_p, self_t, dim, keepdim)",
     "LinalgVectorNormBackward0": "norm_jvp(self_p, self_t, ord, result, dim, keepdim)",
     "SortBackward0": "self_t.gather(dim, indices)",
+    "LinalgDetBackward0": "result * (A_p.inverse().mT * A_t).sum([-2, -1])",
+    "LinalgInvExBackward0": "-result.matmul(A_t).matmul(result)",
+    "LinalgSolveExBackward0": "linalg_solve(A_p, B_t - (A_t.matmul(result.unsqueeze(-1)).squeeze(-1) if vector "
+                              "else A_t.matmul(result)))",
+    "LinalgCholeskyExBackward0": "cholesky_jvp(A_t, result.mT if upper else result).mT if upper "
+                                 "else cholesky_jvp(A_t, result)",
     "RoundBackward1": ELEMENT_WISE, "BernoulliBackward0": ELEMENT_WISE, "BernoulliBackward1": ELEMENT_WISE,
     "DivBackward2": "(self_t - other_t * result) / other_p if rounding_mode is None else zeros_like(result)",
     "DivBackward3": "self_t / other if rounding_mode is None else zeros_like(result)",
@@ -166,4 +172,11 @@ def _unsqueeze_all(x, dim, ndim):
     return x
 
 
-HELPERS = {"sum_over": sum_over, "logsumexp_jvp": logsumexp_jvp, "norm_jvp": norm_jvp}
+def cholesky_jvp(A_t, L):
+    """dL = L Φ(L⁻¹ dA L⁻ᵀ), Φ: the lower triangle with the diagonal halved."""
+    inv = L.inverse()
+    phi = inv.matmul(A_t).matmul(inv.mT).tril()
+    return L.matmul(phi - 0.5 * phi.diagonal(0, -2, -1).diag_embed())
+
+
+HELPERS = {"sum_over": sum_over, "logsumexp_jvp": logsumexp_jvp, "norm_jvp": norm_jvp, "cholesky_jvp": cholesky_jvp}

@@ -199,6 +199,12 @@ class TensorMethods:
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
         return O.unique.unique_consecutive(self, return_inverse, return_counts, dim)
 
+    def det(self):
+        return O.LinalgDetBackward0.apply(self)
+
+    def inverse(self):
+        return O.LinalgInvExBackward0.apply(self)
+
     def bernoulli(self, p=None, *, generator=None):
         return O.bernoulli.bernoulli(self, p, generator=generator)
 

@@ -502,6 +502,27 @@ CASES.update({
     "UniqueDimBackward0": [("rows", lambda r: [t(2, 3, rng=r)], lambda x: torch.unique(x, dim=0))],
     "UniqueConsecutiveBackward0": [("runs", lambda r: [t(2, 3, rng=r)], lambda x: torch.unique_consecutive(x))],
 })
+# -- det, inv, solve, cholesky (ops/linalg_inverse.py): well-conditioned inputs, batched too --
+def _spd(x):
+    """x xᵀ + 3 I: symmetric positive definite, for cholesky."""
+    return x.matmul(x.mT) + 3 * torch.eye(x.shape[-1], dtype=x.dtype)
+
+
+CASES.update({
+    "LinalgDetBackward0": [("matrix", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.det(a)),
+                           ("batch", lambda r: [t(2, 2, 2, rng=r)], lambda a: a.det())],
+    "LinalgInvExBackward0": [("matrix", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.inv(a + 3 * torch.eye(3))),
+                             ("batch", lambda r: [t(2, 2, 2, rng=r)], lambda a: (a + 3 * torch.eye(2)).inverse())],
+    "LinalgSolveExBackward0": [("matrix", lambda r: [t(3, 3, rng=r), t(3, 2, rng=r)],
+                                lambda a, b: torch.linalg.solve(a + 3 * torch.eye(3), b)),
+                               ("vector", lambda r: [t(3, 3, rng=r), t(3, rng=r)],
+                                lambda a, b: torch.linalg.solve(a + 3 * torch.eye(3), b))],
+    "LinalgCholeskyExBackward0": [("lower", lambda r: [t(3, 3, rng=r)], lambda x: torch.linalg.cholesky(_spd(x))),
+                                  ("upper, batch", lambda r: [t(2, 3, 3, rng=r)],
+                                   lambda x: torch.linalg.cholesky(_spd(x), upper=True))],
+})
+
+
 # Ops whose backward PyTorch refuses with a NotImplementedError of its own wording (not a not_implemented rule)
 NO_DERIVATIVE = {"Unique2Backward0": "_unique2", "UniqueDimBackward0": "unique_dim",
                  "UniqueConsecutiveBackward0": "unique_consecutive"}
