@@ -26,11 +26,12 @@ import weakref
 
 import numpy as np
 
-from . import dual, grad_mode
 from .autograd.forward_ad import make_dual_at, unpack_dual_at
 from .autograd.functional import grad as autograd_grad
-from .more_functions import stack
-from .tensor import Tensor
+from .compat.more_functions import stack
+from .core import grad_mode
+from .forward_mode import dual
+from .core.tensor import Tensor
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "vmap", "jacrev", "jacfwd", "hessian"]
 

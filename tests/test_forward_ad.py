@@ -10,7 +10,7 @@ import pytest
 
 import autograd_teach as torch
 import autograd_teach.autograd.forward_ad as fwAD
-from autograd_teach import dual
+from autograd_teach.forward_mode import dual
 from autograd_teach.autograd import gradcheck, gradgradcheck
 
 

@@ -11,8 +11,8 @@ import pytest
 
 import autograd_teach as torch
 import autograd_teach.autograd.forward_ad as fwAD
-from autograd_teach import dual
-from autograd_teach.jvp_rules import JVP
+from autograd_teach.forward_mode import dual
+from autograd_teach.forward_mode.jvp_rules import JVP
 from test_derivative_formulas import CASES, op_classes
 
 # ops PyTorch has a forward rule for that this package does not (yet): a tangent reaching them raises

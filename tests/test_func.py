@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import autograd_teach as torch
-from autograd_teach import dual, func
+from autograd_teach import func
+from autograd_teach.forward_mode import dual
 from autograd_teach.autograd import functional as AF, gradcheck, gradgradcheck
 from autograd_teach.func import grad, hessian, jacfwd, jacrev, jvp, vjp, vmap
 

@@ -13,9 +13,9 @@ a tangent is in jvp_rules.py; the levels and the bookkeeping in dual.py.
 """
 from collections import namedtuple
 
-from .. import dual
-from ..ops.alias import AliasBackward0
-from ..tensor import Tensor
+from ..forward_mode import dual
+from ..core.ops.alias import AliasBackward0
+from ..core.tensor import Tensor
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 UnpackedDualTensor.__module__ = "torch.autograd.forward_ad"

@@ -19,7 +19,7 @@ A forward may return a tuple: every tensor in it is an output of the same
 node (a, b = F.apply(x): a.grad_fn is b.grad_fn, b.output_nr == 1), and
 backward receives one gradient per output, zeros for an output that got none
 (None instead after ctx.set_materialize_grads(False)); see
-ops/multi_output.py for how a node with several outputs gets its gradients.
+core/ops/multi_output.py for how a node with several outputs gets its gradients.
 """
 import functools
 import inspect
@@ -27,11 +27,12 @@ import warnings
 
 import numpy as np
 
-from .. import dual, grad_mode
-from ..node import FREED, SavedTensor, next_sequence_nr, unbroadcast
-from ..ops.multi_output import MultiOutputNode
-from ..ops.shape import ViewBackward0
-from ..tensor import Tensor
+from ..core import grad_mode, views
+from ..forward_mode import dual
+from ..core.node import FREED, SavedTensor, next_sequence_nr, unbroadcast
+from ..core.ops.multi_output import MultiOutputNode
+from ..core.ops.shape import ViewBackward0
+from ..core.tensor import Tensor
 
 
 class BackwardCFunction(MultiOutputNode):
@@ -52,6 +53,10 @@ class BackwardCFunction(MultiOutputNode):
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
     def save_for_backward(self, *tensors):
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, Tensor):     # a number belongs on ctx (ctx.k = 3)
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
         self._saved = tuple(None if t is None else SavedTensor(t) for t in tensors)
 
     def mark_dirty(self, *tensors):
@@ -159,9 +164,9 @@ def _expandable(shape, to):
 class CustomFunctionView(ViewBackward0):
     """Not a node of the graph (made under no_grad): how the view a custom
     Function returns for an input is marked, so that an in-place op on it (or
-    on a view of it) is refused with PyTorch's message (views.py)."""
+    on a view of it) is refused with PyTorch's message (core/views.py)."""
     custom_function_view = True
-    custom_function_output = True    # made under the forward's no_grad, yet not a no_grad view (views.py)
+    custom_function_output = True    # made under the forward's no_grad, yet not a no_grad view (core/views.py)
 
 
 class CustomFunctionMultiView(ViewBackward0):
@@ -197,6 +202,13 @@ def _alias_if_input(out, args, several):
     return out
 
 
+def _mark_view_of_input(out, args, several):
+    """A view of an input made inside forward (under its no_grad) is, as in
+    PyTorch, a view made in a custom Function, not a no_grad view: changing it
+    in place is refused with the custom Function's message (views.py)."""
+    views.mark_custom_function_view(out, args, CustomFunctionMultiView if several else CustomFunctionView)
+
+
 def _wrap_output(ctx, k, out, args, recording, several):
     """Output k of forward as apply returns it: a dirty input itself (version
     bumped), an input returned as-is as a view of it, and, if it is
@@ -208,6 +220,7 @@ def _wrap_output(ctx, k, out, args, recording, several):
         return _dirty_output(ctx, k, out, recording)
     differentiable = out._data.dtype.kind == "f" and not any(out is n for n in ctx._non_differentiable)
     out = _alias_if_input(out, args, several)     # after the check: the view is a new object
+    _mark_view_of_input(out, args, several)
     if recording and differentiable:
         out._set_grad_fn(ctx, k)
     return out
@@ -216,7 +229,7 @@ def _wrap_output(ctx, k, out, args, recording, several):
 def _dirty_output(ctx, k, out, recording):
     """An input forward changed in place (ctx.mark_dirty): returned itself,
     its version bumped, and, as after any in-place op, its history is now
-    ctx; on a view, its base's history changes too (CopySlices, views.py)."""
+    ctx; on a view, its base's history changes too (CopySlices, core/views.py)."""
     if not recording:
         out._bump_version()
         return out

@@ -3,9 +3,9 @@ Sampling is not differentiable: PyTorch records BernoulliBackward0, whose
 gradient is zero (a straight-through estimator is the learner's to write)."""
 import numpy as np
 
-from .. import dtypes, random
-from ..node import OpNode
-from .selection import zeros_like  # noqa: F401  (the rule calls it)
+from ..compat import dtypes, random
+from ..core.node import OpNode
+from ..core.ops.selection import zeros_like  # noqa: F401  (the rule calls it)
 
 
 class BernoulliBackward0(OpNode):

@@ -13,7 +13,7 @@ give inf or nan there, where PyTorch's would not.
 """
 import numpy as np
 
-from ..node import OpNode, quiet
+from ..core.node import OpNode, quiet
 
 
 class LinAlgError(RuntimeError):

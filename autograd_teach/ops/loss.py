@@ -4,8 +4,8 @@ computes the per-element loss and its two local derivatives; the reduction
 ('mean', 'sum' or 'none') is shared."""
 import numpy as np
 
-from ..node import OpNode, quiet
-from .float32 import cascade_mean, cascade_sum, via_float64
+from ..core.node import OpNode, quiet
+from ..kernels.float32 import cascade_mean, cascade_sum, via_float64
 
 
 class _Loss(OpNode):
@@ -58,6 +58,15 @@ class BinaryCrossEntropyWithLogitsBackward0(_Loss):
     so that exp never overflows. PyTorch: binary_cross_entropy_with_logits_backward
     and binary_cross_entropy_with_logits_target_backward.
     """
+
+    def forward(self, x, t, reduction="mean", dtype=None):
+        # PyTorch computes the loss in place in (1 - target): it has target's dtype
+        self.dtype = dtype
+        out = super().forward(x, t, reduction)
+        return out if dtype is None else out.astype(dtype.np)
+
+    def out_dtype(self, dt):
+        return dt if self.dtype is None else self.dtype
 
     @quiet
     def loss(self, x, t):

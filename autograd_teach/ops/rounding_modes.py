@@ -3,9 +3,9 @@ reaches for, each its own node in PyTorch (RoundBackward1, DivBackward2/3,
 LogcumsumexpBackward0)."""
 import numpy as np
 
-from .. import dtypes
-from ..node import OpNode, quiet
-from .selection import where, zeros_like  # noqa: F401  (the rules call them)
+from ..compat import dtypes
+from ..core.node import OpNode, quiet
+from ..core.ops.selection import where, zeros_like  # noqa: F401  (the rules call them)
 
 MODES = (None, "trunc", "floor")
 
@@ -132,3 +132,13 @@ def logcumsumexp_backward(grad, self, result, dim):
     pos = (reverse(where(grad > 0, log_abs, lowest) - result) + self).exp()
     neg = (reverse(where(grad < 0, log_abs, lowest) - result) + self).exp()
     return pos - neg
+
+
+def div(self, other, *, rounding_mode):
+    """Tensor.div(other, rounding_mode=...): DivBackward2 (DivBackward3 for a number)."""
+    if rounding_mode not in MODES:
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                           f"'{rounding_mode}'")
+    if isinstance(other, (int, float, bool)):
+        return DivBackward3.apply(self, other, rounding_mode)
+    return DivBackward2.apply(self, other, rounding_mode)

@@ -5,7 +5,7 @@ UniqueDimBackward0, UniqueConsecutiveBackward0) but gives it no derivative:
 backward through it raises."""
 import numpy as np
 
-from ..node import OpNode
+from ..core.node import OpNode
 
 
 def _unique(a, dim):

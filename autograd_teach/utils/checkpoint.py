@@ -17,11 +17,12 @@ and takes that one.
 """
 import warnings
 
-from .. import generator, grad_mode
 from ..autograd.function import Function
 from ..autograd.functional import backward as autograd_backward
-from ..saved_hooks import saved_tensors_hooks
-from ..tensor import Tensor
+from ..compat import generator
+from ..core import grad_mode
+from ..core.saved_hooks import saved_tensors_hooks
+from ..core.tensor import Tensor
 
 REENTRANT_DEFAULT = (
     "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting in PyTorch 2.9, "

@@ -8,8 +8,9 @@ import warnings
 
 import numpy as np
 
-from ... import random
-from ...tensor import Tensor
+from ...compat import random
+from ...core.tensor import Tensor
+from .dataset import TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 
@@ -17,9 +18,9 @@ def default_collate(batch):
     """A list of samples -> one batch: tensors are stacked along a new first
     dim, numbers become a tensor, tuples and lists are collated field by field
     (into a list, as PyTorch does), dicts key by key."""
-    from ... import more_functions
-    from ...creation import as_tensor, tensor
-    from ...dtypes import float64
+    from ...compat import more_functions
+    from ...compat.creation import as_tensor, tensor
+    from ...compat.dtypes import float64
     elem = batch[0]
     if isinstance(elem, Tensor):
         return more_functions.stack(batch, 0)
@@ -43,10 +44,28 @@ def default_collate(batch):
                     f"found {type(elem)}")
 
 
+def _rows_at_once(tensors, index):
+    """default_collate([dataset[i] for i in index]) for a TensorDataset, in
+    one indexing per tensor instead of a view per example and a stack: the
+    same values, dtypes and shapes, each a new contiguous tensor, as stack
+    makes. Only where nothing is recorded (no tensor requires grad) and every
+    index is in range; else None, and the general way runs (with PyTorch's
+    errors, and its graph of selects and a stack)."""
+    from ...core.grad_mode import is_grad_enabled
+    n = len(tensors[0])
+    if not index or any(t.requires_grad for t in tensors) and is_grad_enabled():
+        return None
+    at = np.asarray(index)
+    if at.dtype.kind not in "iu" or at.ndim != 1 or at.min() < -n or at.max() >= n:
+        return None
+    at = Tensor._wrap(at.astype(np.int64, copy=False))
+    return [t[at] for t in tensors]
+
+
 def default_convert(data):
     """What batch_size=None gives: each sample as it is, numpy arrays made
     tensors, tuples and lists made lists (as PyTorch's default_convert)."""
-    from ...creation import as_tensor
+    from ...compat.creation import as_tensor
     if isinstance(data, np.ndarray):
         return as_tensor(data)
     if isinstance(data, collections.abc.Mapping):
@@ -214,6 +233,10 @@ class _DataLoaderIter:
         index = self._next_index()
         dataset = self._loader.dataset
         if self._loader.batch_sampler is not None:
+            if self._loader.collate_fn is default_collate and type(dataset) is TensorDataset:
+                rows = _rows_at_once(dataset.tensors, index)
+                if rows is not None:
+                    return rows
             data = [dataset[i] for i in index]
         else:
             data = dataset[index]
