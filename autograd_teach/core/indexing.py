@@ -10,6 +10,7 @@ import numpy as np
 
 from . import grad_mode, views
 from .. import ops as O
+from ..compat import overlap
 
 INVALID_INDEX = "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices"
 
@@ -82,7 +83,7 @@ def setitem(t, index, value):
         value = fit(value, None if region is None else region.shape)   # as PyTorch's copy_to and index_put_ see it
     idx = np_index(index if isinstance(index, tuple) else (index,))
     if _is_tensor(value) and views.may_share_memory((t if region is None else region)._data, value._data):
-        views.check_no_partial_overlap((t if region is None else region)._data, value._data)
+        overlap.check_no_partial_overlap((t if region is None else region)._data, value._data)
     if _advanced_on_t(t, parts):    # PyTorch's index_put_ on t itself
         t._inplace(lambda src, v: O.IndexPutBackward0.apply(src, v, idx), value)
         return
