@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from ..compat import dtypes
+from ..compat import dtypes, nested
 from . import grad_mode
 from .. import ops as O
 from ..compat import shape_functions
@@ -447,7 +447,17 @@ def infer_array(data, dtype=None):
     (the caller casts from them)."""
     if isinstance(data, (np.ndarray, np.generic)):
         return np.array(data)
-    arr = np.array(unwrap(data))
+    if isinstance(data, (list, tuple)) and any(isinstance(v, TensorMethods) and v._data.size != 1 for v in data):
+        nested.check_nested(data)     # a list of tensors: PyTorch wants one-element tensors there
+    try:
+        arr = np.array(unwrap(data))
+    except ValueError:                # a ragged list: PyTorch's error, not numpy's
+        nested.check_nested(data)
+        raise
+    if arr.dtype.kind in "OUS":
+        nested.check_nested(data)
+    if arr.dtype.kind == "c":         # no complex tensors here: the error says so (Python's complex: complex64)
+        dtypes.from_numpy(np.complex64)
     if arr.dtype.kind in "uO" or (arr.dtype.kind == "f" and arr.size and np.abs(arr).max() >= 2.0**63):
         _check_long(data)
     if arr.dtype.kind == "f" or arr.size == 0:
