@@ -34,12 +34,8 @@ def test_the_committed_cases_are_the_generators_for_the_committed_seed():
 
 # Cases of the degenerate family that still differ from PyTorch, each with
 # what differs. strict: a case that starts to pass fails here, so that it is
-# taken off this list (issue 20 item 3 is the `misuse` branch's).
-SPLIT_VIEWS = "issue 20 item 3: an in-place op on the base of split's views is accepted (PyTorch raises)"
-BROADCAST_MASK = "issue 20 item 3: masked_fill with a broadcasting mask crashes"
+# taken off this list.
 KNOWN = {
-    **{f"degenerate_{i:03d}": SPLIT_VIEWS for i in (7, 33, 54, 55, 67, 74, 89, 93, 97, 99, 100, 114, 123, 137)},
-    **{f"degenerate_{i:03d}": BROADCAST_MASK for i in (0, 50, 144)},
     "degenerate_010": "float16 softmax over a dim other than the last: PyTorch rounds its exps to float16",
     "degenerate_060": "float16 logsumexp: PyTorch rounds its intermediate values to float16",
 }

@@ -91,7 +91,8 @@ def test_the_order_does_not_depend_on_numpy_s_blas():
 def test_large_products_and_float64_use_numpy():
     rng = np.random.default_rng(0)
     a, b = rng.standard_normal((3, 5000)).astype(np.float32), rng.standard_normal((5000, 2)).astype(np.float32)
-    assert np.array_equal(mm(a, b), a @ b)                   # K > MAX_STEPS: numpy's product
+    assert np.array_equal(mm(a, b[:, 0]), a @ b[:, 0])       # matrix @ vector, K > MAX_STEPS: numpy's product
+    assert np.array_equal(mm(a, b), sequential(a, b))        # a small output of 2 columns: in order at any K
     a, b = rng.standard_normal((2, 600)).astype(np.float32), rng.standard_normal((600, 2)).astype(np.float32)
     assert np.array_equal(mm(a, b), sequential(a, b))        # a small output, any K up to MAX_STEPS
     a64, b64 = a[:, :4].astype(np.float64), b[:4].astype(np.float64)

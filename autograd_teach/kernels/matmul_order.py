@@ -46,16 +46,18 @@ def mm(a, b):
     if vec:
         b = b[:, None]
     m, n = a.shape[-2], b.shape[-1]
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    if k > MAX_STEPS or int(np.prod(batch)) * m * n * k > REPLAY_WORK:
-        out = np.matmul(a, b)
-    elif m >= BLAS_ROWS and n >= BLAS_COLS:
-        out = fused_blocks(a, b)
+    work = int(np.prod(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))) * m * n * k
+    if m >= BLAS_ROWS and n >= BLAS_COLS:      # MKL's gemm in PyTorch: replayed up to a size
+        out = fused_blocks(a, b) if work <= REPLAY_WORK and k <= MAX_STEPS else np.matmul(a, b)
     elif k <= 3 and a.ndim == 2 and b.ndim == 2:
         # einsum's loop adds in this order for any layout when K <= 3 (checked);
         # for longer K it switches to pairwise sums on contiguous rows
         # order="C": a row-major result, as PyTorch's mm (x.contiguous() reads the layout)
         out = c_einsum("ik,kj->ij", a, b, order="C")
+    elif a.ndim == 2 and b.ndim == 2 and n >= 2:
+        out = _products_summed_in_order(a, b)      # PyTorch's loop, at any size
+    elif k > MAX_STEPS or work > REPLAY_WORK:
+        out = np.matmul(a, b)
     else:
         out = a[..., 0:1] * b[..., 0:1, :]
         for i in range(1, k):
@@ -98,6 +100,26 @@ def fused_sum(a, b):
         for i in range(a.shape[-1]):      # each step an exact fma (random.fma32: round to odd)
             acc = fma32(a[..., :, i:i + 1], b[..., i:i + 1, :], acc)
     return acc
+
+
+BLOCK = 1 << 20    # products held at once: rows are taken in blocks of about this many
+
+
+def _products_summed_in_order(a, b):
+    """The same sums as the loop in mm, left to right, without a Python step
+    per k: all products of a block of rows, (rows, K, N), then numpy's
+    reduction over K, which adds one K after another for each element (a
+    reduction over an axis that is not the innermost is not pairwise; N >= 2
+    keeps it so). It starts from +0, as PyTorch's kernel does: products that
+    are all -0.0 sum to 0.0 (the loop gave -0.0)."""
+    m, k, n = a.shape[0], a.shape[1], b.shape[1]
+    rows = max(1, BLOCK // (k * n))
+    if m <= rows:
+        return np.add.reduce(a[:, :, None] * b[None, :, :], axis=1)
+    out = np.empty((m, n), np.result_type(a, b))
+    for start in range(0, m, rows):
+        out[start:start + rows] = np.add.reduce(a[start:start + rows, :, None] * b[None, :, :], axis=1)
+    return out
 
 
 LANES = 8    # float32 lanes of the vector dot product below

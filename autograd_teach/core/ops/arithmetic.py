@@ -4,6 +4,7 @@ the base class, so `backward` may return gradients of the output's shape."""
 import numpy as np
 
 from ..node import OpNode, quiet
+from ...kernels.degenerate import atan2_recip
 from ...kernels.float32 import add_scaled, log, power, via_float64
 from ...ops.nn_ops import maybe_multiply  # noqa: F401  (the rules call it: grad * alpha, or grad itself when alpha is 1)
 from .selection import full_like, where, zeros_like  # noqa: F401  (the rules call them)
@@ -213,10 +214,6 @@ class Atan2Backward0(OpNode):
 
     self: grad * other * atan2_recip(self, other)
     other: grad * -self * atan2_recip(self, other)
-
-    atan2_recip is 1 / (self * self + other * other), 0 where that is
-    infinite (at the origin): the angle of (0, 0) has gradient 0 (PyTorch's
-    atan2_backward).
     """
     inputs = ("self", "other")
     saved = ("self", "other")
@@ -228,11 +225,5 @@ class Atan2Backward0(OpNode):
 
     @quiet
     def backward(self, grad, a, b):
-        recip = 1 / (a * a + b * b)
-        recip = np.where(np.isinf(recip), recip.dtype.type(0), recip)
+        recip = atan2_recip(a, b)     # 1 / (a * a + b * b), 0 at the origin
         return grad * b * recip, grad * -a * recip
-
-
-def atan2_recip(self, other):
-    recip = (self * self + other * other).reciprocal()
-    return recip.masked_fill(recip.isinf(), 0)

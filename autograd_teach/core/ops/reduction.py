@@ -4,7 +4,8 @@ import numpy as np
 
 from ...compat import dtypes
 from ..node import OpNode, quiet
-from ...kernels.degenerate import accumulates_in_float32, evenly_distribute, sign
+from ...kernels.degenerate import (accumulates_in_float32, check_amax_dims, check_inf_norm_dims,  # noqa: F401
+                                  evenly_distribute, evenly_distribute_backward, logsumexp_dims, reduced_axes, sign)
 from ...kernels.float32 import cascade_mean, cascade_sum, norm2
 from .selection import ScatterBackward0, where
 from .shape import check_dim
@@ -14,12 +15,6 @@ def normalize_dims(dim, ndim):
     """dim as a sorted tuple of non-negative axes, with PyTorch's range check."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     return tuple(sorted(check_dim(d, ndim) for d in dims))
-
-
-def reduced_axes(dims, ndim):
-    """The numpy axis of a reduction over dims: dim=() and dim=[] reduce
-    over every dim in PyTorch (numpy's axis=() reduces over none)."""
-    return dims if dims and ndim else None
 
 
 def _expand_back(grad, shape, dims, keepdim):
@@ -36,7 +31,6 @@ class SumBackward0(OpNode):
     """
     attrs = ("self_sym_sizes",)
 
-    @accumulates_in_float32
     def forward(self, a):
         self.self_sym_sizes = a.shape
         return cascade_sum(a)
@@ -63,7 +57,6 @@ class SumBackward1(OpNode):
     """
     attrs = ("self_sym_sizes", "dim", "keepdim")
 
-    @accumulates_in_float32
     def forward(self, a, dim, keepdim=False):
         self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
         return cascade_sum(a, axis=reduced_axes(self.dim, a.ndim), keepdims=keepdim)
@@ -81,7 +74,6 @@ class MeanBackward0(OpNode):
     """
     attrs = ("self_sym_sizes", "self_sym_numel")
 
-    @accumulates_in_float32
     def forward(self, a):
         if a.dtype.kind != "f":
             raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
@@ -106,7 +98,6 @@ class MeanBackward1(OpNode):
     """
     attrs = ("self_sym_sizes", "dim", "keepdim")
 
-    @accumulates_in_float32
     def forward(self, a, dim, keepdim=False):
         if a.dtype.kind != "f":
             MeanBackward0.forward(self, a)
@@ -115,8 +106,7 @@ class MeanBackward1(OpNode):
             return cascade_mean(a, axis=reduced_axes(self.dim, a.ndim), keepdims=keepdim)
 
     def backward(self, grad):
-        sizes = self.self_sym_sizes
-        n = int(np.prod([sizes[d] for d in self.dim or range(len(sizes))]))
+        n = int(np.prod([self.self_sym_sizes[d] for d in self.dim or range(len(self.self_sym_sizes))]))
         with np.errstate(divide="ignore", invalid="ignore"):   # an empty dim: nothing to spread
             return _expand_back(grad / n, self.self_sym_sizes, self.dim, self.keepdim)
 
@@ -126,8 +116,7 @@ class MaxBackward1(OpNode):
 
     self: evenly_distribute_backward(grad, self, result)
 
-    Ties share the gradient evenly; a NaN result sends it to the NaNs
-    (PyTorch's evenly_distribute_backward, below).
+    Ties share the gradient evenly; a NaN result sends it to the NaNs.
     """
     saved = ("self", "result")
     _reduce = staticmethod(np.max)
@@ -216,11 +205,7 @@ class LinalgVectorNormBackward0(OpNode):
         self.dim = None if dim is None else normalize_dims(dim, a.ndim) or None   # dim=(): all dims
         axis = self.dim if a.ndim else None
         absa = np.abs(a)
-        empty = [d for d in (self.dim or range(a.ndim)) if a.ndim and a.shape[d] == 0]
-        if ord == float("inf") and empty:      # a max over nothing
-            shown = dim if isinstance(dim, int) else empty[0]
-            raise RuntimeError(f"linalg.vector_norm cannot compute the inf norm on the dimension {shown}because "
-                               "this dimension is empty and the operation does not have an identity")
+        check_inf_norm_dims(a, ord, dim, self.dim)
         if ord == float("inf"):
             return absa.max(axis=axis, keepdims=keepdim)
         if ord == 2:
@@ -267,13 +252,7 @@ class AmaxBackward0(OpNode):
         self.dim = normalize_dims(dim, a.ndim) or tuple(range(a.ndim))   # dim=(): all dims
         self.keepdim = keepdim
         name = type(self).__name__[:4].lower()
-        if a.size == 0 and not normalize_dims(dim, a.ndim):
-            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
-                               "Specify the reduction dim with the 'dim' argument.")
-        given = (dim,) if isinstance(dim, int) else tuple(dim)     # PyTorch names the dim as it was given
-        for d, g in zip(self.dim, sorted(given, key=lambda x: x % max(a.ndim, 1))):
-            if a.shape[d] == 0:
-                raise IndexError(f"{name}(): Expected reduction dim {g} to have non-zero size.")
+        check_amax_dims(name, a, dim, normalize_dims(dim, a.ndim) and self.dim)
         return self._reduce(a, axis=self.dim, keepdims=keepdim) if a.ndim else a.copy()
 
     def backward(self, grad, a, result):
@@ -308,14 +287,9 @@ class LogsumexpBackward0(OpNode):
     @accumulates_in_float32
     @quiet
     def forward(self, a, dim, keepdim=False):
-        self.dim, self.keepdim = normalize_dims(dim, a.ndim) if a.ndim else (), keepdim
+        self.dim, self.keepdim = logsumexp_dims(normalize_dims(dim, a.ndim), a.ndim, keepdim) if a.ndim else (), keepdim
         if not a.ndim:
             return a.copy()
-        if not self.dim:     # dim=(): all dims, but PyTorch's out= check fails without keepdim
-            if not keepdim:
-                raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
-                                   f"[{', '.join(['1'] * a.ndim)}]")
-            self.dim = tuple(range(a.ndim))
         m = a.max(axis=self.dim, keepdims=True) if a.size else np.zeros((1,) * a.ndim, a.dtype)
         m = np.where(np.isinf(m), 0, m)        # all -inf (or inf) along dim: no shift
         out = np.log(np.exp(a - m).sum(axis=self.dim, keepdims=True)) + m
@@ -389,13 +363,6 @@ def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim):
         mask = (np.abs(self._data) == result._data) | np.isnan(self._data)
         return grad * self._wrap(sign(self._data) * mask / mask.sum(axis=dim, keepdims=True))
     return where(result == 0, 0.0, grad * sign_ * self.abs().pow(ord - 1) / result.pow(ord - 1))
-
-
-def evenly_distribute_backward(grad, self, result):
-    """max()/min(): grad shared among the elements equal to the result, or
-    among the NaNs when it is NaN; zeros elsewhere (a masked fill)."""
-    mask = self.isnan() if result.isnan().item() else self == result
-    return mask * (grad / mask.sum())     # PyTorch's form for tensor subclasses: differentiable in grad
 
 
 def scale_grad_by_count(grad, mask, dims):
