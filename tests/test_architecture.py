@@ -234,16 +234,23 @@ def test_one_name_one_meaning():
 
 
 def test_the_tour_links_to_the_lines_it_names():
-    """docs/how_it_works.md is built from how_it_works.in.md: a link's line is
-    the first one containing the text the source names, so a tour whose code
-    moved fails here until scripts/build_tour.py is run again."""
+    """docs/how_it_works.md is built from how_it_works.in.md, whose links name
+    the code by qualified name ({{core/node.py::OpNode.apply}}), never by
+    line: a tour whose code moved fails here until scripts/build_tour.py is
+    run again, and one whose code was renamed fails in build()."""
     import importlib.util
     spec = importlib.util.spec_from_file_location("build_tour", PACKAGE.parent / "scripts" / "build_tour.py")
     tour = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tour)
+    source = (PACKAGE.parent / "docs" / "how_it_works.in.md").read_text()
+    assert "../autograd_teach/" not in source, "link by {{path::qualified.name}}"
     assert (PACKAGE.parent / "docs" / "how_it_works.md").read_text() == tour.build(), \
         "run: python scripts/build_tour.py"
     links = re.findall(r"\]\(\.\./autograd_teach/([\w/]+\.py)#L(\d+)\)", tour.build())
     assert len(links) >= 30
     for path, line in links:
         assert int(line) <= len((PACKAGE / path).read_text().splitlines()), (path, line)
+    assert tour.line_of("core/node.py", "OpNode.apply") == tour.definition(
+        MODULES[CORE / "node.py"], "OpNode.apply").lineno
+    with pytest.raises(LookupError):
+        tour.line_of("core/node.py", "OpNode.no_such_method")

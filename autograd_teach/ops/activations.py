@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core.node import OpNode, quiet
 from ..kernels.float32 import via_float64
-from ..core.ops.scalar import AddBackward1
+from ..core.ops.arithmetic import AddBackward1
 from .no_derivative import NoDerivative, not_implemented  # noqa: F401  (its rule calls it)
 from ..core.ops.selection import where, zeros_like  # noqa: F401  (the rules call them)
 

@@ -5,6 +5,7 @@ import numpy as np
 
 from ..compat import dtypes
 from ..core.node import OpNode, quiet
+from ..core.ops.arithmetic import maybe_multiply  # noqa: F401  (the rules call it)
 from ..kernels.float32 import cascade_sum, fma, loss_cascade_sum, sleef_exp, sub_product, vec_sum_lastdim, via_float64
 from ..kernels.matmul_order import addmm_product, mm as _mm
 from ..core.ops.selection import where, zeros_like  # noqa: F401  (the rules call them)
@@ -382,40 +383,6 @@ class BinaryCrossEntropyBackward0(OpNode):
         return dx, dt
 
 
-class MulBackward1(OpNode):
-    """out = self * other  (other a number, as PyTorch's C++ mul(Tensor, Scalar) records it)
-
-    self: grad * other"""
-    attrs = ("other",)
-    promote_params = True
-
-    @quiet
-    def forward(self, a, other):
-        self.other = other
-        return a * other
-
-    def backward(self, grad):
-        return grad * self.other
-
-
-class DivBackward1(OpNode):
-    """out = self / other  (other a number, as PyTorch's C++ div(Tensor, Scalar) records it)
-
-    self: grad / other"""
-    attrs = ("other",)
-    promote_params = True
-    to_float = True
-
-    @quiet
-    def forward(self, a, other):
-        self.other = other
-        return a / other
-
-    @quiet
-    def backward(self, grad):
-        return grad / self.other
-
-
 class LeakyReluBackward0(OpNode):
     """out = where(self > 0, self, self * negative_slope)
 
@@ -441,8 +408,3 @@ class LeakyReluBackward1(LeakyReluBackward0):
 def leaky_relu_backward(grad, self, negative_slope):
     """grad where self > 0, else grad * negative_slope (in grad's dtype)."""
     return where(self > 0, grad, grad * negative_slope)
-
-
-def maybe_multiply(t, s):
-    """t * s, or t itself when s is 1 (FunctionsManual.cpp): s is a C++ Scalar, so t * s is MulBackward1."""
-    return t if s == 1 else MulBackward1.apply(t, s)
