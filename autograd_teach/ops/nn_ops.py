@@ -3,11 +3,10 @@ log_softmax and softmax, nll_loss and binary_cross_entropy. Each is one
 PyTorch node; the derivative is in the docstring, in PyTorch's Tensor API."""
 import numpy as np
 
+from .. import kernels
 from ..compat import dtypes
 from ..core.node import OpNode, quiet
 from ..core.ops.arithmetic import maybe_multiply  # noqa: F401  (the rules call it)
-from ..kernels.float32 import cascade_sum, fma, loss_cascade_sum, sleef_exp, sub_product, vec_sum_lastdim, via_float64
-from ..kernels.matmul_order import addmm_product, mm as _mm
 from ..core.ops.selection import where, zeros_like  # noqa: F401  (the rules call them)
 from ..core.ops.products import mm_mat1_backward, mm_mat2_backward, strides  # noqa: F401  (the rules call them)
 from ..core.ops.shape import check_dim
@@ -54,7 +53,7 @@ class AddmmBackward0(OpNode):
         self.mat2_sym_sizes, self.mat2_sym_strides = b.shape, strides(b)
         self._transposed = (_transposed(a), _transposed(b))   # the layout the gradients are made in
         # PyTorch fills the output with the bias, then gemm adds the product into it
-        prod = addmm_product(a, b)
+        prod = kernels.addmm_product(a, b)
         return (prod if alpha == 1 else alpha * prod) + (bias if beta == 1 else beta * bias)
 
     def backward(self, grad, a, b):
@@ -66,9 +65,9 @@ class AddmmBackward0(OpNode):
 
     def _bias_grad(self, grad):
         # F.linear's 1-D bias: its gradient is the column sums, in the order of
-        # PyTorch's sum kernel (cascade_sum), not numpy's
+        # PyTorch's sum kernel (kernels.sum), not numpy's
         g = grad if self.beta == 1 else grad * self.beta
-        return cascade_sum(g, axis=0) if len(self.input_metadata[0][0]) == 1 else g
+        return kernels.sum(g, axis=0) if len(self.input_metadata[0][0]) == 1 else g
 
 
 def _transposed(m):
@@ -80,37 +79,12 @@ def _product_like(transposed, x, y):
     """x @ y, the gradient of a matrix, computed in that matrix's layout as
     PyTorch's mm_mat1_backward/mm_mat2_backward do: for a transposed one it
     is (y.T @ x.T).T, whose sums run in another order."""
-    return _mm(y.T, x.T).T if transposed else _mm(x, y)
+    return kernels.mm(y.T, x.T).T if transposed else kernels.mm(x, y)
 
 
 def _softmax_dim(dim, ndim):
     return check_dim(dim, ndim)
 
-
-def softmax_sum(x, dim):
-    """x.sum(dim, keepdim=True) as PyTorch's softmax kernels add: over the last
-    dim in the order of its vectorized reductions (vec_sum_lastdim), over
-    another dim in numpy's."""
-    if dim == x.ndim - 1:
-        return vec_sum_lastdim(x)[..., None]
-    return x.sum(axis=dim, keepdims=True)
-
-
-def softmax_other_dim(a, d):
-    """softmax over a dim other than the last, as PyTorch's _vec_softmax:
-    columns in whole vectors of 64 bytes (16 float32) take SLEEF's exp, the
-    columns left over the C library's (correctly rounded, nearly always); the
-    exps add left to right along the dim, and each is divided by the sum."""
-    shifted = a - a.max(axis=d, keepdims=True)
-    inner = int(np.prod(a.shape[d + 1:]))
-    if a.size > 32768 or a.dtype.kind != "f":     # split over threads: which columns are whole vectors changes
-        e = sleef_exp(shifted)
-    else:
-        blocks = shifted.reshape(a.shape[:d] + (a.shape[d], inner))
-        whole = inner - inner % (64 // a.itemsize)
-        e = np.concatenate([sleef_exp(blocks[..., :whole]), via_float64(np.exp, blocks[..., whole:])], axis=-1)
-        e = e.reshape(a.shape)
-    return e / np.cumsum(e, axis=d).take([-1], axis=d)   # cumsum: left to right
 
 class SoftmaxBackward0(OpNode):
     """out = (self - self.amax(dim, True)).exp() / (self - self.amax(dim, True)).exp().sum(dim, True)
@@ -129,21 +103,12 @@ class SoftmaxBackward0(OpNode):
         self.dim = d = _softmax_dim(dim, a.ndim)
         if a.ndim == 0:
             return np.ones_like(a)
-        if d != a.ndim - 1:
-            return softmax_other_dim(a, d)
-        e = sleef_exp(a - a.max(axis=d, keepdims=True))    # PyTorch's kernel: SLEEF's exp
-        return e * (1 / softmax_sum(e, d))   # PyTorch multiplies by 1 / sum
+        return kernels.softmax(a, d)
 
     def backward(self, grad, result):
         if result.ndim == 0:
             return np.zeros_like(grad)
-        d = self.dim
-        if d != result.ndim - 1 and result.dtype == np.float32:   # _vec_softmax_backward: fused, along the dim
-            total = np.zeros_like(np.take(result, [0], axis=d))
-            for i in range(result.shape[d]):
-                total = fma(np.take(grad, [i], axis=d), np.take(result, [i], axis=d), total)
-            return result * (grad - total)
-        return result * (grad - softmax_sum(grad * result, d))
+        return kernels.softmax_backward(grad, result, self.dim)    # result * (grad - (grad * result).sum(dim))
 
 
 class LogSoftmaxBackward0(OpNode):
@@ -163,15 +128,12 @@ class LogSoftmaxBackward0(OpNode):
         self.dim = d = _softmax_dim(dim, a.ndim)
         if a.ndim == 0:
             return np.zeros_like(a)
-        shifted = a - a.max(axis=d, keepdims=True)
-        # PyTorch's kernel: SLEEF's exp, then a log rounded once (float32 bits as PyTorch's)
-        return shifted - via_float64(np.log, softmax_sum(sleef_exp(shifted), d))
+        return kernels.log_softmax(a, d)
 
     def backward(self, grad, result):
         if result.ndim == 0:
             return np.zeros_like(grad)
-        # PyTorch's kernel: SLEEF's exp (sleef_exp), its last bit is not always numpy's, and one rounding
-        return sub_product(grad, sleef_exp(result), softmax_sum(grad, self.dim))
+        return kernels.log_softmax_backward(grad, result, self.dim)    # grad - result.exp() * grad.sum(dim)
 
 
 class NllLossBackward0(OpNode):
@@ -216,12 +178,12 @@ class NllLossBackward0(OpNode):
         picked = -x2[np.arange(len(t)), safe] * w_per
         self.ignore_index, self.reduction, self.weight = ignore_index, reduction, weight
         self.target, self._w_per, self._classes = target, w_per, x2.shape
-        # summed in the order of PyTorch's kernel (loss_cascade_sum): a batch's
+        # summed in the order of PyTorch's kernel (kernels.loss_sum): a batch's
         # mean loss then prints with PyTorch's last digit
-        self.total_weight = np.asarray(w_per.sum() if weight is None else loss_cascade_sum(w_per, keep), x.dtype)
+        self.total_weight = np.asarray(w_per.sum() if weight is None else kernels.loss_sum(w_per, keep), x.dtype)
         if reduction == "none":
             return picked.reshape(target.shape)
-        total = loss_cascade_sum(picked, keep)
+        total = kernels.loss_sum(picked, keep)
         return total / self.total_weight if reduction == "mean" else total
 
     @quiet
@@ -317,7 +279,7 @@ class LogSoftmaxBackwardDataBackward0(OpNode):
 
     def backward(self, grad, g, out):
         need_g, need_out = self.needs_input_grad
-        e = sleef_exp(out)
+        e = kernels.sleef_exp(out)
         gg = grad - (grad * e).sum(axis=self.dim, keepdims=True) if need_g else None
         go = -g.sum(axis=self.dim, keepdims=True) * e * grad if need_out else None
         return gg, go

@@ -5,21 +5,11 @@ The updates run on the numpy arrays, outside autograd (as PyTorch's run under
 no_grad), and each writes the parameter in place and bumps its version, as
 `param.add_(...)` does. They repeat PyTorch's float operations in PyTorch's
 order, including its fused multiply-adds, so 100 steps give the same bits."""
-import numpy as np
-
-from ..compat import random
+from ..kernels import fma  # noqa: F401  (the optimizers' a * b + c, one rounding, as PyTorch's kernels)
 from ..nn.parameter import zero_grad_of
 from ..core.tensor import Tensor
 
 _required = object()
-
-
-def fma(a, b, c):
-    """a * b + c rounded once, in a's precision: what PyTorch's CPU kernels
-    compute for `c.add_(a, alpha=b)` and for lerp."""
-    if a.dtype == np.float64:
-        return random.fma64(a, b, c)
-    return random.fma32(a, b, c).astype(a.dtype)
 
 
 class Optimizer:

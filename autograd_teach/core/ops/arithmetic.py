@@ -10,9 +10,9 @@ import operator
 
 import numpy as np
 
+from ... import kernels
 from ...compat import dtypes
 from ..node import NUMBERS, OpNode, quiet
-from ...kernels.float32 import add_scaled, log, power, via_float64
 from .selection import full_like, where, zeros_like  # noqa: F401  (the rules call them)
 
 
@@ -28,7 +28,7 @@ class AddBackward0(OpNode):
 
     def forward(self, a, b, alpha=1):
         self.alpha = alpha
-        return a + b if alpha == 1 else add_scaled(a, alpha, b)
+        return a + b if alpha == 1 else kernels.add_scaled(a, alpha, b)
 
     def backward(self, grad):
         return grad, (grad if self.alpha == 1 else grad * self.alpha)
@@ -46,7 +46,7 @@ class SubBackward0(OpNode):
 
     def forward(self, a, b, alpha=1):
         self.alpha = alpha
-        return a - b if alpha == 1 else add_scaled(a, -alpha, b)
+        return a - b if alpha == 1 else kernels.add_scaled(a, -alpha, b)
 
     def backward(self, grad):
         return grad, -grad * self.alpha
@@ -62,7 +62,7 @@ class RsubBackward1(OpNode):
 
     def forward(self, a, other, alpha=1):
         self.alpha = alpha
-        return add_scaled(other, -alpha, a)
+        return kernels.add_scaled(other, -alpha, a)
 
     def backward(self, grad):
         return -grad * self.alpha
@@ -155,13 +155,13 @@ class PowBackward0(OpNode):
         if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         self.exponent = exponent
-        return power(a, exponent)
+        return kernels.pow_tensor_scalar(a, exponent)
 
     @quiet
     def backward(self, grad, a):
         if self.exponent == 0:
             return np.zeros_like(grad)
-        return grad * (self.exponent * power(a, self.exponent - 1))
+        return grad * (self.exponent * kernels.pow_tensor_scalar(a, self.exponent - 1))
 
 
 class PowBackward1(OpNode):
@@ -179,13 +179,13 @@ class PowBackward1(OpNode):
 
     @quiet
     def forward(self, a, b):
-        return via_float64(np.power, a, b)
+        return kernels.pow(a, b)
 
     @quiet
     def backward(self, grad, a, b, result):
-        d_base = np.where(b == 0, 0.0, grad * (b * via_float64(np.power, a, b - 1)))
+        d_base = np.where(b == 0, 0.0, grad * (b * kernels.pow(a, b - 1)))
         # PyTorch masks the log term where self == 0 and exponent >= 0
-        d_exp = grad * np.where((a == 0) & (b >= 0), 0.0, result * log(a))
+        d_exp = grad * np.where((a == 0) & (b >= 0), 0.0, result * kernels.log(a))
         return d_base, d_exp
 
 
@@ -206,7 +206,7 @@ class PowBackward2(OpNode):
     @quiet
     def forward(self, b, base):
         self.self = base
-        return via_float64(lambda e: np.power(base, e), b)
+        return kernels.pow_scalar(base, b)
 
     @quiet
     def backward(self, grad, result):
@@ -227,7 +227,7 @@ class Atan2Backward0(OpNode):
     elementwise = True
 
     def forward(self, a, b):
-        return via_float64(np.arctan2, a, b)
+        return kernels.atan2(a, b)
 
     @quiet
     def backward(self, grad, a, b):
