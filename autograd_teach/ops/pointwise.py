@@ -1,4 +1,5 @@
-"""More elementwise functions: log1p expm1 rsqrt sign tan log2 log10 exp2
+"""The rest of the pointwise family (core/ops/pointwise.py has the ones the
+tutorials use: exp, log, sin, tanh, relu, ...): log1p expm1 rsqrt sign tan log2 log10 exp2
 asin acos atan sinh cosh erf, and the rounding ones (floor ceil round trunc
 frac). Each rule is PyTorch's, from derivatives.yaml.
 
