@@ -1,22 +1,22 @@
-"""More elementwise functions: log1p expm1 rsqrt sign tan log2 log10 exp2
+"""The rest of the pointwise family (core/ops/pointwise.py has the ones the
+tutorials use: exp, log, sin, tanh, relu, ...): log1p expm1 rsqrt sign tan log2 log10 exp2
 asin acos atan sinh cosh erf, and the rounding ones (floor ceil round trunc
 frac). Each rule is PyTorch's, from derivatives.yaml.
 
 float32: the transcendental ones are computed in float64 and rounded once
-(`via_float64`), which gives PyTorch's bits for 94-99.9 % of inputs
+(autograd_teach/kernels), which gives PyTorch's bits for 94-99.9 % of inputs
 (docs/float32.md); rsqrt is 1 / sqrt in float32, as PyTorch computes it.
 """
 import math
 
 import numpy as np
 
+from .. import kernels
 from ..core.node import OpNode, quiet
-from ..kernels.float32 import via_float64
 from ..core.ops.selection import zeros_like  # noqa: F401  (the rules call it)
 
 LN2 = 0.6931471805599453     # M_LN2
 LN10 = 2.3025850929940456    # M_LN10
-_erf = np.vectorize(math.erf, otypes=[np.float64])   # numpy has no erf; math's is correctly rounded in float64
 
 
 class Log1PBackward0(OpNode):
@@ -29,7 +29,7 @@ class Log1PBackward0(OpNode):
 
     @quiet
     def forward(self, a):
-        return via_float64(np.log1p, a)
+        return kernels.log1p(a)
 
     @quiet
     def backward(self, grad, a):
@@ -46,7 +46,7 @@ class Expm1Backward0(OpNode):
 
     @quiet
     def forward(self, a):
-        return via_float64(np.expm1, a)
+        return kernels.expm1(a)
 
     def backward(self, grad, result):
         return grad * (result + 1)
@@ -89,7 +89,7 @@ class TanBackward0(OpNode):
     to_float = True
 
     def forward(self, a):
-        return via_float64(np.tan, a)
+        return kernels.tan(a)
 
     def backward(self, grad, result):
         return grad * (1 + result ** 2)
@@ -107,7 +107,7 @@ class Log2Backward0(OpNode):
 
     @quiet
     def forward(self, a):
-        return via_float64(np.log2, a)
+        return kernels.log2(a)
 
     @quiet
     def backward(self, grad, a):
@@ -126,7 +126,7 @@ class Log10Backward0(OpNode):
 
     @quiet
     def forward(self, a):
-        return via_float64(np.log10, a)
+        return kernels.log10(a)
 
     @quiet
     def backward(self, grad, a):
@@ -143,7 +143,7 @@ class Exp2Backward0(OpNode):
 
     @quiet
     def forward(self, a):
-        return via_float64(np.exp2, a)
+        return kernels.exp2(a)
 
     def backward(self, grad, result):
         return grad * result * LN2
@@ -159,7 +159,7 @@ class AsinBackward0(OpNode):
 
     @quiet
     def forward(self, a):
-        return via_float64(np.arcsin, a)
+        return kernels.asin(a)
 
     @quiet
     def backward(self, grad, a):
@@ -176,7 +176,7 @@ class AcosBackward0(OpNode):
 
     @quiet
     def forward(self, a):
-        return via_float64(np.arccos, a)
+        return kernels.acos(a)
 
     @quiet
     def backward(self, grad, a):
@@ -192,7 +192,7 @@ class AtanBackward0(OpNode):
     to_float = True
 
     def forward(self, a):
-        return via_float64(np.arctan, a)
+        return kernels.atan(a)
 
     def backward(self, grad, a):
         return grad / (a * a + 1)
@@ -208,11 +208,11 @@ class SinhBackward0(OpNode):
 
     @quiet
     def forward(self, a):
-        return via_float64(np.sinh, a)
+        return kernels.sinh(a)
 
     @quiet
     def backward(self, grad, a):
-        return grad * via_float64(np.cosh, a)
+        return grad * kernels.cosh(a)
 
 
 class CoshBackward0(OpNode):
@@ -225,11 +225,11 @@ class CoshBackward0(OpNode):
 
     @quiet
     def forward(self, a):
-        return via_float64(np.cosh, a)
+        return kernels.cosh(a)
 
     @quiet
     def backward(self, grad, a):
-        return grad * via_float64(np.sinh, a)
+        return grad * kernels.sinh(a)
 
 
 class ErfBackward0(OpNode):
@@ -241,11 +241,11 @@ class ErfBackward0(OpNode):
     to_float = True
 
     def forward(self, a):
-        return via_float64(_erf, a)
+        return kernels.erf(a)
 
     @quiet
     def backward(self, grad, a):
-        return 2.0 / math.sqrt(math.pi) * via_float64(np.exp, -a ** 2) * grad
+        return 2.0 / math.sqrt(math.pi) * kernels.exp(-a ** 2) * grad
 
 
 class _Rounding(OpNode):

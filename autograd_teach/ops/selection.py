@@ -1,5 +1,6 @@
-"""Ops that choose between values: where, masked_fill, and the remainder of a
-division. Where a value was chosen, its gradient passes; elsewhere it is 0."""
+"""The rest of the selection family (core/ops/selection.py has where and
+indexing): ops that choose between values, masked_fill, maximum, minimum, and
+the remainder of a division. Where a value was chosen, its gradient passes; elsewhere it is 0."""
 import numpy as np
 
 from ..compat import dtypes
