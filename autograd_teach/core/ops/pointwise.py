@@ -68,6 +68,7 @@ class AbsBackward0(OpNode):
     saved = ("self",)
 
     def forward(self, a):
+        no_bool_kernel(a, "abs_cpu")
         return np.abs(a)
 
     def backward(self, grad, a):
@@ -86,7 +87,7 @@ class SgnBackward0(OpNode):
     saved = ("self", "result")
 
     def forward(self, a):
-        return np.sign(a)
+        return a.copy() if a.dtype.kind == "b" else np.sign(a)     # a bool tensor is its own sign
 
     def backward(self, grad, a, result):
         return np.zeros_like(grad)
@@ -360,6 +361,12 @@ def sigmoid_backward(grad_output, output):
 def threshold_backward(grad_output, self, threshold):
     """grad_output where self > threshold, else 0, recorded as one op."""
     return ThresholdBackwardBackward0.apply(grad_output, self, threshold)
+
+
+def no_bool_kernel(a, kernel):
+    """PyTorch has no kernel of this op for bool tensors."""
+    if a.dtype.kind == "b":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def sgn_backward(self, grad, result):
