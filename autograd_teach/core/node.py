@@ -28,6 +28,7 @@ import numpy as np
 from ..compat import dtypes
 from ..compat.numpy_errors import quiet_call  # noqa: F401  (engine and tensor import it from here)
 from . import grad_mode, rules, saved_hooks
+from ..forward_mode import dual     # forward-mode AD; the core's other modules reach it through here
 
 # PyTorch's sequence_nr: each node gets the next number; the engine runs the
 # ready node with the highest one first (see engine.py).
@@ -228,7 +229,7 @@ INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do no
 class SavedTensor:
     """In PyTorch: SavedVariable. The array backward needs, the version counter
     it shares with its tensor, and the version it had when saved."""
-    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr", "hooks")
+    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr", "hooks", "tangents")
 
     def __init__(self, t, output_of=None):
         if t._inference:
@@ -244,6 +245,7 @@ class SavedTensor:
             self.ref, self.made_by = weakref.ref(t), t.grad_fn
         self.output_nr = t._output_nr   # which output of made_by it was (unbind, split: several)
         self.hooks = saved_hooks.pack(t) if saved_hooks.in_use else None   # saved_tensors_hooks
+        self.tangents = dual.tangents_of(t) if dual.levels else None   # forward-mode AD (forward_mode/dual.py)
         if self.hooks is not None:
             self.data = None          # as in PyTorch, only what pack_hook returned is kept
 
@@ -289,6 +291,7 @@ class SavedTensor:
             t = node.wrap(self.data, self.box, self.made_by)
         if self.output_nr:            # output k of a node with several outputs
             t._set_grad_fn(t.grad_fn, self.output_nr)
+        dual.give_tangents(t, self.tangents)     # a dual tensor comes back dual
         return t
 
 
@@ -363,7 +366,7 @@ class OpNode(Node):
 
     @classmethod
     def apply(cls, *args):
-        """The op on tensors, in three steps: forward, views, graph."""
+        """The op on tensors, in three steps: forward, views, graph (and, in forward mode, the tangent)."""
         inputs, params = args[:len(cls.inputs)], args[len(cls.inputs):]
         first, node = inputs[0], cls.__new__(cls)
         # 1. The forward on numpy arrays, in the dtype PyTorch gives the result:
@@ -397,6 +400,8 @@ class OpNode(Node):
         # 3. The node joins the graph: edges to the inputs, what backward needs.
         if recording:
             node.record(inputs, out)
+        if dual.levels:     # 4. Forward-mode AD (forward_mode/dual.py), while a dual level exists: out's tangent
+            dual.propagate(cls, node, inputs, params, out, OpNode.apply.__func__)
         return out
 
     def out_dtype(self, dt):

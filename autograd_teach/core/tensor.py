@@ -38,7 +38,7 @@ from ..compat import dtypes, printing
 from ..compat.device import check as check_device, device
 from ..compat.size import Size
 from ..ops.methods import OpMethods
-from .node import Node, RemovableHandle, call_post_hooks, quiet_call
+from .node import Node, RemovableHandle, call_post_hooks, dual, quiet_call
 from .tensor_methods import TensorMethods, unwrap
 from .views import InplaceOrView
 
@@ -286,6 +286,7 @@ class Tensor(InplaceOrView, TensorMethods, OpMethods):
             suffixes = ["requires_grad=True"]
         else:
             suffixes = []
+        suffixes += dual.tangent_suffix(self) if dual.levels else []     # a dual tensor's tangent (forward mode)
         return printing.format_tensor(self._data, self.dtype.name, suffixes)
 
     __str__ = __repr__

@@ -42,7 +42,9 @@ class TensorMethods:
     def mul(self, other):
         return O.MulBackward0.apply(self, _operand(other, self))
 
-    def div(self, other):
+    def div(self, other, **rounding_mode):
+        if rounding_mode:       # div(rounding_mode=...), even None, is another op: ops/rounding_modes.py
+            return O.rounding_modes.div(self, _operand(other, self), **rounding_mode)
         return O.DivBackward0.apply(self, _operand(other, self))
 
     def pow(self, exponent):

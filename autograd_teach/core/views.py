@@ -30,7 +30,7 @@ import numpy as np
 from . import grad_mode
 from .. import ops as O
 from ..compat import overlap
-from .node import SavedTensor, op_name
+from .node import SavedTensor, dual, op_name
 
 # np.may_share_memory without numpy's Python-level __array_function__ dispatch,
 # which costs more than the check (every view op runs it)
@@ -145,6 +145,7 @@ class InplaceOrView:
         self from before an in-place write."""
         t = self._wrap(self._data.copy(order="K"))
         t._copy_history(self)
+        dual.copy_tangents(self, t)     # and its tangents (forward-mode AD)
         return t
 
     def _copy_history(self, other):
@@ -177,6 +178,7 @@ class InplaceOrView:
             self._requires_grad or any(getattr(a, "_requires_grad", False) for a in args))
         result = op(self._snapshot() if needs_graph else self, *args)
         self._check_inplace_result(result)
+        dual.after_inplace(self, result, self._base, self._view_chain)     # forward mode: self's tangent is result's
         if needs_graph and self._base is not None and result.grad_fn is not None:
             return self._rewrite_base_history(result)
         self._data[...] = result._data
@@ -254,8 +256,8 @@ class InplaceOrView:
     def mul_(self, other):
         return self._inplace(type(self).mul, other)
 
-    def div_(self, other):
-        return self._inplace(type(self).div, other)
+    def div_(self, other, **rounding_mode):
+        return self._inplace(lambda t, o: t.div(o, **rounding_mode), other)
 
     def pow_(self, exponent):
         return self._inplace(type(self).pow, exponent)

@@ -68,8 +68,31 @@ class OpMethods:
     def ceil(self):
         return O.CeilBackward0.apply(self)
 
-    def round(self):
+    def round(self, *, decimals=None):
+        if decimals is not None:
+            return O.RoundBackward1.apply(self, int(decimals))
         return O.RoundBackward0.apply(self)
+
+    def logcumsumexp(self, dim):
+        return O.LogcumsumexpBackward0.apply(self, dim)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        return O.unique.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return O.unique.unique_consecutive(self, return_inverse, return_counts, dim)
+
+    def det(self):
+        return O.LinalgDetBackward0.apply(self)
+
+    def inverse(self):
+        return O.LinalgInvExBackward0.apply(self)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        return self._inplace(O.BernoulliBackward1.apply, p, generator)
+
+    def bernoulli(self, p=None, *, generator=None):
+        return O.bernoulli.bernoulli(self, p, generator=generator)
 
     def trunc(self):
         return O.TruncBackward0.apply(self)

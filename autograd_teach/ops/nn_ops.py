@@ -61,9 +61,11 @@ class AddmmBackward0(OpNode):
 
     def backward(self, grad, a, b):
         need_bias, need_a, need_b = self.needs_input_grad
-        return (self._bias_grad(grad) if need_bias else None,
-                _product_like(self._transposed[0], grad, b.T) * self.alpha if need_a else None,
-                _product_like(self._transposed[1], a.T, grad) * self.alpha if need_b else None)
+        ga = _product_like(self._transposed[0], grad, b.T) if need_a else None
+        gb = _product_like(self._transposed[1], a.T, grad) if need_b else None
+        if self.alpha != 1:     # (x * 1 is x: no copy of a weight-sized gradient for F.linear's alpha)
+            ga, gb = (None if g is None else g * self.alpha for g in (ga, gb))
+        return self._bias_grad(grad) if need_bias else None, ga, gb
 
 
     def _bias_grad(self, grad):

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from ..core.node import OpNode, quiet
-from ..core.ops.pointwise import no_bool_kernel
+from ..compat.dtypes import no_bool_kernel
 from ..kernels.float32 import via_float64
 from ..core.ops.selection import zeros_like  # noqa: F401  (the rules call it)
 

@@ -3,9 +3,9 @@ import functools
 
 import numpy as np
 
-from ...compat import random
+from ...compat import dtypes, random
 from ..node import OpNode, quiet
-from ...kernels.float32 import log, one_minus_square, via_float64
+from ...kernels.float32 import log, one_minus_square, sigmoid, via_float64
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 
 
@@ -68,7 +68,7 @@ class AbsBackward0(OpNode):
     saved = ("self",)
 
     def forward(self, a):
-        no_bool_kernel(a, "abs_cpu")
+        dtypes.no_bool_kernel(a, "abs_cpu")
         return np.abs(a)
 
     def backward(self, grad, a):
@@ -177,10 +177,14 @@ class SigmoidBackward0(OpNode):
     @quiet
     def forward(self, a):
         # PyTorch's formula: for very negative a, exp(-a) overflows to inf and the result is exactly 0
-        return 1 / (1 + via_float64(np.exp, -a))
+        return sigmoid(a)
 
     def backward(self, grad, result):
-        return grad * (1 - result) * result
+        out = 1 - result
+        if type(out) is not np.ndarray or out.shape != grad.shape or out.dtype != np.result_type(grad, out):
+            return grad * out * result
+        np.multiply(grad, out, out=out)     # grad * (1 - result) * result, with one array instead of three
+        return np.multiply(out, result, out=out)
 
 
 class SigmoidBackwardBackward0(OpNode):
@@ -361,12 +365,6 @@ def sigmoid_backward(grad_output, output):
 def threshold_backward(grad_output, self, threshold):
     """grad_output where self > threshold, else 0, recorded as one op."""
     return ThresholdBackwardBackward0.apply(grad_output, self, threshold)
-
-
-def no_bool_kernel(a, kernel):
-    """PyTorch has no kernel of this op for bool tensors."""
-    if a.dtype.kind == "b":
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def sgn_backward(self, grad, result):
