@@ -39,7 +39,7 @@ from ..compat.device import check as check_device, device
 from ..compat.size import Size
 from ..compat.storage import Storage
 from ..ops.methods import OpMethods
-from .node import Node, RemovableHandle, call_post_hooks, dual
+from .node import Node, RemovableHandle, call_post_hooks, dual, quiet_call
 from .tensor_methods import TensorMethods, unwrap
 from .views import InplaceOrView
 
@@ -513,7 +513,7 @@ def accumulate_grad(leaf, grad, undo):
         leaf._grad = Tensor._wrap(grad.astype(leaf._data.dtype))   # a copy (np.array's, without its argument parsing)
     else:
         undo.append((_restore_grad, leaf, old, old._data.copy()))
-        old._data += grad
+        quiet_call(np.add, old._data, grad, old._data)     # += (inf - inf: nan, silently, as PyTorch's)
         old._bump_version()
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import kernels
 from ..core.node import OpNode, quiet
+from ..compat.dtypes import no_bool_kernel
 from ..core.ops.selection import zeros_like  # noqa: F401  (the rules call it)
 
 LN2 = 0.6931471805599453     # M_LN2
@@ -74,7 +75,7 @@ class SignBackward0(OpNode):
     self: zeros_like(grad)
     """
     def forward(self, a):
-        return np.sign(a)
+        return a.copy() if a.dtype.kind == "b" else np.sign(a)     # a bool tensor is its own sign
 
     def backward(self, grad):
         return np.zeros_like(grad)
@@ -261,6 +262,7 @@ class FloorBackward0(_Rounding):
     self: zeros_like(grad)
     """
     def forward(self, a):
+        no_bool_kernel(a, "floor_vml_cpu")
         return np.floor(a) if a.dtype.kind == "f" else a.copy()
 
 
@@ -297,6 +299,7 @@ class FracBackward0(OpNode):
     self: grad
     """
     def forward(self, a):
+        no_bool_kernel(a, "frac_cpu")
         return a - np.trunc(a)
 
     def backward(self, grad):

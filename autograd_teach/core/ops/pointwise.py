@@ -4,7 +4,7 @@ import functools
 import numpy as np
 
 from ... import kernels
-from ...compat import random
+from ...compat import dtypes, random
 from ..node import OpNode, quiet
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 
@@ -68,6 +68,7 @@ class AbsBackward0(OpNode):
     saved = ("self",)
 
     def forward(self, a):
+        dtypes.no_bool_kernel(a, "abs_cpu")
         return np.abs(a)
 
     def backward(self, grad, a):
@@ -86,7 +87,7 @@ class SgnBackward0(OpNode):
     saved = ("self", "result")
 
     def forward(self, a):
-        return np.sign(a)
+        return a.copy() if a.dtype.kind == "b" else np.sign(a)     # a bool tensor is its own sign
 
     def backward(self, grad, a, result):
         return np.zeros_like(grad)
