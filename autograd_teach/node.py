@@ -160,6 +160,26 @@ class Node:
             grads = call_post_hooks(self, grads, (grad,), task)
         return grads
 
+    def __call__(self, *grads):
+        """``grad_fn(*grads)``, as in PyTorch: this node's backward, run on the
+        gradients of its outputs (Tensors, or None); returns what it sends along
+        each ``next_functions`` edge: a Tensor, or a tuple when there are several
+        (None where nothing goes). As PyTorch's Node.__call__, it runs no hooks
+        and frees nothing; with grad mode on, the backward's ops are recorded.
+        One difference: each gradient comes back summed to its input's shape,
+        as PyTorch's engine sums it after the call (validate_outputs)."""
+        if len(grads) != self.num_outputs:
+            raise TypeError(f"expected {self.num_outputs} arguments, got {len(grads)} instead")
+        on_tensors = grad_mode.is_grad_enabled()
+        grads = [g if on_tensors or g is None else g._data for g in grads]
+        grad = grads[0] if self.num_outputs == 1 else grads   # several outputs: one per output
+        out = tuple(g if g is None or on_tensors else self.wrap(g) for g in self.call_direct(grad, on_tensors))
+        return out[0] if len(out) == 1 else out
+
+    def call_direct(self, grad, on_tensors):
+        """What ``grad_fn(grad)`` computes: the backward, on Tensors (recorded) or arrays."""
+        return self.call_backward_on_tensors(grad) if on_tensors else self.call_backward(grad)
+
     def call_backward(self, grad):
         raise NotImplementedError
 

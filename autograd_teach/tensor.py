@@ -496,6 +496,13 @@ class AccumulateGrad(Node):
     def name(self):
         return "torch::autograd::AccumulateGrad"
 
+    def call_direct(self, grad, on_tensors):
+        """``grad_fn(grad)`` on a leaf's node: add grad into its .grad, as the
+        engine does; nothing goes further."""
+        if grad is not None:
+            (accumulate_grad_tensor if on_tensors else accumulate_grad)(self.variable, grad, [])
+        return ()
+
     def run(self, grad, task):
         if task.accumulate and grad is not None:     # None (see engine.py): nothing to add
             accumulate_grad(self.variable, grad, task.undo)

@@ -119,6 +119,11 @@ class MultiOutputNode(Node):
                 keep(self, grads[k], task.undo)
         return Slots(call_pre_hooks(self, tuple(grads), task)) if self.pre_hooks else grads
 
+    def call_direct(self, grads, on_tensors):
+        """grad_fn(*grads) (Node.__call__): a list, one gradient per output."""
+        grads = Slots(grads) if type(grads) is list else Slots(self.slots_of(grads))
+        return self.call_backward_on_tensors(grads) if on_tensors else self.call_backward(grads)
+
     def run(self, grads, task):
         grads = Slots(self.slots_of(grads))
         out = self.call_backward_on_tensors(grads) if task.create_graph else self.call_backward(grads)
