@@ -3,6 +3,7 @@
     .venv/bin/python scripts/build_lessons.py            # every lesson, both languages, and the index
     .venv/bin/python scripts/build_lessons.py 02 05      # only lessons 02 and 05 (and the index)
     .venv/bin/python scripts/build_lessons.py --check    # only compare sources, run nothing
+    .venv/bin/python scripts/build_lessons.py --index-only   # only the index and the README's list
 
 The first line is the one command that rebuilds and re-executes everything
 (run it after any change to the renderer's output, then commit notebooks/).
@@ -298,12 +299,12 @@ Short lessons on how PyTorch's autograd works, each in English and in Chinese
 (the same code in both). Every lesson runs the code of a Chinese PyTorch tutorial
 on `autograd_teach`, which prints what PyTorch prints, draws the autograd graph before
 and after `backward()`, and replays the backward pass node by node in a widget.
-Each ends with exercises: predict, then check; the last one asks for code.
+Each ends with exercises: predict, then check, as often as you like; most end with one that asks for code.
 
 几节短课，讲清 PyTorch 的 autograd（自动求导）是怎么工作的。每节课都有英文版和中文版，
 两者的代码相同。课程中的代码来自几篇中文 PyTorch 教程，运行在 `autograd_teach`
 上——它打印的结果与 PyTorch 一致；每节课都会画出 `backward()` 前后的计算图，并用一个小部件
-逐个节点地回放反向传播。每节课最后都有练习：先预测，再核对；最后一道要写代码。"""
+逐个节点地回放反向传播。每节课最后都有练习：先预测，再核对，运行多少次都可以；多数课的最后一道要写代码。"""
 
 GOAL = {"en": "**Goal:**", "zh": "**目标：**"}  # one line in each lesson's first cell
 
@@ -473,8 +474,11 @@ def main(argv=None):
     parser.add_argument("lessons", nargs="*", help="lesson numbers or names (default: all)")
     parser.add_argument("--check", action="store_true",
                         help="only check that the notebooks' cells match their sources")
+    parser.add_argument("--index-only", action="store_true",
+                        help="only write notebooks/index.ipynb and the README's lesson list (runs nothing)")
     args = parser.parse_args(argv)
     lessons = lesson_sources()
+
     if args.check:
         stale = check_sources(lessons)
         for stem, path in lessons.items():
@@ -487,8 +491,9 @@ def main(argv=None):
         print("notebooks match their sources" if not stale else
               "run scripts/build_lessons.py to rebuild")
         return 1 if stale else 0
-    chosen = {k: v for k, v in lessons.items()
-              if not args.lessons or any(k == a or k.startswith(a + "_") or k[:2] == a for a in args.lessons)}
+    chosen = {} if args.index_only else {
+        k: v for k, v in lessons.items()
+        if not args.lessons or any(k == a or k.startswith(a + "_") or k[:2] == a for a in args.lessons)}
     if args.lessons and not chosen:
         parser.error(f"no lesson matches {args.lessons}; have {list(lessons)}")
     for stem, path in chosen.items():
