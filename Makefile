@@ -8,7 +8,7 @@ ORACLE := .venv-oracle
 # JupyterLab refuses to run as root unless told; a normal user needs nothing.
 ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
-.PHONY: lab test unit goldens bench clean
+.PHONY: lab test site unit goldens bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -19,14 +19,21 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $@
 
-# JupyterLab on the lessons, loopback only; it prints the URL (with its token).
-# The news pop-up is switched off: it covers the lessons.
+# JupyterLab on a working copy of the lessons (.lab/, git-ignored: a learner's
+# session never rewrites notebooks/), loopback only, opening index.ipynb; it
+# prints the URL (with its token). The news pop-up is switched off: it covers
+# the lessons. scripts/lab.py says how the copy is kept up to date.
 lab: $(STAMP)
 	@mkdir -p $(VENV)/share/jupyter/lab/settings
 	@echo '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' \
 	  > $(VENV)/share/jupyter/lab/settings/overrides.json
-	@echo "Opening the lessons: start with index.ipynb"
-	$(VENV)/bin/jupyter lab --ip=127.0.0.1 --no-browser $(ROOT_FLAG) --ServerApp.root_dir=notebooks
+	$(PY) scripts/lab.py --workdir .lab -- --ip=127.0.0.1 --no-browser $(ROOT_FLAG)
+
+# The lessons as a static site in _site/ (en, zh and the index), from their
+# stored outputs, nothing executed: every diagram a picture, every show() a
+# replay that steps without a kernel. Open _site/index.html (scripts/build_site.py).
+site: $(STAMP)
+	$(PY) scripts/build_site.py --out _site
 
 # The tests that check the diagrams against real PyTorch (tests/test_viz_torch*.py)
 # need it in .venv. The pinned CPU wheel, installed from this machine's disk

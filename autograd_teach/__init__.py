@@ -4,22 +4,23 @@
 
 runs the autograd tutorials unchanged. This module is the front door only: it
 hands on names from the modules that do the work."""
-from . import autograd, cuda, dtypes, nn  # noqa: F401
+from . import autograd, cuda, nn  # noqa: F401
+from .compat import dtypes  # noqa: F401
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: F401
-from .type_info import finfo, iinfo  # noqa: F401
-from .creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,  # noqa: F401
-                       linspace, ones, ones_like, rand, rand_like, randint, randn, randn_like, randperm,
-                       tensor, zeros, zeros_like)
-from .dtypes import dtype, promote_types, result_type  # noqa: F401
-from .dtypes import bool_ as bool  # noqa: F401,A001
-from .dtypes import (float16, float32, float64, int8, int16, int32, int64, uint8)  # noqa: F401
-from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
-                        no_grad, set_grad_enabled)
-from .printing import get_printoptions, set_printoptions  # noqa: F401
-from .generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed,  # noqa: F401
-                        set_rng_state)
-from .size import Size  # noqa: F401
-from .tensor import Tensor, device  # noqa: F401
+from .compat.type_info import finfo, iinfo  # noqa: F401
+from .compat.creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,  # noqa: F401
+                              linspace, ones, ones_like, rand, rand_like, randint, randn, randn_like, randperm,
+                              tensor, zeros, zeros_like)
+from .compat.dtypes import dtype, promote_types, result_type  # noqa: F401
+from .compat.dtypes import bool_ as bool  # noqa: F401,A001
+from .compat.dtypes import (float16, float32, float64, int8, int16, int32, int64, uint8)  # noqa: F401
+from .core.grad_mode import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled,  # noqa: F401
+                             no_grad, set_grad_enabled)
+from .compat.printing import get_printoptions, set_printoptions  # noqa: F401
+from .compat.generator import (Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed,  # noqa: F401
+                               set_rng_state)
+from .compat.size import Size  # noqa: F401
+from .core.tensor import Tensor, device  # noqa: F401
 
 half, float, double = float16, float32, float64  # noqa: A001
 short, int, long = int16, int32, int64  # noqa: A001
@@ -67,15 +68,15 @@ del _name
 subtract, multiply, divide, true_divide = sub, mul, div, div  # noqa: F821
 
 
-# --- added for torch.nn / next chapters (issue 8) ---
+# --- torch.nn, torch.optim and the functions their code calls ---
 from . import optim, utils  # noqa: E402,F401
-from .ops.multi_output import chunk, split, tensor_split, unbind  # noqa: E402,F401
-from .more_functions import (addmm, bmm, cat, concat, concatenate, cumsum, floor_divide, ger, isfinite,  # noqa: E402,F401
-                             isinf, isnan, log_softmax, masked_fill, maximum, minimum, normal, outer, prod,
-                             remainder, softmax, stack, std, var, where)
-from .shape_functions import (atleast_1d, atleast_2d, broadcast_to, diff, hstack, movedim, narrow, select,  # noqa: E402,F401
-                              row_stack, swapaxes, vstack)
-from .shape_functions import movedim as moveaxis, swapaxes as swapdims  # noqa: E402,F401
+from .core.ops.multi_output import chunk, split, tensor_split, unbind  # noqa: E402,F401
+from .compat.more_functions import (addmm, bmm, cat, concat, concatenate, cumsum, floor_divide, ger, isfinite,  # noqa: E402,F401
+                                    isinf, isnan, log_softmax, masked_fill, maximum, minimum, normal, outer, prod,
+                                    remainder, softmax, stack, std, var, where)
+from .compat.shape_functions import (atleast_1d, atleast_2d, broadcast_to, diff, hstack, movedim, narrow, select,  # noqa: E402,F401
+                                     row_stack, swapaxes, vstack)
+from .compat.shape_functions import movedim as moveaxis, swapaxes as swapdims  # noqa: E402,F401
 
 
 def pow(input, exponent):  # noqa: A001
@@ -85,12 +86,12 @@ def pow(input, exponent):  # noqa: A001
     return input.pow(exponent)
 
 
-# --- d2l chapters 2-5 (issue 8): save/load, linalg, multinomial, distributions, legacy types, cuda ---
+# --- what d2l's chapters 2-5 call: save/load, linalg, multinomial, distributions, legacy types, cuda ---
 from . import cuda, distributions, linalg  # noqa: E402,F401
-from .legacy_tensors import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,  # noqa: E402,F401
-                             HalfTensor, IntTensor, LongTensor, ShortTensor)
-from .sampling import multinomial  # noqa: E402,F401
-from .serialization import load, save  # noqa: E402,F401
+from .compat.legacy_tensors import (BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor,  # noqa: E402,F401
+                                    HalfTensor, IntTensor, LongTensor, ShortTensor)
+from .compat.sampling import multinomial  # noqa: E402,F401
+from .compat.serialization import load, save  # noqa: E402,F401
 
 
 # --- gather, scatter, take, lerp, addcmul, logical ops, ... (the ops a learner reaches for next) ---
@@ -115,4 +116,4 @@ def _tensors_only(name):
 
 logical_and, logical_or, logical_xor, fmax, fmin, isclose = map(
     _tensors_only, ("logical_and", "logical_or", "logical_xor", "fmax", "fmin", "isclose"))
-from .shape_functions import meshgrid, repeat_interleave  # noqa: E402,F401
+from .compat.shape_functions import meshgrid, repeat_interleave  # noqa: E402,F401

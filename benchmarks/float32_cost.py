@@ -1,6 +1,6 @@
 #!/usr/bin/env python
 """What PyTorch's float32 bits cost per op: each numpy line an op ran before
-(commit 8d73426) beside the line it runs now (autograd_teach/ops/float32.py),
+(commit 8d73426) beside the line it runs now (autograd_teach/kernels/float32.py),
 on 4 float32 elements, in microseconds per call. The two take turns, 15
 rounds of 20,000 calls each, and the best round counts, so background load
 falls on both alike. Needs numpy and the project only:
@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from autograd_teach.ops.float32 import (cascade_mean, cascade_sum, log, one_minus_square,  # noqa: E402
-                                        power, via_float64)
+from autograd_teach.kernels.float32 import (cascade_mean, cascade_sum, log, one_minus_square,  # noqa: E402
+                                            power, via_float64)
 
 a = np.array([0.5, -1.25, 2.0, 0.75], np.float32)
 g = np.array([1.0, -2.0, 0.5, 3.0], np.float32)

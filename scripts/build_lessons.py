@@ -56,8 +56,9 @@ per idea) and for ASCII punctuation in Chinese prose: ``check_chinese``;
 ``--check`` reports both.
 
 The files are deterministic: cell ids come from the cell's position, there are
-no timings, the metadata is fixed (no Python version), and the random ids of
-widget models are replaced by ids derived from the notebook's name.
+no timings, the metadata is fixed (no Python version), and no widget state or
+widget view is stored (its model ids are random, and a restored widget has
+no kernel): a show() cell keeps its replay as HTML.
 """
 from __future__ import annotations
 
@@ -319,7 +320,8 @@ def goal_of(nb, lang):
 
 INDEX_TAIL = """## How to use them · 使用方法
 
-- Run `make lab` in the project folder; JupyterLab opens on this folder. Open a lesson and run
+- Run `make lab` in the project folder; JupyterLab opens this index on a working copy of the
+  lessons (`.lab/`: the stored lessons stay as they are). Open a lesson and run
   its cells from the top (**Run → Run All Cells**), then read along.
 - The notebooks are saved with their outputs. To do the exercises honestly, clear them first
   (**Kernel → Restart Kernel and Clear Outputs of All Cells**) and predict before you run.
@@ -327,7 +329,8 @@ INDEX_TAIL = """## How to use them · 使用方法
   code cells run unchanged, the `viz` diagrams too (`from autograd_teach import viz` draws
   real PyTorch's graphs and steps through its backward).
 
-- 在项目目录里运行 `make lab`，JupyterLab 会打开本目录。打开一节课，从头运行所有单元格
+- 在项目目录里运行 `make lab`，JupyterLab 会在课程的工作副本（`.lab/`）上打开这个目录页，
+  仓库里保存的课程不会被改动。打开一节课，从头运行所有单元格
   （**Run → Run All Cells**），然后跟着读。
 - 笔记本保存时带着运行结果。想认真做练习，先清空输出
   （**Kernel → Restart Kernel and Clear Outputs of All Cells**），先预测，再运行。
@@ -402,7 +405,7 @@ def execute(nb, cwd):
     from nbclient import NotebookClient
     client = NotebookClient(nb, kernel_name="python3", timeout=CELL_TIMEOUT,
                             resources={"metadata": {"path": str(cwd)}},
-                            record_timing=False, store_widget_state=True,
+                            record_timing=False, store_widget_state=False,
                             allow_errors=False)
     # "python3" resolves to this interpreter: jupyter_client swaps a spec's
     # leading "python" for sys.executable, so the venv that runs this runs the lessons.
@@ -424,9 +427,12 @@ def _merge_streams(outputs):
 
 
 def normalize(nb, name):
-    """Make an executed notebook's bytes depend on its cells and outputs only."""
-    nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": copy.deepcopy(LANGUAGE_INFO),
-                   **({"widgets": nb.metadata["widgets"]} if "widgets" in nb.metadata else {})}
+    """Make an executed notebook's bytes depend on its cells and outputs only.
+
+    No widget is stored: a stored widget would say its kernel is gone before
+    anything ran.  A show() output keeps what it carries for a notebook without
+    a kernel: the replay as HTML (the picture where scripts are stripped)."""
+    nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": copy.deepcopy(LANGUAGE_INFO)}
     for cell in nb.cells:
         cell.metadata = {}
         if cell.cell_type == "code":
@@ -434,15 +440,10 @@ def normalize(nb, name):
         for out in cell.get("outputs", []):
             if "metadata" in out:
                 out.metadata = {k: v for k, v in out.metadata.items() if k != "execution"}
-    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state")
-    if not state:
-        nb.metadata.pop("widgets", None)
-        return nb
-    # Model ids are random uuids: give each a fixed one, in the order the models opened.
-    text = json.dumps(nbformat.from_dict(nb), ensure_ascii=False)
-    for i, old in enumerate(list(state)):
-        text = text.replace(old, uuid.uuid5(ID_NAMESPACE, f"{name}/{i}").hex)
-    return nbformat.from_dict(json.loads(text))
+            if WIDGET_VIEW in out.get("data", {}):
+                del out.data[WIDGET_VIEW]
+                out.metadata.pop(WIDGET_VIEW, None)
+    return nb
 
 
 def write(nb, path):

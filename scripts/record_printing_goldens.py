@@ -1,4 +1,4 @@
-"""Record what real PyTorch prints, as goldens for autograd_teach.printing.
+"""Record what real PyTorch prints, as goldens for autograd_teach.compat.printing.
 
 Run from the repo root with the pinned oracle (torch==2.13.0):
 

@@ -6,7 +6,7 @@ import numpy as np
 import autograd_teach as torch
 from autograd_teach.autograd import gradcheck, gradgradcheck
 from autograd_teach.ops.as_strided import as_strided_backward
-from autograd_teach.ops.shape import ExpandBackward0, TBackward0
+from autograd_teach.core.ops.shape import ExpandBackward0, TBackward0
 
 T = [(TBackward0, ())]                     # x.t()
 EXPAND = [(ExpandBackward0, ((2, 3),))]    # a (3,) base read twice

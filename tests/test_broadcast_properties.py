@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 import autograd_teach as torch
 from autograd_teach.autograd import gradcheck
-from autograd_teach.node import unbroadcast
+from autograd_teach.core.node import unbroadcast
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using a target size")
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import autograd_teach as torch
-from autograd_teach import random as random_module
-from autograd_teach import range_factories, serialization
+from autograd_teach.compat import random as random_module
+from autograd_teach.compat import range_factories, serialization
 
 
 def exact_fma(a, b, c, dtype):

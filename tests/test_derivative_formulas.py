@@ -19,7 +19,9 @@ import pytest
 
 import autograd_teach as torch
 import autograd_teach.nn.functional as F
-from autograd_teach import engine, ops, rules
+from autograd_teach import ops
+from autograd_teach.core import engine, rules
+from autograd_teach.core import ops as core_ops
 from autograd_teach.ops import formulas
 
 # Every rule is evaluable: the API the rules use exists (torch.where, gather,
@@ -28,7 +30,7 @@ from autograd_teach.ops import formulas
 NO_RULE = {
     "CopySlices": "PyTorch builds it in C++ (x[i] = v, in-place ops on views); it replays a chain of view ops",
     # several outputs: the rule reads one gradient per output, which the rule evaluator does not take
-    # (ops/multi_output.py; gradcheck and gradgradcheck check them, and tests/test_multi_output.py)
+    # (core/ops/multi_output.py; gradcheck and gradgradcheck check them, and tests/test_multi_output.py)
     "UnbindBackward0": "several outputs", "SplitBackward0": "several outputs",
     "SplitWithSizesBackward0": "several outputs", "UnsafeSplitBackward0": "several outputs",
 }
@@ -40,10 +42,17 @@ NOT_DIFFERENTIABLE = {"FloorDivide": "floor_divide", "FloorDivideScalar": "floor
 
 
 def op_classes():
-    """Every op class in autograd_teach/ops: classes with forward and backward."""
+    """Every op class in autograd_teach/core/ops and autograd_teach/ops: classes with forward and backward."""
     found = {}
-    for info in pkgutil.iter_modules(ops.__path__):
-        module = importlib.import_module(f"{ops.__name__}.{info.name}")
+    for package in (core_ops, ops):
+        found.update(op_classes_in(package))
+    return found
+
+
+def op_classes_in(package):
+    found = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
         for name, cls in vars(module).items():
             if (inspect.isclass(cls) and cls.__module__ == module.__name__ and not name.startswith("_")
                     and callable(getattr(cls, "forward", None)) and callable(getattr(cls, "backward", None))):
@@ -295,7 +304,7 @@ CASES = {
         for red in ("mean", "sum", "none")],
     "MulBackward1": [("cross_entropy with label smoothing", lambda r: [t(4, 3, rng=r)],
                       lambda x: F.cross_entropy(x, torch.tensor([0, 2, 1, 2]), label_smoothing=0.1))],
-    # the Scalar overloads a create_graph backward records (ops/scalar.py): x + 2.5 inside a rule
+    # the Scalar overloads a create_graph backward records (core/ops/scalar.py): x + 2.5 inside a rule
     "AddBackward1": [("tensor + number", lambda r: [t(2, 3, rng=r)], lambda x: ops.AddBackward1.apply(x, 2.5))],
     "SubBackward1": [("tensor - number", lambda r: [t(2, 3, rng=r)], lambda x: ops.SubBackward1.apply(x, 2.5))],
     "DivBackward1": [("cross_entropy with class probabilities", lambda r: [t(4, 3, rng=r), t(4, 3, low=0, high=1, rng=r)],
@@ -629,13 +638,13 @@ def test_ops_without_a_derivative_raise_pytorchs_error_in_backward_and_in_their_
 
 
 def test_no_node_class_outside_ops():
-    """Nodes named like PyTorch's (FooBackward0) live in ops, where their rules are read."""
+    """Nodes named like PyTorch's (FooBackward0) live in core/ops and ops, where their rules are read."""
     import autograd_teach
     elsewhere, packages = [], [autograd_teach]
     while packages:      # the core's modules, without importing viz (walk_packages would)
         package = packages.pop()
         for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
-            if info.name in ("autograd_teach.viz", "autograd_teach.ops"):
+            if info.name in ("autograd_teach.viz", "autograd_teach.ops", "autograd_teach.core.ops"):
                 continue
             module = importlib.import_module(info.name)
             if info.ispkg:
@@ -795,7 +804,7 @@ def test_malformed_rules_are_errors_not_silence():
     assert formulas.rules(Inherited) == {}      # a rule belongs to the class that states it
 
 
-# -- a number in a rule is a C++ Scalar (ops/scalar.py) ------------------------------
+# -- a number in a rule is a C++ Scalar (core/ops/scalar.py) ------------------------------
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64])
 @pytest.mark.parametrize("op", ["+", "-", "*", "/"])
@@ -805,7 +814,7 @@ def test_a_rules_arithmetic_with_a_number_gives_pythons_values_with_one_edge(op,
     number is no input: its node has an edge for the tensor only, or, for
     number - t and number / t (C++ fills a tensor with the number), a None
     edge in the number's place. And its gradient is right."""
-    from autograd_teach.ops.scalar import binary
+    from autograd_teach.core.ops.scalar import binary
     x = torch.tensor([[1.5, -2.0], [4.0, 0.5]]).to(dtype)
     if dtype.is_floating_point:
         x.requires_grad_()

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import autograd_teach as torch
-from autograd_teach import engine
+from autograd_teach.core import engine
 
 
 class Log:

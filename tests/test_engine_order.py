@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import autograd_teach as torch
-from autograd_teach import engine
+from autograd_teach.core import engine
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
 sys.path.insert(0, str(GOLDEN))

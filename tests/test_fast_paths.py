@@ -4,7 +4,7 @@ denormals, empty, 0-d, non-contiguous and broadcast arrays."""
 import numpy as np
 import pytest
 
-from autograd_teach.ops import matmul_order
+from autograd_teach.kernels import matmul_order
 
 TINY = np.finfo(np.float32).smallest_subnormal
 SPECIALS = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, TINY, -TINY, 1.0, -1.0, 3e38, -3e38, 1e-30],
@@ -49,7 +49,7 @@ def adversarial_arrays(dtype, seed=0):
 
 @pytest.mark.parametrize("dtype", (np.float32, np.float64, np.float16, np.int64, np.int32, np.uint8, np.bool_))
 def test_relu_with_a_zero_array_is_relu_with_the_number_zero(dtype):
-    from autograd_teach.ops.pointwise import ReluBackward0
+    from autograd_teach.core.ops.pointwise import ReluBackward0
     node = ReluBackward0.__new__(ReluBackward0)
     with np.errstate(invalid="ignore", over="ignore"):
         for a in adversarial_arrays(dtype, seed=1):
@@ -62,7 +62,7 @@ def test_relu_with_a_zero_array_is_relu_with_the_number_zero(dtype):
 @pytest.mark.parametrize("dtype", (np.float32, np.float64, np.float16))
 def test_a_first_gradient_is_copied_as_np_array_copies_it(dtype):
     import autograd_teach as torch
-    from autograd_teach.tensor import accumulate_grad
+    from autograd_teach.core.tensor import accumulate_grad
     for grad in adversarial_arrays(np.float32, seed=3):
         leaf = torch.zeros(grad.shape, dtype=torch.tensor(np.zeros(0, dtype)).dtype, requires_grad=True)
         with np.errstate(over="ignore"):     # 3e38 overflows float16 (np.array warns alike)
@@ -73,7 +73,7 @@ def test_a_first_gradient_is_copied_as_np_array_copies_it(dtype):
 
 
 def test_float32_via_float64_with_dtype_objects_is_the_same_as_with_types():
-    from autograd_teach.ops.float32 import via_float64
+    from autograd_teach.kernels.float32 import via_float64
     with np.errstate(all="ignore"):
         for fn in (np.exp, np.tanh, np.sin, np.expm1):
             for a in adversarial_arrays(np.float32, seed=4):
@@ -87,7 +87,7 @@ def test_grad_mode_shortcut_is_exact_with_threads_switching_it():
     import threading
 
     import autograd_teach as torch
-    from autograd_teach import grad_mode
+    from autograd_teach.core import grad_mode
     x = torch.ones(2, requires_grad=True)
     errors, barrier = [], threading.Barrier(4)
 
@@ -115,7 +115,7 @@ def test_a_thread_that_ends_with_grad_off_only_costs_the_shortcut():
     import threading
 
     import autograd_teach as torch
-    from autograd_teach import grad_mode
+    from autograd_teach.core import grad_mode
     t = threading.Thread(target=torch.set_grad_enabled, args=(False,))
     t.start()
     t.join()
@@ -163,7 +163,7 @@ def test_a_leaf_hook_registered_after_its_node_was_made_still_runs():
 
 @pytest.mark.parametrize("dtype", (np.float32, np.float64))
 def test_where_without_dispatch_is_np_where(dtype):
-    from autograd_teach.ops import pointwise
+    from autograd_teach.core.ops import pointwise
     a = SPECIALS.astype(dtype)
     zero = pointwise.zero_of(np.dtype(dtype))
     for cond in (a < zero, a <= zero, np.isnan(a)):
@@ -174,7 +174,7 @@ def test_where_without_dispatch_is_np_where(dtype):
 @pytest.mark.parametrize("dtype", (np.float32, np.float64))
 def test_sum_backward_and_short_sum_are_np_full_and_ndarray_sum(dtype):
     import autograd_teach as torch
-    from autograd_teach.ops.float32 import cascade_sum
+    from autograd_teach.kernels.float32 import cascade_sum
     for value in SPECIALS.astype(dtype):
         for shape in ((), (0,), (3,), (2, 2), (1, 4)):
             x = torch.zeros(shape, dtype=torch.float32 if dtype == np.float32 else torch.float64,
@@ -194,7 +194,7 @@ def test_int_index_fast_path_is_the_general_select():
     what the general path (_basic with a one-element index) gives: values,
     node, view (shared version counter), errors."""
     import autograd_teach as torch
-    from autograd_teach import indexing
+    from autograd_teach.core import indexing
     x = torch.arange(12.0).reshape(3, 4).requires_grad_()
     y = x * 1
     for i in (0, 2, -1, -3):
@@ -219,7 +219,7 @@ def test_int_index_fast_path_is_the_general_select():
 
 def test_a_truthy_create_graph_keeps_the_grad_mode_count_exact():
     import autograd_teach as torch
-    from autograd_teach import grad_mode
+    from autograd_teach.core import grad_mode
     x = torch.ones(2, requires_grad=True)
     for create_graph in (2, 0, 1, "yes", ""):
         (x * x).sum().backward(create_graph=create_graph)

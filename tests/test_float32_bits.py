@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import autograd_teach as torch
-from autograd_teach.ops import float32 as F
+from autograd_teach.kernels import float32 as F
 
 GOLDEN = Path(__file__).parent / "golden"
 _spec = importlib.util.spec_from_file_location("float32_cases", GOLDEN / "float32_cases.py")

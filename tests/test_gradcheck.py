@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 import autograd_teach as torch
-from autograd_teach import node, ops
+from autograd_teach.core import node
+from autograd_teach import ops
 from autograd_teach.autograd import GradcheckError, gradcheck
 
 F = torch.nn.functional
@@ -104,7 +105,7 @@ CASES = [
     ("sigmoid", torch.sigmoid, lambda: (rnd(3, 2),)),
     ("sigmoid_large", torch.sigmoid, lambda: (rnd(4, low=-30, high=30),)),
     ("relu", torch.relu, lambda: (rnd(3, 2),)),
-    # reductions, rearranging and sorting (ops/reduction.py, ops/rearrange.py, ops/sorting.py)
+    # reductions, rearranging and sorting (core/ops/reduction.py, ops/rearrange.py, ops/sorting.py)
     ("amax", lambda a: a.amax(1), lambda: (rnd(3, 4),)),
     ("amax_all", lambda a: a.amax(), lambda: (rnd(3, 4),)),
     ("amin_keepdim", lambda a: a.amin((0, 1), keepdim=True), lambda: (rnd(3, 4),)),

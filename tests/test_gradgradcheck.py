@@ -22,7 +22,8 @@ from autograd_teach.autograd.functional import hessian, jacobian
 from test_derivative_formulas import CASES, NOT_DIFFERENTIABLE, Recorder, op_classes, t
 import test_gradcheck
 
-from autograd_teach import engine, ops
+from autograd_teach.core import engine
+from autograd_teach import ops
 
 
 def no_ties(*shape, rng):

@@ -3,7 +3,7 @@ PyTorch 2.13's for the same code (see also the golden program autograd_hooks).""
 import pytest
 
 import autograd_teach as torch
-from autograd_teach import engine
+from autograd_teach.core import engine
 
 
 def test_a_leaf_hook_sees_the_summed_gradient_once():

@@ -22,6 +22,7 @@ from __future__ import annotations
 import html
 import importlib.util
 import io
+import json
 import re
 import tokenize
 from pathlib import Path
@@ -179,11 +180,12 @@ def test_lesson_two_has_the_widget_the_browser_test_needs():
     assert any("y.backward()" in s for s in sources)
     widget = [c for c in nb.cells if c.cell_type == "code" and c.source.strip() == "viz.show(y)"]
     assert widget, "lesson 2 needs a viz.show(y) cell"
-    # viz.show() displays the static diagram first (what a notebook shows before its
-    # kernel runs), then the widget
-    fallback, out = widget[0].outputs
-    assert builder.WIDGET_VIEW in out.data
-    assert 'class="at-fallback"' in fallback.data["text/html"]
+    # viz.show() stores no widget (it would have no kernel), only the replay as HTML:
+    # the picture where scripts are stripped (an untrusted notebook), the replay where they run
+    (out,) = widget[0].outputs
+    assert builder.WIDGET_VIEW not in out.data and "widgets" not in nb.metadata
+    html = out.data["text/html"]
+    assert html.startswith('<div class="at-replay"') and 'src="data:image/svg+xml;base64,' in html
     svgs = [o.data["image/svg+xml"] for c in nb.cells if c.cell_type == "code"
             for o in c.outputs if "image/svg+xml" in o.get("data", {})]
     assert any(all(name in s for name in ("DotBackward0", "MulBackward0", "AccumulateGrad")) for s in svgs)
@@ -412,23 +414,25 @@ def test_first_cell_switches_recording_on(lang, stem):
 
 @pytest.mark.parametrize("stem", LESSONS)
 def test_chinese_widgets_label_in_chinese(stem):
-    """The widget's own words (buttons, toggles, status, inspector) in a zh notebook."""
+    """The widget's own words (buttons, toggles, status, inspector) in a zh notebook:
+    every word its stored replay (show()'s HTML output) can show."""
     nb = _read("zh", stem)
-    state = nb.metadata.get("widgets", {}).get(builder.WIDGET_STATE, {}).get("state", {})
     code = " ".join(c.source for c in nb.cells if c.cell_type == "code")
-    allowed = PYTORCH_WORDS | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
-    for model in state.values():
-        s = model.get("state", {})
-        for key in ("description", "value", "options", "_options_labels"):
-            v = s.get(key)
-            texts = v if isinstance(v, list) else [v]
-            for t in texts:
-                if not isinstance(t, str) or t.lstrip().startswith("<svg") or "<svg" in t:
-                    continue
-                words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", re.sub(r"<[^>]+>|0x[0-9a-f]+", " ", t))) - allowed
-                words = {w for w in words if not re.fullmatch(r"n\d+|_saved_\w+", w)}  # node ids, PyTorch's saved names
-                assert not {w for w in words if len(w) > 2 and "Backward" not in w and w not in HTML_WORDS}, \
-                    f"zh/{stem}: a widget shows English: {t[:200]!r}"
+    allowed = PYTORCH_WORDS | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code)) | {"Run", "All", "Cells", "Function", "retain_graph"}
+    replays = [json.loads(m.group(1)) for c in nb.cells if c.cell_type == "code" for o in c.outputs
+               for m in re.finditer(r'<script type="application/json" data-at-replay-data="\w+">(.*?)</script>',
+                                    o.get("data", {}).get("text/html", ""), re.S)]
+    assert replays or "viz.show(" not in code, f"zh/{stem}: a show() cell stored no replay"
+    for data in replays:
+        assert data["lang"] == "zh"
+        texts = list(data["labels"].values()) + [label for _, label in data["nodes"]]
+        texts += [re.sub(r"<pre[^>]*>.*?</pre>", " ", html, flags=re.S)    # the inspector's words, not its code
+                  for segments in data["inspector"].values() for _, html in segments]
+        for t in texts:
+            words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", re.sub(r"<[^>]+>|0x[0-9a-f]+|\{\w+\}", " ", t))) - allowed
+            words = {w for w in words if not re.fullmatch(r"n\d+|_saved_\w+", w)}  # node ids, PyTorch's saved names
+            assert not {w for w in words if len(w) > 2 and "Backward" not in w and w not in HTML_WORDS}, \
+                f"zh/{stem}: a widget shows English: {t[:200]!r}"
 
 
 HTML_WORDS = {"class", "div", "span", "pre", "style", "table", "small", "data", "node", "inspector"}

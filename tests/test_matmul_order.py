@@ -3,7 +3,7 @@ float32 (PyTorch's order for small outputs), whatever the layout of its inputs."
 import numpy as np
 import pytest
 
-from autograd_teach.ops.matmul_order import mm
+from autograd_teach.kernels.matmul_order import mm
 
 
 def sequential(a, b):

@@ -337,7 +337,7 @@ def test_workers_run_in_this_process_and_give_the_same_batches_and_stream():
 
 
 def test_persistent_workers_draw_one_base_seed():
-    from autograd_teach import random as R
+    from autograd_teach.compat import random as R
     ds = data.TensorDataset(torch.arange(5))
     g, ref = torch.Generator(), torch.Generator()
     loader = data.DataLoader(ds, batch_size=2, num_workers=2, persistent_workers=True, generator=g)

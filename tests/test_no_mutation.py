@@ -17,7 +17,7 @@ from hypothesis.extra import numpy as hnp
 
 import autograd_teach as torch
 import autograd_teach.nn.functional as F
-from autograd_teach import engine
+from autograd_teach.core import engine
 
 SETTINGS = settings(max_examples=20, derandomize=True, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -433,7 +433,7 @@ def test_repeat_interleave_records_pytorchs_chain():
 
 
 def test_meshgrid_warns_once_without_indexing_as_pytorch(recwarn):
-    from autograd_teach import shape_functions
+    from autograd_teach.compat import shape_functions
     a, b = torch.tensor([1.0, 2.0, 3.0]), torch.tensor([4.0, 5.0])
     shape_functions.meshgrid_warned.clear()        # as in a fresh process
     try:

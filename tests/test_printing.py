@@ -1,4 +1,4 @@
-"""autograd_teach.printing must print exactly what PyTorch 2.x prints.
+"""autograd_teach.compat.printing must print exactly what PyTorch 2.x prints.
 
 The goldens in tests/golden/printing.json were recorded from real PyTorch by
 scripts/record_printing_goldens.py; this test needs numpy only.
@@ -11,12 +11,12 @@ import pathlib
 import numpy as np
 import pytest
 
-from autograd_teach.printing import (
-    format_tensor,
-    get_printoptions,
-    printoptions,
-    set_printoptions,
-)
+from autograd_teach.compat.printing import (
+                                            format_tensor,
+                                            get_printoptions,
+                                            printoptions,
+                                            set_printoptions,
+                                            )
 
 GOLDEN = pathlib.Path(__file__).parent / "golden" / "printing.json"
 CASES = json.loads(GOLDEN.read_text())

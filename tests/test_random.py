@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import autograd_teach as torch
-from autograd_teach import random as R
+from autograd_teach.compat import random as R
 
 GOLDEN = Path(__file__).parent / "golden"
 _spec = importlib.util.spec_from_file_location("random_calls", GOLDEN / "random_calls.py")

@@ -3,7 +3,7 @@ innermost wins, nothing left switched on afterwards."""
 import threading
 
 import autograd_teach as torch
-from autograd_teach import saved_hooks
+from autograd_teach.core import saved_hooks
 
 
 def test_off_until_a_block_opens_and_after_it_closes():

@@ -1,5 +1,5 @@
 """narrow, movedim, swapaxes, broadcast_to, atleast_*d, hstack/vstack, diff
-(shape_functions.py): each is a few existing ops, so their gradients are the
+(compat/shape_functions.py): each is a few existing ops, so their gradients are the
 chain of those; checked by finite differences in float64, first and second
 order, beside the golden program that compares them with PyTorch
 (tests/golden/programs/shape_functions.py)."""

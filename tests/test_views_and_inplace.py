@@ -283,7 +283,7 @@ def test_a_second_backward_through_a_held_node_is_refused():
 # --- a view whose base changed is re-derived when its grad_fn is read, as in PyTorch ----
 
 def _run_order(out):
-    from autograd_teach import engine
+    from autograd_teach.core import engine
     ran = []
 
     class Watcher:

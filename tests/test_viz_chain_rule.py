@@ -100,7 +100,7 @@ def test_substitute_puts_values_only_for_names():
 
 def test_a_node_past_the_snapshot_says_why_it_shows_no_numbers():
     import importlib
-    R = importlib.import_module("autograd_teach.viz.record")
+    R = importlib.import_module("autograd_teach.viz.recording")
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     y = x
     for _ in range(R.SNAPSHOT_STEPS + 5):

@@ -13,7 +13,7 @@ import pytest
 
 import autograd_teach
 from autograd_teach.viz import graph as G
-from autograd_teach.viz.record import Recorder
+from autograd_teach.viz.recording import Recorder
 
 from autograd_teach import viz
 

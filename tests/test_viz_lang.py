@@ -23,7 +23,8 @@ _spec.loader.exec_module(builder)
 PYTORCH_WORDS = {"AccumulateGrad", "Function", "backward", "grad", "retain_graph", "True", "dtype",
                  "viz", "autorecord", "show", "max_nodes", "depth", "None", "float32", "float64",
                  "tensor", "requires_grad", "grad_fn", "torch",
-                 "autograd"}   # the SVG's id, a hover title nobody reads as prose
+                 "autograd",   # the SVG's id, a hover title nobody reads as prose
+                 "Run", "All", "Cells"}   # JupyterLab's menu "Run → Run All Cells", English in zh too
 
 
 def _english(text, allowed=()):

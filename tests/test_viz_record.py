@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 import autograd_teach as torch
-from autograd_teach import engine, viz
+from autograd_teach.core import engine
+from autograd_teach import viz
 from autograd_teach.viz import graph as G
-R = importlib.import_module("autograd_teach.viz.record")   # viz.record is the function
+R = importlib.import_module("autograd_teach.viz.recording")   # viz.record is the function
 
 
 @pytest.fixture
@@ -30,7 +31,7 @@ def square_mean():
 
 
 def test_importing_viz_switches_nothing_on():
-    code = ("import autograd_teach.engine as e; n = len(e._observers)\n"
+    code = ("import autograd_teach.core.engine as e; n = len(e._observers)\n"
             "import autograd_teach.viz as viz\n"
             "assert len(e._observers) == n == 0, e._observers\n"
             "assert not viz.autorecording() and viz.get_lang() == 'en'\n")
@@ -165,8 +166,9 @@ def test_backward_in_several_threads_records_each_run(autorecording):
 
 def test_sources_include_torch_record_only_when_present_and_torch_is_imported():
     # In a fresh interpreter: other test files import real torch into this one.
-    code = ("import sys; from autograd_teach import engine, viz; from autograd_teach.viz import torch_record\n"
-            "R = sys.modules['autograd_teach.viz.record']\n"
+    code = ("import sys; from autograd_teach import viz; from autograd_teach.core import engine\n"
+            "from autograd_teach.viz import torch_record\n"
+            "R = sys.modules['autograd_teach.viz.recording']\n"
             "assert R.sources() == [engine] and 'torch' not in sys.modules, 'viz imported torch'\n"
             "try:\n    import torch\nexcept ImportError:\n    print('no torch'); raise SystemExit\n"
             "assert R.sources() == [engine, torch_record]\nprint('ok')\n")

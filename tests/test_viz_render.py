@@ -81,7 +81,7 @@ def test_text_repr_is_deterministic_and_has_no_addresses():
     assert "0x" not in text and "object at" not in text
     assert text.splitlines()[0].startswith("autograd graph: 3 backward nodes")
     bundle = viz.draw(y)._repr_mimebundle_()
-    assert set(bundle) == {"image/svg+xml", "text/plain"}
+    assert set(bundle) == {"image/svg+xml", "text/html", "text/plain"}   # text/html: the picture as <img>
 
 
 def test_save_writes_svg_png_and_pdf(tmp_path):
@@ -91,7 +91,8 @@ def test_save_writes_svg_png_and_pdf(tmp_path):
     assert (d.save(tmp_path / "g.png")).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     pdf = d.save(tmp_path / "g.pdf").read_bytes()
     assert pdf.startswith(b"%PDF-1.4") and b"(MulBackward0) Tj" in pdf
-    with pytest.raises(ValueError, match=r"\.svg, \.png or \.pdf"):
+    assert d.save(tmp_path / "g.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    with pytest.raises(ValueError, match=r"\.svg, \.png, \.pdf or \.html"):
         d.save(tmp_path / "g.gif")
 
 

@@ -27,7 +27,7 @@ from viz_torch_helpers import import_torch, name
 
 torch = import_torch()
 import autograd_teach  # noqa: E402
-from autograd_teach import engine  # noqa: E402
+from autograd_teach.core import engine  # noqa: E402
 from autograd_teach.viz import torch_record  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden"

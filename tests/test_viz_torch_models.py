@@ -13,7 +13,7 @@ from autograd_teach import viz  # noqa: E402
 from autograd_teach.viz import graph as G  # noqa: E402
 import importlib  # noqa: E402
 
-R = importlib.import_module("autograd_teach.viz.record")   # the module (viz.record is the function)
+R = importlib.import_module("autograd_teach.viz.recording")   # the module (viz.record is the function)
 
 
 class SmallCNN(nn.Module):

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 import autograd_teach as torch
-from autograd_teach import engine, viz
+from autograd_teach.core import engine
+from autograd_teach import viz
 from autograd_teach.viz import graph as G
 from autograd_teach.viz.widget import step_classes
 
@@ -209,24 +210,65 @@ def test_widget_speaks_chinese_with_lang_or_the_default():
 
 def test_controls_have_titles_and_a_visible_on_state():
     w, _ = recorded(dot_example)
-    for control in (w.play, *w.toggles.values(), w.follow, w.fit, w.zoom_in, w.zoom_out):
-        assert control.tooltip, control
+    for control in (w.play, w.slider, *w.toggles.values(), w.fit, w.zoom_in, w.zoom_out, w.picker):
+        assert control.tooltip and control.description, control._key
     button = w.toggles["grads"]
     assert button.icon == "check"
     button.value = False
     assert button.icon == "" and w.view.show_grads is False
 
 
+def test_every_control_of_the_front_end_has_its_own_label_and_title():
+    # replay.js shows labels[key] and uses labels[key + ".title"] as title and aria-label
+    for lang in ("en", "zh"):
+        labels = viz.GraphWidget(dot_example()[0], lang=lang).data["labels"]
+        keys = ["play", "pause", "stop", "repeat", "prev", "next", "step", "values", "grads", "saved",
+                "follow", "fit", "zoom_in", "zoom_out", "inspect", "close"]
+        titles = [labels[f"widget.{k}.title"] for k in keys]
+        assert all(titles) and len(set(titles)) == len(titles), lang
+        assert len({labels[f"widget.{k}"] for k in keys}) == len(keys), lang
+        assert "Run \u2192 Run All Cells" in labels["widget.stale"]
+
+
 def test_zoom_and_fit_drive_the_view():
     w, _ = recorded(dot_example)
-    assert w.view.zoom == 0.0                 # fit the width by default
+    assert w.view.zoom == 0.0                 # open at a readable scale (the browser decides)
     w.zoom_in.click()
     assert w.view.zoom > 1.0
     w.zoom_out.click()
     w.zoom_out.click()
     assert w.view.zoom < 1.0
     w.fit.click()
-    assert w.view.zoom == 0.0
+    assert w.view.zoom == -1.0                # fit the width, however small
+
+
+def test_step_and_selection_are_checked():
+    w, _ = recorded(dot_example)
+    w.step = 99
+    assert w.step == len(w.steps)
+    w.step = -3
+    assert w.step == 0
+    with pytest.raises(Exception, match="no node"):
+        w.selected = "n999"
+
+
+def test_show_is_a_view_of_draws_diagram():
+    out, names = dot_example()
+    with viz.record() as rec:
+        out.backward()
+    d = viz.draw(out, names=names, recording=rec, lang="zh")
+    w = viz.GraphWidget(d)
+    assert w.diagram is d and w.view.svg == d.svg() and w.lang == "zh"
+    assert [s.name for s in w.steps] == ["MulBackward0", "DotBackward0", "AccumulateGrad"]
+
+
+def test_the_widget_carries_the_replay_as_html_for_where_no_kernel_runs():
+    w, _ = recorded(dot_example)
+    bundle, _metadata = w._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    html = bundle["text/html"]
+    assert html.startswith('<div class="at-replay"') and 'src="data:image/svg+xml;base64,' in html
+    assert '<script type="module">' in html and w.html() == html     # the same bytes every time
 
 
 def test_show_after_unrecorded_backward_never_claims_backward_did_not_run():

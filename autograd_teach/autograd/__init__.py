@@ -3,7 +3,7 @@ anomaly detection, and the old Variable."""
 from .function import Function  # noqa: F401
 from .functional import backward, grad  # noqa: F401
 from . import functional, graph  # noqa: F401  (torch.autograd.functional.jacobian, hessian; .graph)
-from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
+from .gradchecks import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
 
 

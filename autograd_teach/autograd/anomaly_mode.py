@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from .. import engine
+from ..core import engine
 
 _lock = threading.Lock()
 _state = {"enabled": False, "check_nan": True, "handle": None}

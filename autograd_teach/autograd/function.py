@@ -19,17 +19,17 @@ A forward may return a tuple: every tensor in it is an output of the same
 node (a, b = F.apply(x): a.grad_fn is b.grad_fn, b.output_nr == 1), and
 backward receives one gradient per output, zeros for an output that got none
 (None instead after ctx.set_materialize_grads(False)); see
-ops/multi_output.py for how a node with several outputs gets its gradients.
+core/ops/multi_output.py for how a node with several outputs gets its gradients.
 """
 import warnings
 
 import numpy as np
 
-from .. import grad_mode
-from ..node import FREED, SavedTensor, next_sequence_nr, unbroadcast
-from ..ops.multi_output import MultiOutputNode
-from ..ops.shape import ViewBackward0
-from ..tensor import Tensor
+from ..core import grad_mode
+from ..core.node import FREED, SavedTensor, next_sequence_nr, unbroadcast
+from ..core.ops.multi_output import MultiOutputNode
+from ..core.ops.shape import ViewBackward0
+from ..core.tensor import Tensor
 
 
 class BackwardCFunction(MultiOutputNode):
@@ -157,9 +157,9 @@ def _expandable(shape, to):
 class CustomFunctionView(ViewBackward0):
     """Not a node of the graph (made under no_grad): how the view a custom
     Function returns for an input is marked, so that an in-place op on it (or
-    on a view of it) is refused with PyTorch's message (views.py)."""
+    on a view of it) is refused with PyTorch's message (core/views.py)."""
     custom_function_view = True
-    custom_function_output = True    # made under the forward's no_grad, yet not a no_grad view (views.py)
+    custom_function_output = True    # made under the forward's no_grad, yet not a no_grad view (core/views.py)
 
 
 class CustomFunctionMultiView(ViewBackward0):
@@ -214,7 +214,7 @@ def _wrap_output(ctx, k, out, args, recording, several):
 def _dirty_output(ctx, k, out, recording):
     """An input forward changed in place (ctx.mark_dirty): returned itself,
     its version bumped, and, as after any in-place op, its history is now
-    ctx; on a view, its base's history changes too (CopySlices, views.py)."""
+    ctx; on a view, its base's history changes too (CopySlices, core/views.py)."""
     if not recording:
         out._bump_version()
         return out

@@ -1,6 +1,6 @@
 """torch.autograd.backward and torch.autograd.grad: check the roots and their
 gradients (so that bad input fails before anything is touched), then hand
-over to the engine. `backward` lives beside Tensor.backward, in tensor.py.
+over to the engine. `backward` lives beside Tensor.backward, in core/tensor.py.
 
 As in PyTorch, this is also torch.autograd.functional: `jacobian` and
 `hessian`, built from `grad` one output element at a time (the hessian is the
@@ -10,11 +10,11 @@ PyTorch computes them, with the double-backward trick: the gradient of
 u -> J^T u (linear in u) with respect to u, applied to v, is J v."""
 import numpy as np
 
-from .. import engine, grad_mode
+from ..core import engine, grad_mode
 from .. import ops as O
-from ..creation import zeros_like
-from ..more_functions import stack
-from ..tensor import Tensor, as_tuple, backward, gradient_roots  # noqa: F401
+from ..compat.creation import zeros_like
+from ..compat.more_functions import stack
+from ..core.tensor import Tensor, as_tuple, backward, gradient_roots  # noqa: F401
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,

@@ -1,8 +1,8 @@
 """torch.autograd.graph: the Node class every grad_fn is an instance of, and
 hooks on saved tensors (saved_tensors_hooks, disable_saved_tensors_hooks,
-save_on_cpu); see saved_hooks.py for how they work."""
-from ..node import Node  # noqa: F401
-from ..saved_hooks import disable_saved_tensors_hooks, saved_tensors_hooks  # noqa: F401
+save_on_cpu); see core/saved_hooks.py for how they work."""
+from ..core.node import Node  # noqa: F401
+from ..core.saved_hooks import disable_saved_tensors_hooks, saved_tensors_hooks  # noqa: F401
 
 
 class save_on_cpu(saved_tensors_hooks):

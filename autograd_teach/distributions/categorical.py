@@ -1,9 +1,9 @@
 """Categorical(probs): one of K outcomes (torch/distributions/categorical.py)."""
 import numpy as np
 
-from .. import sampling
-from ..size import Size
-from ..tensor import Tensor
+from ..compat import sampling
+from ..compat.size import Size
+from ..core.tensor import Tensor
 
 
 class Categorical:

@@ -2,8 +2,8 @@
 (torch/distributions/multinomial.py)."""
 import numpy as np
 
-from ..size import Size
-from ..tensor import Tensor
+from ..compat.size import Size
+from ..core.tensor import Tensor
 from .categorical import Categorical
 
 

@@ -5,8 +5,8 @@ import warnings
 import numpy as np
 
 from .. import ops as O
-from .. import random
-from ..creation import from_numpy, zeros
+from ..compat import random
+from ..compat.creation import from_numpy, zeros
 
 
 def mse_loss(input, target, reduction="mean"):
@@ -43,7 +43,7 @@ def tanh(input):
     return input.tanh()
 
 
-# --- added for torch.nn / next chapters (issue 8) ---
+# --- layers, activations and losses ---
 def linear(input, weight, bias=None):
     """PyTorch's graph: addmm(bias, x, weight.t()) for a matrix x (AddmmBackward0
     over TBackward0); other shapes are viewed to a matrix and back, unless x
@@ -153,7 +153,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 
 def flatten(input, start_dim=0, end_dim=-1):
-    from ..ops.shape import check_dim
+    from ..core.ops.shape import check_dim
     if input.dim() == 0:
         return input.reshape(1)
     s, e = check_dim(start_dim, input.dim()), check_dim(end_dim, input.dim())
@@ -278,7 +278,7 @@ def hardsigmoid(input, inplace=False):
 def one_hot(tensor, num_classes=-1):
     """int64 rows with a 1 at each class index (no graph: the result is an
     integer tensor). num_classes=-1 takes the largest class + 1."""
-    from ..dtypes import int64
+    from ..compat.dtypes import int64
     if tensor.dtype is not int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     classes = tensor.detach().numpy()
@@ -465,7 +465,7 @@ def _broadcast_tensors(a, b, expand_both=False):
     expand_outplace (expand_both) expands both once the shapes differ."""
     if a.shape == b.shape:
         return a, b
-    from ..node import check_broadcast
+    from ..core.node import check_broadcast
     check_broadcast(tuple(a.shape), tuple(b.shape))
     shape = np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
     return tuple(t if tuple(t.shape) == shape and not expand_both else t.expand(*shape) for t in (a, b))
@@ -529,7 +529,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """sum(x1 / |x1| * x2 / |x2|) over dim, each norm at least eps: ATen's
     graph (the norms cloned, then clamped in place without recording)."""
-    from ..grad_mode import no_grad
+    from ..core.grad_mode import no_grad
     x1, x2 = _broadcast_tensors(x1, x2, expand_both=True)
     n1 = x1.norm(2, dim, keepdim=True).clone()
     n2 = x2.norm(2, dim, keepdim=True).clone()

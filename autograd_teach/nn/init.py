@@ -3,7 +3,7 @@ generator. The formulas (and their float arithmetic) are PyTorch's, so the
 same seed gives the same weights."""
 import math
 
-from ..grad_mode import no_grad
+from ..core.grad_mode import no_grad
 
 
 def calculate_gain(nonlinearity, param=None):

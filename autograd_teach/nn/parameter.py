@@ -1,5 +1,5 @@
 """nn.Parameter: a leaf Tensor that a Module registers as one of its weights."""
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 
 
 class Parameter(Tensor):
@@ -9,7 +9,7 @@ class Parameter(Tensor):
 
     def __init__(self, data=None, requires_grad=True):
         if data is None:
-            from ..creation import empty
+            from ..compat.creation import empty
             data = empty(0)
         self._init(data._data)
         self._version_box = data._version_box

@@ -22,7 +22,7 @@ broadcast, the base class sums the gradient back to that input's shape (and
 casts it to the input's dtype), for every op alike.
 
 `backward` beside it computes the same thing on numpy arrays, fast;
-`autograd_teach.rules` reads these rules and evaluates them on a node's saved
+`autograd_teach.core.rules` reads these rules and evaluates them on a node's saved
 values (ops/formulas.py is its reading API for the tests and the widget), and tests/test_derivative_formulas.py checks, for every op, that
 the rule gives the gradient the engine computed. With create_graph=True the
 rule *is* the backward: the engine evaluates it on Tensors with grad mode on
@@ -31,37 +31,38 @@ can be differentiated again; where a rule calls a helper that PyTorch records
 as one node (tanh_backward -> TanhBackwardBackward0), that node is an op here
 too, with a rule of its own.
 """
-from .alias import AliasBackward0  # noqa: F401
+from ..core.ops import multi_output, reduction, shape  # noqa: F401  (O.shape.check_dim, O.multi_output.captured)
+from ..core.ops.alias import AliasBackward0  # noqa: F401
 from .as_strided import AsStridedBackward0  # noqa: F401
-from .matmul_nd import matmul, matmul_nd  # noqa: F401
-from .reshape import ReshapeAliasBackward0, UnsafeViewBackward0, reshape_node  # noqa: F401
-from .arithmetic import (AddBackward0, Atan2Backward0, DivBackward0, MulBackward0, NegBackward0, PowBackward0,  # noqa: F401
-                         PowBackward1, PowBackward2, ReciprocalBackward0, RsubBackward1, SubBackward0)
-from .linalg import BmmBackward0, DotBackward0, MmBackward0, MvBackward0  # noqa: F401
+from ..core.ops.matmul import matmul, matmul_nd  # noqa: F401
+from ..core.ops.reshape import ReshapeAliasBackward0, UnsafeViewBackward0, reshape_node  # noqa: F401
+from ..core.ops.arithmetic import (AddBackward0, Atan2Backward0, DivBackward0, MulBackward0, NegBackward0, PowBackward0,  # noqa: F401
+                                   PowBackward1, PowBackward2, ReciprocalBackward0, RsubBackward1, SubBackward0)
+from ..core.ops.products import BmmBackward0, DotBackward0, MmBackward0, MvBackward0  # noqa: F401
 from .loss import BinaryCrossEntropyWithLogitsBackward0, MseLossBackward0, MseLossBackwardBackward0  # noqa: F401
-from .pointwise import (AbsBackward0, ClampBackward1, CosBackward0, ExpBackward0, LogBackward0,  # noqa: F401
-                        ReluBackward0, SgnBackward0, SigmoidBackward0, SigmoidBackwardBackward0, SinBackward0,
-                        SqrtBackward0, TanhBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0,
-                        ZeroBackward0, FillBackward2, FillBackward3, UniformBackward0, NormalBackward0)
-from .reduction import (AmaxBackward0, AminBackward0, LogsumexpBackward0, NansumBackward0,  # noqa: F401
-                        LinalgVectorNormBackward0, MaxBackward0, MaxBackward1, MeanBackward0,  # noqa: F401
-                        MeanBackward1, MinBackward0, MinBackward1, SumBackward0, SumBackward1)
-from .selection import (IndexPutBackward0, IndexPutImplBackward0, ScatterBackward0, SelectBackwardBackward0,  # noqa: F401
-                        SliceBackwardBackward0, WhereBackward0)
-from .shape import (CloneBackward0, CopyBackwards, ExpandBackward0, IndexBackward0, PermuteBackward0,  # noqa: F401
-                    SelectBackward0, SliceBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward4,
-                    TBackward0, ToCopyBackward0, TransposeBackward0, UnsqueezeBackward0, ViewBackward0,
-                    CopySlices)
-# --- added for torch.nn / next chapters (issue 8) ---
-from .join import CatBackward0, StackBackward0  # noqa: F401,E402
-from .multi_output import SplitBackward0, SplitWithSizesBackward0, UnbindBackward0  # noqa: F401,E402
+from ..core.ops.pointwise import (AbsBackward0, ClampBackward1, CosBackward0, ExpBackward0, LogBackward0,  # noqa: F401
+                                  ReluBackward0, SgnBackward0, SigmoidBackward0, SigmoidBackwardBackward0, SinBackward0,
+                                  SqrtBackward0, TanhBackward0, TanhBackwardBackward0, ThresholdBackwardBackward0,
+                                  ZeroBackward0, FillBackward2, FillBackward3, UniformBackward0, NormalBackward0)
+from ..core.ops.reduction import (AmaxBackward0, AminBackward0, LogsumexpBackward0, NansumBackward0,  # noqa: F401
+                                  LinalgVectorNormBackward0, MaxBackward0, MaxBackward1, MeanBackward0,  # noqa: F401
+                                  MeanBackward1, MinBackward0, MinBackward1, SumBackward0, SumBackward1)
+from ..core.ops.selection import (IndexPutBackward0, IndexPutImplBackward0, ScatterBackward0, SelectBackwardBackward0,  # noqa: F401
+                                  SliceBackwardBackward0, WhereBackward0)
+from ..core.ops.shape import (CloneBackward0, CopyBackwards, ExpandBackward0, IndexBackward0, PermuteBackward0,  # noqa: F401
+                              SelectBackward0, SliceBackward0, SqueezeBackward0, SqueezeBackward1, SqueezeBackward4,
+                              TBackward0, ToCopyBackward0, TransposeBackward0, UnsqueezeBackward0, ViewBackward0,
+                              CopySlices)
+# --- the ops of torch.nn and of d2l's chapters ---
+from ..core.ops.join import CatBackward0, StackBackward0  # noqa: F401,E402
+from ..core.ops.multi_output import SplitBackward0, SplitWithSizesBackward0, UnbindBackward0  # noqa: F401,E402
 from .nn_ops import (AddmmBackward0, BinaryCrossEntropyBackward0, DivBackward1, LogSoftmaxBackward0,  # noqa: F401,E402,E501
                      LeakyReluBackward0, LeakyReluBackward1, MulBackward1, NllLossBackward0, SoftmaxBackward0)
 from .random_ops import NormalBackward1, NormalBackward2, NormalBackward3  # noqa: F401,E402
 from .select_ops import (MaskedFillBackward0, MaximumBackward0, MinimumBackward0, RemainderBackward0,  # noqa: F401,E402,E501
                          RemainderBackward1)
 from .stats import CumsumBackward0, ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
-from .scalar import AddBackward1, SubBackward1  # noqa: F401,E402
+from ..core.ops.scalar import AddBackward1, SubBackward1  # noqa: F401,E402
 from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402
 from .gelu import GeluBackward0, GeluBackwardBackward0  # noqa: F401,E402
 from .unary import (AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, CoshBackward0,  # noqa: F401,E402

@@ -16,11 +16,11 @@ import math
 
 import numpy as np
 
-from ..node import OpNode, quiet
-from .float32 import via_float64
-from .scalar import AddBackward1
+from ..core.node import OpNode, quiet
+from ..kernels.float32 import via_float64
+from ..core.ops.scalar import AddBackward1
 from .no_derivative import NoDerivative, not_implemented  # noqa: F401  (its rule calls it)
-from .selection import where, zeros_like  # noqa: F401  (the rules call them)
+from ..core.ops.selection import where, zeros_like  # noqa: F401  (the rules call them)
 
 _expm1 = np.vectorize(math.expm1, otypes=[np.float64])   # correctly rounded, as PyTorch's float64 expm1 (numpy's is not)
 

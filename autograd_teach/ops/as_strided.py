@@ -12,9 +12,9 @@ lands in the view's region of a zero tensor shaped like the base.
 """
 import numpy as np
 
-from ..node import OpNode
-from .selection import index_backward, new_zeros
-from .shape import replay_view
+from ..core.node import OpNode
+from ..core.ops.selection import index_backward, new_zeros
+from ..core.ops.shape import replay_view
 
 
 class AsStridedBackward0(OpNode):

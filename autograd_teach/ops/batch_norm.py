@@ -8,9 +8,9 @@ functions the rules call are built from ops, so that a second derivative
 goes through them."""
 import numpy as np
 
-from .. import grad_mode
-from ..node import FREED, NO_EDGE, OpNode, SavedTensor, next_sequence_nr
-from .multi_output import MultiOutputNode
+from ..core import grad_mode
+from ..core.node import FREED, NO_EDGE, OpNode, SavedTensor, next_sequence_nr
+from ..core.ops.multi_output import MultiOutputNode
 from .norm_embedding import _fma
 
 

@@ -7,8 +7,8 @@ other number (and give it the gradient), and a tie goes to self whole.
 """
 import numpy as np
 
-from ..node import OpNode, quiet
-from .selection import where  # noqa: F401  (the rules call it)
+from ..core.node import OpNode, quiet
+from ..core.ops.selection import where  # noqa: F401  (the rules call it)
 
 
 class ClampMinBackward0(OpNode):

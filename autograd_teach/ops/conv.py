@@ -17,7 +17,7 @@ window in a row, and one matmul per group does all the sums."""
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..node import OpNode
+from ..core.node import OpNode
 from .padding import _pad
 
 

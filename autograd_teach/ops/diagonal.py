@@ -3,8 +3,8 @@ trace. Backward puts the gradient on the diagonal of zeros (or, for
 diag_embed, takes it off the diagonal)."""
 import numpy as np
 
-from ..node import OpNode
-from .shape import check_dim
+from ..core.node import OpNode
+from ..core.ops.shape import check_dim
 
 
 def _diagonal_view(a, offset, dim1, dim2):

@@ -1,6 +1,6 @@
 """The derivative rules in the ops' docstrings, for who reads them: the tests
 and the widget's chain-rule inspector. The reading and evaluating is
-autograd_teach/rules.py (which the engine uses, with create_graph=True); this
+autograd_teach/core/rules.py (which the engine uses, with create_graph=True); this
 adds what a reader needs besides: gradients given as numpy arrays (what engine
 observers see), and the live values of a node.
 
@@ -13,8 +13,8 @@ import numpy as np
 
 import autograd_teach as torch
 
-from .. import rules as _rules
-from ..rules import forward_formula, names, namespace, notes, rules, saved_values  # noqa: F401
+from ..core import rules as _rules
+from ..core.rules import forward_formula, names, namespace, notes, rules, saved_values  # noqa: F401
 
 
 def live_values(node):

@@ -13,10 +13,10 @@ messages, before any op runs.
 """
 import numpy as np
 
-from ..node import OpNode
-from .selection import (ScatterBackward0, new_zeros, put_along, src_gradient, take_along,  # noqa: F401
-                        zeros_like)                                # (the rules call new_zeros, zeros_like)
-from .shape import check_dim
+from ..core.node import OpNode
+from ..core.ops.selection import (ScatterBackward0, new_zeros, put_along, src_gradient, take_along,  # noqa: F401
+                                  zeros_like)                                # (the rules call new_zeros, zeros_like)
+from ..core.ops.shape import check_dim
 
 
 class GatherBackward0(OpNode):

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ..node import OpNode
+from ..core.node import OpNode
 
 _SQRT1_2 = math.sqrt(0.5)
 _PDF = 1 / math.sqrt(2 * math.pi)         # PyTorch's kBeta for 'none': M_2_SQRTPI * M_SQRT1_2 * 0.5

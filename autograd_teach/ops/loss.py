@@ -4,8 +4,8 @@ computes the per-element loss and its two local derivatives; the reduction
 ('mean', 'sum' or 'none') is shared."""
 import numpy as np
 
-from ..node import OpNode, quiet
-from .float32 import cascade_mean, cascade_sum, via_float64
+from ..core.node import OpNode, quiet
+from ..kernels.float32 import cascade_mean, cascade_sum, via_float64
 
 
 class _Loss(OpNode):

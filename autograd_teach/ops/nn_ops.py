@@ -3,13 +3,13 @@ log_softmax and softmax, nll_loss and binary_cross_entropy. Each is one
 PyTorch node; the derivative is in the docstring, in PyTorch's Tensor API."""
 import numpy as np
 
-from .. import dtypes
-from ..node import OpNode, quiet
-from .float32 import cascade_sum, fma, loss_cascade_sum, sleef_exp, sub_product, vec_sum_lastdim, via_float64
-from .matmul_order import addmm_product, mm as _mm
-from .selection import where, zeros_like  # noqa: F401  (the rules call them)
-from .linalg import mm_mat1_backward, mm_mat2_backward, strides  # noqa: F401  (the rules call them)
-from .shape import check_dim
+from ..compat import dtypes
+from ..core.node import OpNode, quiet
+from ..kernels.float32 import cascade_sum, fma, loss_cascade_sum, sleef_exp, sub_product, vec_sum_lastdim, via_float64
+from ..kernels.matmul_order import addmm_product, mm as _mm
+from ..core.ops.selection import where, zeros_like  # noqa: F401  (the rules call them)
+from ..core.ops.products import mm_mat1_backward, mm_mat2_backward, strides  # noqa: F401  (the rules call them)
+from ..core.ops.shape import check_dim
 
 
 class AddmmBackward0(OpNode):

@@ -3,7 +3,7 @@ prints as <NotImplemented>, and backward through it raises, as in PyTorch.
 (The class names say which op; __name__ is what PyTorch shows.)"""
 import numpy as np
 
-from ..node import OpNode, quiet
+from ..core.node import OpNode, quiet
 
 
 def not_implemented(name):

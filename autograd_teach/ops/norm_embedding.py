@@ -5,7 +5,7 @@ Tensor API, and the functions the rules call are built from ops, so that a
 second derivative goes through them."""
 import numpy as np
 
-from ..node import OpNode
+from ..core.node import OpNode
 from .rearrange import IndexSelectBackward0
 
 _NONE_PADDING = 2 ** 64 - 1     # PyTorch stores "no padding_idx" as -1 in an unsigned SymInt: it shows this

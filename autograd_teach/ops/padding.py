@@ -3,7 +3,7 @@ last dims, or (negative pads) a crop. Its backward is the same op with the
 pads negated: the gradient of the border is dropped, a cropped part gets 0."""
 import numpy as np
 
-from ..node import OpNode
+from ..core.node import OpNode
 
 
 def _pad(a, pad, value):

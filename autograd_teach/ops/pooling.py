@@ -18,7 +18,7 @@ the names do not."""
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..node import OpNode
+from ..core.node import OpNode
 from .conv import ConvolutionBackward0, _conv_transpose
 from .rearrange import IndexAddBackward0
 

@@ -4,9 +4,9 @@ reaches mean and std through that formula only in shape: PyTorch defines it as
 zero (the sample is treated as noise), so we do too."""
 import numpy as np
 
-from .. import random
-from ..node import OpNode
-from .selection import zeros_like  # noqa: F401  (the rules call it)
+from ..compat import random
+from ..core.node import OpNode
+from ..core.ops.selection import zeros_like  # noqa: F401  (the rules call it)
 
 
 class NormalBackward1(OpNode):

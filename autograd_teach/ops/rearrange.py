@@ -3,9 +3,9 @@ tril/triu, index_select. Each backward moves the gradient back where the
 element came from (and adds up copies, for repeat and index_select)."""
 import numpy as np
 
-from ..node import OpNode
-from .selection import index_backward, new_zeros  # noqa: F401  (the rules call them)
-from .shape import check_dim
+from ..core.node import OpNode
+from ..core.ops.selection import index_backward, new_zeros  # noqa: F401  (the rules call them)
+from ..core.ops.shape import check_dim
 
 
 def _dims(dims, ndim):

@@ -2,8 +2,8 @@
 division. Where a value was chosen, its gradient passes; elsewhere it is 0."""
 import numpy as np
 
-from ..node import OpNode, quiet
-from .selection import where  # noqa: F401  (the rules call it)
+from ..core.node import OpNode, quiet
+from ..core.ops.selection import where  # noqa: F401  (the rules call it)
 
 
 class MaskedFillBackward0(OpNode):

@@ -6,9 +6,9 @@ The indices are found first (sort_indices, topk_indices: they are returned
 even when no graph is recorded); the op then picks the values at them."""
 import numpy as np
 
-from ..node import OpNode
-from .reduction import MaxBackward0, value_selecting_reduction_backward  # noqa: F401  (the rules call it)
-from .shape import check_dim
+from ..core.node import OpNode
+from ..core.ops.reduction import MaxBackward0, value_selecting_reduction_backward  # noqa: F401  (the rules call it)
+from ..core.ops.shape import check_dim
 
 
 def _order(a, dim, descending):

@@ -1,10 +1,10 @@
 """prod, var and std: reductions whose derivative needs the input back."""
 import numpy as np
 
-from .. import dtypes
-from ..node import OpNode, quiet
-from .join import StackBackward0
-from .reduction import _expand_back, normalize_dims
+from ..compat import dtypes
+from ..core.node import OpNode, quiet
+from ..core.ops.join import StackBackward0
+from ..core.ops.reduction import _expand_back, normalize_dims
 
 
 def _prod_grad(a, axis):

@@ -8,9 +8,9 @@ while addcdiv rounds after each step.
 """
 import numpy as np
 
-from .. import dtypes
-from ..node import OpNode, check_broadcast, quiet
-from .float32 import FLOAT32, fma as fused   # a * b + c, one rounding (a CPU's fused multiply-add)
+from ..compat import dtypes
+from ..core.node import OpNode, check_broadcast, quiet
+from ..kernels.float32 import FLOAT32, fma as fused   # a * b + c, one rounding (a CPU's fused multiply-add)
 
 
 def lerp(start, end, weight):

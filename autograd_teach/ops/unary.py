@@ -10,9 +10,9 @@ import math
 
 import numpy as np
 
-from ..node import OpNode, quiet
-from .float32 import via_float64
-from .selection import zeros_like  # noqa: F401  (the rules call it)
+from ..core.node import OpNode, quiet
+from ..kernels.float32 import via_float64
+from ..core.ops.selection import zeros_like  # noqa: F401  (the rules call it)
 
 LN2 = 0.6931471805599453     # M_LN2
 LN10 = 2.3025850929940456    # M_LN10

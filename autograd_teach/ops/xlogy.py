@@ -3,8 +3,8 @@ F.kl_div records in xlogy(target, target) - target * input (an edge only
 when the target requires grad)."""
 import numpy as np
 
-from ..node import OpNode, quiet
-from .float32 import log
+from ..core.node import OpNode, quiet
+from ..kernels.float32 import log
 
 
 def xlogy(self, other):

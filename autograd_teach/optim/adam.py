@@ -3,7 +3,7 @@ default). AdamW is Adam with the weight decay applied to the parameter
 itself (decoupled) instead of added to the gradient."""
 import numpy as np
 
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 from .optimizer import Optimizer, fma
 
 

@@ -7,9 +7,9 @@ no_grad), and each writes the parameter in place and bumps its version, as
 order, including its fused multiply-adds, so 100 steps give the same bits."""
 import numpy as np
 
-from .. import random
+from ..compat import random
 from ..nn.parameter import zero_grad_of
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 
 _required = object()
 
@@ -64,7 +64,7 @@ class Optimizer:
     def step(self, closure=None):
         loss = None
         if closure is not None:
-            from ..grad_mode import enable_grad
+            from ..core.grad_mode import enable_grad
             with enable_grad():
                 loss = closure()
         for group in self.param_groups:

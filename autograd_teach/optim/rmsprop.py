@@ -8,7 +8,7 @@ differs from numpy's in the last bit), so a step can differ in its last bit;
 the losses agree at the precision PyTorch prints."""
 import numpy as np
 
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 from .adam import _addcmul
 from .optimizer import Optimizer, fma
 

@@ -1,7 +1,7 @@
 """torch.optim.SGD, as PyTorch's single-tensor loop (the CPU default)."""
 import numpy as np
 
-from ..tensor import Tensor
+from ..core.tensor import Tensor
 from .optimizer import Optimizer, _required, fma
 
 

@@ -5,7 +5,8 @@ show_saved=False, show_constants=False, max_nodes=400, depth=None,
 recording=None, legend=True, engine="pure", lang=None) -> Diagram``
     The graph PyTorch would build, with the gradient on every edge once
     backward has run.  A Diagram shows as SVG in Jupyter and as text in a
-    console; ``.source`` is its DOT, ``.svg()``, ``.save("g.svg"/".png"/".pdf")``.
+    console; ``.source`` is its DOT, ``.svg()``, ``.save("g.svg"/".png"/".pdf")``,
+    and ``.save("replay.html")``: the replay as one self-contained page.
 ``show(outputs, names=None, name=None, lang=None, **GraphWidget options)``
     Displays a :class:`GraphWidget`: Play / step slider over the recorded
     backward steps, toggles, zoom, a node inspector with the chain rule of
@@ -20,12 +21,12 @@ recording=None, legend=True, engine="pure", lang=None) -> Diagram``
 
 Importing this module changes nothing global: recording and the language
 are switched by the calls above.  (``viz.record`` is the function; the
-module is ``autograd_teach.viz.record``.)
+module is ``autograd_teach.viz.recording``.)
 """
 from .diagram import Diagram, draw
 from .lang import get_lang, set_lang
 from .layout import RenderError
-from .record import Recorder, Recording, autorecord, autorecording, record
+from .recording import Recorder, Recording, autorecord, autorecording, record
 
 __all__ = ["draw", "show", "GraphWidget", "record", "autorecord", "autorecording", "Diagram",
            "Recorder", "Recording", "RenderError", "set_lang", "get_lang"]

@@ -7,7 +7,7 @@ import sys
 from . import dot, layout, pdf, svg, torch_record
 from . import graph as G
 from .lang import resolve, t
-from .record import Recorder, find_recording, was_dropped
+from .recording import Recorder, find_recording, was_dropped
 from .summary import text_summary
 
 
@@ -15,7 +15,8 @@ class Diagram:
     """A drawn graph: shows as SVG in Jupyter, as text in a console.
 
     ``.source`` is the DOT text, ``.svg()`` the SVG text, ``.save(path)``
-    writes ``.svg``, ``.png`` or ``.pdf``.
+    writes ``.svg``, ``.png``, ``.pdf`` or ``.html`` (the standalone replay:
+    step through backward in any browser, no kernel, no network).
     """
 
     def __init__(self, graph, steps=None, engine="pure", lang=None, why=None, **dot_options):
@@ -37,13 +38,16 @@ class Diagram:
         return self.svg()
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
+        # text/html is the picture as an <img>: what an untrusted notebook shows
+        # (its sanitizer drops inline SVG); image/svg+xml for the rest.
+        from .page import picture
+        return {"image/svg+xml": self.svg(), "text/html": picture(self.svg(), self.lang), "text/plain": repr(self)}
 
     def __repr__(self):
         return text_summary(self.graph, self.steps, why=self.why)
 
     def save(self, path, format=None):
-        """Write the diagram to ``path``; the format comes from its suffix (svg, png, pdf)."""
+        """Write the diagram to ``path``; the format comes from its suffix (svg, png, pdf, html)."""
         fmt = (format or os.path.splitext(str(path))[1].lstrip(".")).lower()
         if fmt == "svg":
             data = self.svg().encode("utf-8")
@@ -52,11 +56,20 @@ class Diagram:
         elif fmt == "pdf":
             data = (layout.run(self.source, "pdf", "system") if self.engine == "system"
                     else pdf.from_layout_json(layout.run(self.source, "json", self.engine)))
+        elif fmt == "html":
+            data = self.replay_html().encode("utf-8")
         else:
-            raise ValueError(f"cannot save as {fmt!r}: use a path ending in .svg, .png or .pdf")
+            raise ValueError(f"cannot save as {fmt!r}: use a path ending in .svg, .png, .pdf or .html")
         with open(path, "wb") as f:
             f.write(data)
         return path
+
+
+    def replay_html(self):
+        """The standalone replay page: the diagram, its steps, Play, the inspector (page.py)."""
+        from . import page, replay
+        title = f"{t('widget.diagram', self.lang)} \u00b7 autograd_teach"
+        return page.document(replay.replay_data(self, with_svg=False), self.svg(), title)
 
 
 def titles(graph, lang):

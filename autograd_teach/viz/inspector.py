@@ -14,7 +14,7 @@ from . import graph as G
 from . import torch_record, values
 from .dot import title
 from .lang import t
-from .record import SNAPSHOT_STEPS, reads_values
+from .recording import SNAPSHOT_STEPS, reads_values
 
 
 def _pre(text):

@@ -1,6 +1,6 @@
 """Watch real PyTorch run backward, one node at a time.
 
-``add_observer(begin)`` here is ``autograd_teach.engine.add_observer`` for
+``add_observer(begin)`` here is ``autograd_teach.core.engine.add_observer`` for
 real PyTorch: the same begin / step / end protocol, so the viz recorder
 watches both engines the same way.
 

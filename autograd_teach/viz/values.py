@@ -2,17 +2,17 @@
 
 Labels in the diagram use :func:`short`: small tensors in full, large ones
 as their shape and norm.  The inspector uses :func:`full`.  Both go through
-``autograd_teach.printing.format_tensor`` so a gradient in the diagram reads
+``autograd_teach.compat.printing.format_tensor`` so a gradient in the diagram reads
 exactly like ``print(x.grad)``.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..printing import format_tensor
+from ..compat.printing import format_tensor
 from . import torch_record
 from .lang import t
-from .record import Summary
+from .recording import Summary
 
 SMALL = 6  # at most this many elements are shown in full inside a diagram label
 

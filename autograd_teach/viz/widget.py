@@ -1,15 +1,19 @@
 """``show(out)`` / ``GraphWidget(out)``: replay backward one node at a time.
 
-The diagram is laid out once, with every gradient label already in place;
-a step only changes CSS classes, so nodes never move.  The diagram is an
-anywidget (ESM below, no build step) so a click on a node can pick it; the
-controls are plain ipywidgets.  All state lives in Python (``step``,
-``view.classes``, ``picker.value``): the browser only applies it.
+The widget is a view of ``draw()``'s :class:`Diagram`: the diagram is laid out
+once, with every gradient label already in place, and a step only changes CSS
+classes, so nodes never move.  Its front-end is one ES module,
+``frontend/replay.js`` (with ``replay.css``), the same file the standalone
+replay and the static site run: the model's ``data`` (``replay.replay_data``)
+holds everything every step shows, so the browser needs no kernel to step.
+The state is a handful of model keys (``step``, ``selected``, ``zoom``,
+``follow``, ``show_values``/``_grads``/``_saved``): Python can set them, the
+browser sets them too.
 
 DOM / CSS hooks (stable, documented for tests and for styling):
 
 =============================  ==============================================
-``.at-widget``                 the whole widget
+``.at-widget``                 the whole replay (widget, file or site); ``lang``
 ``.at-diagram svg.at-graph``   the diagram (one SVG, laid out once)
 ``g.node#n3``                  node 3 in graph order; its ``<title>`` is the
                                node's name (``MulBackward0``, a tensor name)
@@ -19,157 +23,62 @@ DOM / CSS hooks (stable, documented for tests and for styling):
                                ``at-constant``, ``at-repeat``, ``at-hidden``
 ``.at-pending`` / ``.at-done`` state of a node or edge at the current step;
 ``.at-current``                ``at-current`` marks the node that just ran and
-                               the edges it sent gradients along
-``.at-selected``               the node shown in the inspector
+                               the edges it sent gradients along (an orange
+                               outline)
+``.at-selected``               the node shown in the inspector (a violet halo:
+                               the current-step outline stays visible)
 ``text.at-grad``               gradient text, on edges and nodes; hidden
                                while its node or edge is ``at-pending``
 ``text.at-value``              tensor value text
-``.at-play``                   the Play button (ipywidgets.Play)
-``.at-step``                   the step slider (ipywidgets.IntSlider, 0..N:
-                               the number of engine steps replayed)
+``.at-play``                   Play / Pause (``aria-pressed`` while playing)
+``.at-stop`` / ``.at-repeat``  back to step 0 / start again after the end
+``.at-prev`` / ``.at-next``    one step back / forward
+``input.at-step``              the step slider (0..N: the number of engine
+                               steps replayed)
 ``.at-status``                 one line: "step 2 of 5: MulBackward0 ran"
-``.at-toggle-values`` etc.     ToggleButtons: values, gradients, saved tensors
-``.at-picker``                 the node picker (ipywidgets.Dropdown)
-``div.at-inspector``           the inspector, beside the diagram; ``data-node``
-                               is the node id; ``pre.at-rule`` a chain rule
+``.at-toggle-values`` etc.     toggles: values, gradients, saved tensors
+                               (``aria-pressed``)
+``select.at-picker``           the node picker
+``.at-side``                   the inspector's column, shown once a node is
+                               picked (``.at-widget.at-picked``); ``.at-close``
+``div.at-inspector``           the inspector; ``data-node`` is the node id;
+                               ``pre.at-rule`` a chain rule
 ``.at-pane``                   the diagram's scrolling pane (pan here)
-``.at-fit`` / ``.at-zoom-in`` /  fit to the notebook's width (the default),
-``.at-zoom-out``               zoom; ``.at-diagram[data-scale]`` the scale
-``.at-follow``                 ToggleButton: keep the node that just ran in view
+``.at-caption svg.at-footer``  the caption and legend, outside the pane
+``.at-fit`` / ``.at-zoom-in`` /  fit to the width (at most 100%), zoom one step from the
+``.at-zoom-out``               current scale; ``.at-diagram[data-scale]`` the
+                               scale (1: the size ``draw()`` shows)
+``.at-follow``                 toggle: keep the node that just ran in view
 ``g.node.at-ref``              a shared node drawn again near a far-away use
-``.at-stale-note``             shown when the widget's kernel is gone (the
-                               widget gets ``jupyter-widgets-disconnected``)
-``.at-fallback``               the static diagram show() displays first: what
-                               a notebook shows before its kernel runs
+``.at-stale-note``             shown when the widget's kernel is gone
+                               (``.at-widget.at-stale``; every control is
+                               then disabled)
+``.at-replay``                 a replay in HTML (file, site, a stored
+                               notebook); ``img.at-fallback`` its picture
 =============================  ==============================================
 
-Every control has a tooltip (its title) and toggles show a check mark when on.
+Every control has its own label, title and ``aria-label``.  The replay opens
+at a readable scale: fitted to the width when its smallest text stays at
+least 10 px, else at 100% following the step (at step 0, the output).
 
 In a plain Python console ``show(out)`` prints :func:`summary.text_summary`
 instead, and ``repr(GraphWidget(...))`` is that text too.
 """
 from __future__ import annotations
 
+import sys
 from html import escape
 
-import sys
 import anywidget
-import ipywidgets as W
 import traitlets
 
 from . import graph as G
-from .diagram import Diagram, _as_list, find_steps
-from .dot import title
+from . import page
+from .diagram import Diagram, draw
 from .inspector import inspector_html
-from .lang import resolve, t
+from .lang import t
+from .replay import replay_data
 from .summary import text_summary
-
-_ESM = """
-function render({ model, el }) {
-  el.classList.add("at-diagram");
-  const pane = document.createElement("div");       // scrolls: the learner pans here
-  pane.className = "at-pane";
-  el.appendChild(pane);
-  const svg = () => pane.querySelector("svg.at-graph");
-  let natural = null;                               // the SVG's own size, in px
-  const scale = () => {
-    const s = svg();
-    if (!s || !natural) return;
-    const zoom = model.get("zoom");                 // 0: fit the width of the notebook
-    const k = zoom > 0 ? zoom : Math.min(1, Math.max(0.2, (pane.clientWidth - 4) / natural[0]));
-    s.style.width = (natural[0] * k) + "px";
-    s.style.height = (natural[1] * k) + "px";
-    el.dataset.scale = k.toFixed(3);
-  };
-  const follow = () => {                            // keep the node that just ran in view
-    if (!model.get("follow")) return;
-    const g = pane.querySelector("g.node.at-current");
-    if (!g) return;
-    const box = g.getBoundingClientRect(), view = pane.getBoundingClientRect();
-    if (box.top < view.top || box.bottom > view.bottom || box.left < view.left || box.right > view.right) {
-      pane.scrollTop += (box.top + box.bottom) / 2 - (view.top + view.bottom) / 2;
-      pane.scrollLeft += (box.left + box.right) / 2 - (view.left + view.right) / 2;
-    }
-  };
-  const apply = () => {
-    const classes = model.get("classes");
-    for (const g of pane.querySelectorAll("g.node, g.edge")) {
-      g.classList.remove("at-pending", "at-done", "at-current", "at-selected");
-      const extra = classes[g.id];
-      if (extra) g.classList.add(...extra.split(" "));
-    }
-    el.classList.toggle("at-hide-values", !model.get("show_values"));
-    el.classList.toggle("at-hide-grads", !model.get("show_grads"));
-    el.classList.toggle("at-hide-saved", !model.get("show_saved"));
-    follow();
-  };
-  const draw = () => {
-    pane.innerHTML = model.get("svg");
-    const s = svg();
-    natural = s ? [parseFloat(s.getAttribute("width")), parseFloat(s.getAttribute("height"))] : null;
-    if (s) s.removeAttribute("width"), s.removeAttribute("height");
-    scale(); apply();
-  };
-  pane.addEventListener("click", (event) => {
-    const g = event.target.closest("g.node");
-    if (!g) return;
-    const id = (model.get("aliases") || {})[g.id] || g.id;   // a copy of a shared node picks the node
-    if (/^n[0-9]+$/.test(id)) { model.set("selected", id); model.save_changes(); }
-  });
-  model.on("change:svg", draw);
-  model.on("change:zoom", () => { scale(); follow(); });
-  for (const name of ["classes", "show_values", "show_grads", "show_saved", "follow"]) {
-    model.on("change:" + name, apply);
-  }
-  const resized = new ResizeObserver(() => { if (model.get("zoom") === 0) scale(); });
-  resized.observe(pane);
-  draw();
-  return () => resized.disconnect();
-}
-export default { render };
-"""
-
-_CSS = """
-.at-diagram .at-pane { overflow: auto; max-height: 70vh; border: 1px solid #e0e0e0; }
-.at-diagram svg.at-graph { display: block; }
-.at-diagram g.node[id^="n"], .at-diagram g.node[id^="r"] { cursor: pointer; }
-.at-diagram g.at-pending text.at-grad, .at-diagram g.at-pending text.at-freed { visibility: hidden; }
-.at-diagram g.node.at-pending { opacity: 0.6; }
-.at-diagram g.edge.at-pending { opacity: 0.45; }
-.at-diagram g.at-current > polygon, .at-diagram g.at-current > ellipse,
-.at-diagram g.at-current > path { stroke: #e8590c; stroke-width: 3px; }
-.at-diagram g.node.at-selected > polygon, .at-diagram g.node.at-selected > ellipse,
-.at-diagram g.node.at-selected > path { stroke: #7048e8; stroke-width: 3px; stroke-dasharray: 5 2; }
-.at-diagram.at-hide-values text.at-value { visibility: hidden; }
-.at-diagram.at-hide-grads text.at-grad { visibility: hidden; }
-.at-diagram.at-hide-saved g.at-saved, .at-diagram.at-hide-saved g.at-edge-saved { display: none; }
-.at-widget .at-main { align-items: flex-start; }
-.at-widget .at-side { max-height: 70vh; overflow: auto; }
-.at-inspector pre { margin: 0; font-size: 12px; white-space: pre-wrap; }
-.at-inspector th { text-align: left; vertical-align: top; padding-right: 1em; max-width: 12em; font-weight: 600; }
-.at-inspector .at-rule { font-family: monospace; }
-.at-widget .widget-toggle-button.mod-active { box-shadow: inset 0 0 0 2px #1f3a60; font-weight: bold; }
-.at-widget .at-stale-note { display: none; }
-.at-widget.jupyter-widgets-disconnected .at-stale-note { display: block; background: #fff3bf;
-  border: 1px solid #e8590c; padding: 4px 8px; font-weight: bold; }
-.at-widget.jupyter-widgets-disconnected .at-diagram, .at-widget.jupyter-widgets-disconnected .at-side { opacity: 0.5; }
-.jp-OutputArea-child:has(.at-fallback):has(+ .jp-OutputArea-child .at-widget) { display: none; }
-"""
-
-
-class GraphView(anywidget.AnyWidget):
-    """The SVG, restyled from ``classes``; a click sets ``selected``."""
-    _esm = _ESM
-    _css = _CSS
-    svg = traitlets.Unicode("").tag(sync=True)
-    classes = traitlets.Dict({}).tag(sync=True)      # element id -> state classes
-    aliases = traitlets.Dict({}).tag(sync=True)      # copy id (r3) -> the node it stands for (n5)
-    selected = traitlets.Unicode("").tag(sync=True)  # node id picked by a click
-    zoom = traitlets.Float(0.0).tag(sync=True)       # 0: fit the width; else the scale (1 = 100%)
-    follow = traitlets.Bool(True).tag(sync=True)     # scroll the node that just ran into view
-    show_values = traitlets.Bool(True).tag(sync=True)
-    show_grads = traitlets.Bool(True).tag(sync=True)
-    show_saved = traitlets.Bool(True).tag(sync=True)
 
 
 def step_classes(graph, steps, k):
@@ -207,138 +116,153 @@ def step_classes(graph, steps, k):
     return out
 
 
-ZOOMS = (0.25, 0.33, 0.5, 0.67, 0.8, 1.0, 1.25, 1.5, 2.0)
+
+class Control:
+    """One control as Python sees it: its words (the ones replay.js shows) and
+    the model key it reads and writes, or the action it runs.  ``w.play``,
+    ``w.slider``, ``w.toggles["grads"]``, ``w.fit`` ... are these."""
+
+    def __init__(self, widget, key, trait=None, action=None, steps=False):
+        self._widget, self._key, self._trait, self._action, self._steps = widget, key, trait, action, steps
+
+    description = property(lambda self: t(self._key, self._widget.lang))
+    tooltip = property(lambda self: t(self._key + ".title", self._widget.lang))
+    min = property(lambda self: 0)
+    max = property(lambda self: self._widget.n_steps)
+    disabled = property(lambda self: self._steps and self._widget.n_steps == 0)
+    icon = property(lambda self: "check" if self.value else "")
+    options = property(lambda self: self._widget.options)     # the picker's (label, node id) pairs
+
+    @property
+    def value(self):
+        return getattr(self._widget, self._trait)
+
+    @value.setter
+    def value(self, v):
+        setattr(self._widget, self._trait, v)
+
+    def click(self):
+        self._action()
 
 
-class GraphWidget(W.VBox):
+class Shown:
+    """A read-only piece of what the widget shows now (``.value``: HTML)."""
+
+    def __init__(self, read):
+        self._read = read
+
+    @property
+    def value(self):
+        return self._read()
+
+
+class GraphWidget(anywidget.AnyWidget):
     """Replay the recorded backward of ``outputs`` step by step.
 
-    Takes draw()'s arguments.  ``recording`` is a ``record()`` result or a
-    Recording; by default the newest background recording of this graph
+    Takes draw()'s arguments (or a :class:`Diagram` from draw(): then nothing
+    is drawn again).  ``recording`` is a ``record()`` result or a Recording;
+    by default the newest background recording of this graph
     (``viz.autorecord(True)``).  ``lang`` is "en" or "zh" (None: the default).
+    ``.save("replay.html")`` writes the standalone replay.
     """
+    _esm = page.asset("replay.js")
+    _css = page.asset("replay.css")
+    data = traitlets.Dict({}).tag(sync=True)        # replay.replay_data: every step, prepared
+    step = traitlets.Int(0).tag(sync=True)          # how many engine steps are replayed (0 .. n_steps)
+    selected = traitlets.Unicode("").tag(sync=True)  # the node in the inspector ("": none)
+    zoom = traitlets.Float(0.0).tag(sync=True)      # 0: open readable; -1: fit the width; else the scale
+    follow = traitlets.Bool(True).tag(sync=True)    # keep the node that just ran in view
+    show_values = traitlets.Bool(True).tag(sync=True)
+    show_grads = traitlets.Bool(True).tag(sync=True)
+    show_saved = traitlets.Bool(True).tag(sync=True)
 
     def __init__(self, outputs, names=None, name=None, *, recording=None, show_constants=False,
                  max_nodes=G.DEFAULT_MAX_NODES, depth=None, engine="pure", interval=900, lang=None):
-        if names is None:   # the caller's variable names, as draw() does
-            names = G.caller_names(sys._getframe(1))
-        self.lang = lang = resolve(lang)
-        # Saved tensors are always laid out; the toggle only hides them.
-        self.graph = G.build_for_drawing(outputs, names=names, name=name, show_constants=show_constants,
-                                   show_saved=True, max_nodes=max_nodes, depth=depth)
-        steps, self.why = find_steps(self.graph, _as_list(outputs), recording)
-        self.steps = steps or []
-        self.diagram = Diagram(self.graph, self.steps or None, engine=engine, lang=lang, why=self.why)
-        n = len(self.steps)
+        if isinstance(outputs, Diagram):
+            diagram = outputs
+        else:
+            if names is None:   # the caller's variable names, as draw() does
+                names = G.caller_names(sys._getframe(1))
+            # Saved tensors are always laid out; the toggle only hides them.
+            diagram = draw(outputs, names=names, name=name, show_saved=True, show_constants=show_constants,
+                           max_nodes=max_nodes, depth=depth, recording=recording, engine=engine, lang=lang)
+        self.diagram, self.graph, self.lang, self.why = diagram, diagram.graph, diagram.lang, diagram.why
+        self.steps = diagram.steps or []
+        self.interval = interval
+        super().__init__(data=replay_data(diagram, interval))
+        self.play = Control(self, "widget.play", "step", steps=True)
+        self.slider = Control(self, "widget.step", "step", steps=True)
+        self.toggles = {key: Control(self, f"widget.{key}", f"show_{key}") for key in ("values", "grads", "saved")}
+        self.fit = Control(self, "widget.fit", action=lambda: setattr(self, "zoom", -1.0))
+        self.zoom_in = Control(self, "widget.zoom_in", action=lambda: self._zoom(+1))
+        self.zoom_out = Control(self, "widget.zoom_out", action=lambda: self._zoom(-1))
+        self.picker = Control(self, "widget.inspect", "selected")
+        self.status = Shown(lambda: f"<span>{escape(self.status_text())}</span>")
+        self.inspector = Shown(lambda: inspector_html(self.graph, self.steps, self.step, self.selected or None,
+                                                      self.lang))
 
-        aliases = {x.id: x.ref for x in self.graph.nodes if x.kind == G.REF}
-        self.view = GraphView(svg=self.diagram.svg(), aliases=aliases)
-        self.play = W.Play(value=0, min=0, max=n, step=1, interval=interval, disabled=n == 0,
-                           tooltip=t("widget.play", lang))
-        self.slider = W.IntSlider(value=0, min=0, max=n, description=t("widget.step", lang),
-                                  disabled=n == 0, continuous_update=True)
-        W.jslink((self.play, "value"), (self.slider, "value"))
-        self.status = W.HTML()
-        self.toggles = {}
-        for key in ("values", "grads", "saved"):
-            button = W.ToggleButton(value=True, description=t(f"widget.{key}", lang),
-                                    tooltip=t(f"widget.{key}.title", lang), icon="check")
-            W.link((button, "value"), (self.view, f"show_{key}"))
-            button.observe(lambda change, b=button: setattr(b, "icon", "check" if change["new"] else ""), "value")
-            button.add_class(f"at-toggle-{key}")
-            self.toggles[key] = button
-        self.fit = W.Button(description=t("widget.fit", lang), tooltip=t("widget.fit.title", lang),
-                            icon="arrows-alt-h")
-        self.zoom_in = W.Button(description="+", tooltip=t("widget.zoom_in", lang))
-        self.zoom_out = W.Button(description="\u2212", tooltip=t("widget.zoom_out", lang))
-        self.follow = W.ToggleButton(value=True, description=t("widget.follow", lang),
-                                     tooltip=t("widget.follow.title", lang), icon="check")
-        W.link((self.follow, "value"), (self.view, "follow"))
-        self.follow.observe(lambda change: setattr(self.follow, "icon", "check" if change["new"] else ""), "value")
-        self.fit.on_click(lambda _: setattr(self.view, "zoom", 0.0))
-        self.zoom_in.on_click(lambda _: self._zoom(+1))
-        self.zoom_out.on_click(lambda _: self._zoom(-1))
-        for button in (self.fit, self.zoom_in, self.zoom_out):
-            button.layout.width = "auto"
-        # "constant", "leaf0", "3 more nodes" in the widget's language
-        options = [(t("widget.pick", lang), "")] + [(f"{title(x, lang)} ({x.id})", x.id) for x in self.graph.nodes
-                                                     if x.kind != G.REF]
-        self.picker = W.Dropdown(options=options, value="", description=t("widget.inspect", lang))
-        self.inspector = W.HTML()
-        self.stale = W.HTML(f"<span>{escape(t('widget.stale', lang))}</span>")
+    n_steps = property(lambda self: len(self.steps))
+    view = property(lambda self: self)          # the diagram's state lives on the widget itself
+    svg = property(lambda self: self.data["svg"])
+    aliases = property(lambda self: self.data["aliases"])
+    options = property(lambda self: [(t("widget.pick", self.lang), "")]
+                       + [(f"{label} ({i})", i) for i, label in self.data["nodes"]])
 
-        for widget, cls in ((self.play, "at-play"), (self.slider, "at-step"), (self.status, "at-status"),
-                            (self.picker, "at-picker"), (self.fit, "at-fit"), (self.zoom_in, "at-zoom-in"),
-                            (self.zoom_out, "at-zoom-out"), (self.follow, "at-follow"),
-                            (self.stale, "at-stale-note")):
-            widget.add_class(cls)
-        self.add_class("at-widget")
-        self.slider.observe(lambda change: self._refresh(), "value")
-        self.picker.observe(lambda change: self._pick(change["new"]), "value")
-        self.view.observe(lambda change: self._pick(change["new"]), "selected")
-        self.view.layout.flex = "1 1 0%"
-        self.view.layout.min_width = "0"
-        side = W.VBox([self.picker, self.inspector], layout=W.Layout(flex="1 1 0%", min_width="16em"))
-        side.add_class("at-side")
-        main = W.HBox([self.view, side], layout=W.Layout(width="100%"))
-        main.add_class("at-main")
-        super().__init__([self.stale, W.HBox([self.play, self.slider, self.status]),
-                          W.HBox([*self.toggles.values(), self.follow, self.fit, self.zoom_out, self.zoom_in]),
-                          main])
-        self._refresh()
+    @traitlets.validate("step")
+    def _valid_step(self, proposal):
+        return max(0, min(self.n_steps, int(proposal["value"])))
+
+    @traitlets.validate("selected")
+    def _valid_node(self, proposal):
+        node_id = self.aliases.get(proposal["value"], proposal["value"])   # a copy picks its node
+        if node_id and node_id not in {i for i, _ in self.data["nodes"]}:
+            raise traitlets.TraitError(f"no node {node_id!r} in this graph")
+        return node_id
 
     @property
-    def step(self):
-        """How many engine steps are replayed (0 .. len(steps))."""
-        return self.slider.value
-
-    @step.setter
-    def step(self, k):
-        self.slider.value = k
+    def classes(self):
+        """Element id -> its classes at the current step (what replay.js applies)."""
+        classes = step_classes(self.graph, self.steps, self.step)
+        if self.selected:
+            classes[self.selected] = (classes.get(self.selected, "") + " at-selected").strip()
+        return classes
 
     def _zoom(self, direction):
-        now = self.view.zoom or 1.0
+        now = self.zoom if self.zoom > 0 else 1.0
         bigger = [z for z in ZOOMS if z > now + 1e-9]
         smaller = [z for z in ZOOMS if z < now - 1e-9]
-        if direction > 0:
-            self.view.zoom = bigger[0] if bigger else ZOOMS[-1]
-        else:
-            self.view.zoom = smaller[-1] if smaller else ZOOMS[0]
+        self.zoom = (bigger[0] if bigger else ZOOMS[-1]) if direction > 0 else (smaller[-1] if smaller else ZOOMS[0])
 
-    def _pick(self, node_id):
-        node_id = node_id or ""
-        if self.picker.value != node_id:
-            self.picker.value = node_id       # observing picker calls _pick again
-            return
-        self.view.selected = node_id
-        self._refresh()
-
-    def _refresh(self):
-        k = self.slider.value
-        classes = step_classes(self.graph, self.steps, k)
-        if self.picker.value:
-            classes[self.picker.value] = (classes.get(self.picker.value, "") + " at-selected").strip()
-        self.view.classes = classes
-        self.status.value = self._status_text(k)
-        self.inspector.value = inspector_html(self.graph, self.steps, k, self.picker.value or None, self.lang)
-
-    def _status_text(self, k):
-        n = len(self.steps)
+    def status_text(self):
+        n, k = self.n_steps, self.step
         if n == 0:
-            text = t("widget.not_recorded" if self.why else "widget.no_backward", self.lang)
-        elif k == 0:
-            text = t("widget.step0", self.lang, n=n)
-        else:
-            text = t("widget.stepk", self.lang, k=k, n=n, name=self.steps[k - 1].name)
-        return f"<span>{escape(text)}</span>"
+            return t("widget.not_recorded" if self.why else "widget.no_backward", self.lang)
+        if k == 0:
+            return t("widget.step0", self.lang, n=n)
+        return t("widget.stepk", self.lang, k=k, n=n, name=self.steps[k - 1].name)
 
-    def fallback(self):
-        """What a notebook shows before its kernel runs: the static diagram, as HTML."""
-        return {"text/html": f'<div class="at-fallback">{self.diagram.svg()}</div>'}
+    def html(self):
+        """The replay as HTML to embed: the picture, and the replay where scripts run."""
+        data = {key: value for key, value in self.data.items() if key != "svg"}   # the picture holds the SVG
+        return page.fragment(data, self.diagram.svg())
+
+    def save(self, path):
+        """Write the standalone replay (one HTML file, no kernel, no network) to ``path``."""
+        return self.diagram.save(path, format="html")
+
+    def _repr_mimebundle_(self, **kwargs):
+        # The widget where a kernel runs it; the replay in HTML where it does not
+        # (JupyterLab picks that for an untrusted or a stored notebook, and nbconvert).
+        bundle = super()._repr_mimebundle_(**kwargs)     # (data, metadata)
+        if bundle is not None:
+            bundle[0]["text/html"] = self.html()
+        return bundle
 
     def __repr__(self):
-        return text_summary(self.graph, self.steps or None, self.slider.value if self.steps else None,
-                            why=self.why)
+        return text_summary(self.graph, self.steps or None, self.step if self.steps else None, why=self.why)
+
+
+ZOOMS = (0.25, 0.33, 0.5, 0.67, 0.8, 0.9, 1.0, 1.25, 1.5, 2.0)   # as replay.js's
 
 
 def _in_notebook():
@@ -357,9 +281,6 @@ def show(outputs, names=None, name=None, lang=None, **kwargs):
     widget = GraphWidget(outputs, names=names, name=name, lang=lang, **kwargs)
     if _in_notebook():
         from IPython.display import display
-        # The static diagram first: a notebook opened without a kernel shows it
-        # (the widget's CSS hides it once the widget itself is drawn).
-        display(widget.fallback(), raw=True)
         display(widget)
     else:  # no frontend to draw in: the whole backward as text
         print(text_summary(widget.graph, widget.steps or None, why=widget.why))

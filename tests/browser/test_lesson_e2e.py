@@ -227,13 +227,13 @@ def find_widget(page):
 
 def step_right(page, widget):
     """Move the step slider one notch, with the keyboard, as a learner could."""
-    handle = widget.locator(".at-step .noUi-handle")
+    handle = widget.locator("input.at-step")
     handle.focus()
     page.keyboard.press("ArrowRight")
 
 
 def step_left(page, widget):
-    handle = widget.locator(".at-step .noUi-handle")
+    handle = widget.locator("input.at-step")
     handle.focus()
     page.keyboard.press("ArrowLeft")
 
@@ -253,7 +253,7 @@ def assert_in_view(page, locator, what, within=None):
 
 def pick_node(widget, node_id):
     """Choose ``node_id`` in the inspector's dropdown (its options read "name (id)")."""
-    select = widget.locator(".at-picker select")
+    select = widget.locator("select.at-picker")
     labels = select.locator("option").all_text_contents()
     matches = [i for i, text in enumerate(labels) if text.replace("\xa0", " ").endswith(f"({node_id})")]
     assert matches, f"no option for {node_id} in the node picker: {labels}"
@@ -363,7 +363,7 @@ def test_lesson_runs_and_widget_steps(lab, page, console, lang):
 
     # Play runs the rest: the highlight moves on to the last node and every
     # edge gets its gradient; the leaf's .grad appears in the inspector.
-    widget.locator(".at-play button").first.click()
+    widget.locator(".at-play").click()
     state = wait_for_step(page, widget, n_steps, timeout=(n_steps - mid + 2) * 3_000)
     assert "AccumulateGrad" in state["current"], f"last step highlights {state['current']}"
     assert state["currentIds"] != seen[-1]["currentIds"]
@@ -375,11 +375,21 @@ def test_lesson_runs_and_widget_steps(lab, page, console, lang):
     assert not errors, "errors in the browser console:\n" + "\n".join(
         f"[{kind}] {text} ({url})" for _t, kind, text, url in errors)
 
-    # A widget whose kernel is gone says so.
+    # A widget whose kernel is gone says so, says what to do, and its controls send nothing.
     page.evaluate(_in_panel("  return panel.sessionContext.session.kernel.restart();"), path)
     note = widget.locator(".at-stale-note")
     note.wait_for(state="visible", timeout=30_000)
     assert "kernel" in note.text_content() or "内核" in note.text_content()
+    assert "Run \u2192 Run All Cells" in note.text_content()
+    for control in ("input.at-step", ".at-play", ".at-next", ".at-zoom-in", "select.at-picker", ".at-toggle-grads"):
+        assert widget.locator(control).is_disabled(), f"{control} is still enabled in a stale widget"
+    before = widget_state(widget)["status"]
+    widget.locator("input.at-step").dispatch_event("input")
+    page.wait_for_timeout(300)
+    assert widget_state(widget)["status"] == before
+    errors = console.errors()
+    assert not errors, "errors in the browser console once the kernel was gone:\n" + "\n".join(
+        f"[{kind}] {text} ({url})" for _t, kind, text, url in errors)
 
     if lang == "en" and os.environ.get("UPDATE_SCREENSHOTS") == "1":
         SCREENSHOT.parent.mkdir(exist_ok=True)

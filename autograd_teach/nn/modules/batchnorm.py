@@ -1,9 +1,9 @@
 """nn.BatchNorm1d and nn.BatchNorm2d: each channel normalised over the batch
 (and the spatial dims), then scaled and shifted. Running averages of the
 mean and variance are kept as buffers, for eval mode."""
-from ... import grad_mode
-from ...creation import empty, ones, tensor, zeros
-from ... import dtypes
+from ...core import grad_mode
+from ...compat.creation import empty, ones, tensor, zeros
+from ...compat import dtypes
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

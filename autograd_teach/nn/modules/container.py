@@ -6,7 +6,7 @@ import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
-from ...tensor import Tensor
+from ...core.tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent
 

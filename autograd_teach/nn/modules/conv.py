@@ -2,7 +2,7 @@
 *kernel_size) and a bias, initialised as PyTorch does; forward is F.conv1d
 or F.conv2d."""
 
-from ...creation import empty
+from ...compat.creation import empty
 from .. import functional as F
 from ..parameter import Parameter
 from .linear import default_init

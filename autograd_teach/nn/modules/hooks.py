@@ -17,10 +17,10 @@ handle whose remove() takes the hook away. Module.__call__ goes through
 """
 import warnings
 
-from ... import grad_mode
+from ...core import grad_mode
 from ...autograd.function import Function
-from ...node import RemovableHandle
-from ...tensor import Tensor
+from ...core.node import RemovableHandle
+from ...core.tensor import Tensor
 
 
 def add(hooks, with_kwargs_ids, hook, prepend, with_kwargs=False):

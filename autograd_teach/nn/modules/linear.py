@@ -1,7 +1,7 @@
 """nn.Linear: y = x @ weight.T + bias, initialised as PyTorch does."""
 import math
 
-from ...creation import empty
+from ...compat.creation import empty
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -5,8 +5,8 @@ nn.Parameter(...)` a parameter, so that `parameters()` can walk them all
 and `named_parameters()` names them by their path ('fc.weight')."""
 from collections import OrderedDict, namedtuple
 
-from ... import grad_mode
-from ...tensor import Tensor
+from ...core import grad_mode
+from ...core.tensor import Tensor
 from ..parameter import Parameter, zero_grad_of
 from . import hooks
 
@@ -324,15 +324,15 @@ class Module:
         return self
 
     def double(self):
-        from ... import dtypes
+        from ...compat import dtypes
         return self._cast_parameters(dtypes.float64)
 
     def float(self):
-        from ... import dtypes
+        from ...compat import dtypes
         return self._cast_parameters(dtypes.float32)
 
     def to(self, *args, **kwargs):
-        from ... import dtypes
+        from ...compat import dtypes
         dtype = kwargs.get("dtype") or next((a for a in args if isinstance(a, dtypes.dtype)), None)
         return self if dtype is None else self._cast_parameters(dtype)
 

@@ -1,5 +1,5 @@
 """nn.LayerNorm: each sample normalised over its last dims, then scaled and shifted."""
-from ...creation import empty
+from ...compat.creation import empty
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -23,9 +23,9 @@ import math
 import numbers
 import warnings
 
-from ... import creation
-from ...ops.multi_output import unsafe_chunk
-from ...more_functions import cat, stack
+from ...compat import creation
+from ...core.ops.multi_output import unsafe_chunk
+from ...compat.more_functions import cat, stack
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -1,5 +1,5 @@
 """nn.Embedding: a table of embedding_dim-long rows, looked up by index."""
-from ...creation import empty
+from ...compat.creation import empty
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -14,11 +14,11 @@ import warnings
 
 import numpy as np
 
-from ...creation import tensor
-from ...grad_mode import no_grad
+from ...compat.creation import tensor
+from ...core.grad_mode import no_grad
 from ...linalg import vector_norm
-from ...more_functions import stack
-from ...tensor import Tensor
+from ...compat.more_functions import stack
+from ...core.tensor import Tensor
 
 
 def _as_list(tensors):

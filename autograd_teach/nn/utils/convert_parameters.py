@@ -1,7 +1,7 @@
 """parameters_to_vector and vector_to_parameters: a model's parameters as one
 flat vector and back (for optimizers and tools that want a single vector)."""
-from ...more_functions import cat
-from ...tensor import Tensor
+from ...compat.more_functions import cat
+from ...core.tensor import Tensor
 
 
 def parameters_to_vector(parameters):

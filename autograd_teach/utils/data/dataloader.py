@@ -8,8 +8,8 @@ import warnings
 
 import numpy as np
 
-from ... import random
-from ...tensor import Tensor
+from ...compat import random
+from ...core.tensor import Tensor
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 
@@ -17,9 +17,9 @@ def default_collate(batch):
     """A list of samples -> one batch: tensors are stacked along a new first
     dim, numbers become a tensor, tuples and lists are collated field by field
     (into a list, as PyTorch does), dicts key by key."""
-    from ... import more_functions
-    from ...creation import as_tensor, tensor
-    from ...dtypes import float64
+    from ...compat import more_functions
+    from ...compat.creation import as_tensor, tensor
+    from ...compat.dtypes import float64
     elem = batch[0]
     if isinstance(elem, Tensor):
         return more_functions.stack(batch, 0)
@@ -46,7 +46,7 @@ def default_collate(batch):
 def default_convert(data):
     """What batch_size=None gives: each sample as it is, numpy arrays made
     tensors, tuples and lists made lists (as PyTorch's default_convert)."""
-    from ...creation import as_tensor
+    from ...compat.creation import as_tensor
     if isinstance(data, np.ndarray):
         return as_tensor(data)
     if isinstance(data, collections.abc.Mapping):

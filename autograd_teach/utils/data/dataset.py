@@ -41,7 +41,7 @@ def random_split(dataset, lengths, generator=None):
     import math
     import warnings
 
-    from ... import random
+    from ...compat import random
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         subset_lengths = []
         for i, frac in enumerate(lengths):

@@ -6,8 +6,8 @@ Generator seeded with it, then randperm from that generator. So after
 `torch.manual_seed(s)` the shuffled batches come in PyTorch's order."""
 import itertools
 
-from ... import generator as generators
-from ... import random
+from ...compat import generator as generators
+from ...compat import random
 
 
 class Sampler:

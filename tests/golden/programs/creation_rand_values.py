@@ -1,5 +1,5 @@
 # Printing random tensors, as tutorials do.  autograd_teach draws PyTorch's
-# exact stream (autograd_teach/random.py), so the values are compared too.
+# exact stream (autograd_teach/compat/random.py), so the values are compared too.
 import torch
 
 torch.manual_seed(0)

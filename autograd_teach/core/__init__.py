@@ -1,0 +1,8 @@
+"""The core: the autograd you learn from, read in one sitting.
+
+tensor (Tensor, AccumulateGrad, backward), views (views, in-place ops, the
+version counter), tensor_methods (x.mul(w) is MulBackward0.apply(x, w)),
+indexing, node (Node, OpNode.apply, SavedTensor), engine (the backward
+loop), grad_mode, saved_hooks, rules (the derivative in each op's docstring,
+evaluated for create_graph), and ops/, the ops the tutorials use.
+"""

@@ -1,0 +1,367 @@
+"""Elementwise functions: exp log sqrt abs sin cos tanh sigmoid relu clamp."""
+import functools
+
+import numpy as np
+
+from ...compat import random
+from ..node import OpNode, quiet
+from ...kernels.float32 import log, one_minus_square, via_float64
+from .selection import where, zeros_like  # noqa: F401  (the rules call them)
+
+
+class ExpBackward0(OpNode):
+    """out = self.exp()
+
+    self: grad * result
+    """
+    saved = ("result",)
+    to_float = True
+
+    def forward(self, a):
+        return via_float64(np.exp, a)
+
+    def backward(self, grad, result):
+        return grad * result
+
+
+class LogBackward0(OpNode):
+    """out = self.log()
+
+    self: grad.div(self)
+    """
+    saved = ("self",)
+    to_float = True
+
+    @quiet
+    def forward(self, a):
+        return log(a)
+
+    @quiet
+    def backward(self, grad, a):
+        return grad / a
+
+
+class SqrtBackward0(OpNode):
+    """out = self.sqrt()
+
+    self: grad / (2 * result)
+    """
+    saved = ("result",)
+    to_float = True
+
+    @quiet
+    def forward(self, a):
+        return np.sqrt(a)
+
+    @quiet
+    def backward(self, grad, result):
+        return grad / (2 * result)
+
+
+class AbsBackward0(OpNode):
+    """out = self.abs()
+
+    self: grad * self.sgn()
+
+    grad times the sign of self (0 at 0).
+    """
+    saved = ("self",)
+
+    def forward(self, a):
+        return np.abs(a)
+
+    def backward(self, grad, a):
+        return grad * np.sign(a)
+
+
+class SgnBackward0(OpNode):
+    """out = self.sgn()   (-1, 0 or 1)
+
+    self: zeros_like(grad)
+
+    Flat wherever it is defined (PyTorch: sgn_backward(self, grad, result),
+    zero for real tensors).
+    """
+    def forward(self, a):
+        return np.sign(a)
+
+    def backward(self, grad):
+        return np.zeros_like(grad)
+
+
+class SinBackward0(OpNode):
+    """out = self.sin()
+
+    self: grad * self.cos()
+    """
+    saved = ("self",)
+    to_float = True
+
+    def forward(self, a):
+        return via_float64(np.sin, a)
+
+    def backward(self, grad, a):
+        return grad * via_float64(np.cos, a)
+
+
+class CosBackward0(OpNode):
+    """out = self.cos()
+
+    self: grad * -self.sin()
+    """
+    saved = ("self",)
+    to_float = True
+
+    def forward(self, a):
+        return via_float64(np.cos, a)
+
+    def backward(self, grad, a):
+        return grad * -via_float64(np.sin, a)
+
+
+class TanhBackward0(OpNode):
+    """out = self.tanh()
+
+    self: tanh_backward(grad, result)
+
+    tanh_backward(grad, result) is grad * (1 - result * result), an op of its
+    own (TanhBackwardBackward0 below), as in PyTorch.
+    """
+    saved = ("result",)
+    to_float = True
+
+    def forward(self, a):
+        return via_float64(np.tanh, a)
+
+    def backward(self, grad, result):
+        return grad * one_minus_square(result)
+
+
+class TanhBackwardBackward0(OpNode):
+    """out = tanh_backward(grad_output, output) = grad_output * (1 - output * output)
+
+    grad_output: tanh_backward(grad, output)
+    output: grad * (-2 * output * grad_output)
+
+    TanhBackward0's backward as an op: recorded when that backward is
+    (create_graph=True), so that it can be differentiated again.
+    """
+    inputs = ("grad_output", "output")
+    elementwise = True
+    saved = ("grad_output", "output")
+    needed_for = {"grad_output": "output"}
+
+    def forward(self, g, out):
+        return g * one_minus_square(out)   # as TanhBackward0.backward computes it
+
+    def backward(self, grad, g, out):
+        need_g, need_out = self.needs_input_grad
+        return (grad * one_minus_square(out) if need_g else None), (grad * (-2 * out * g) if need_out else None)
+
+
+class SigmoidBackward0(OpNode):
+    """out = self.sigmoid()
+
+    self: sigmoid_backward(grad, result)
+
+    sigmoid_backward(grad, result) is grad * result * (1 - result), an op of
+    its own (SigmoidBackwardBackward0 below), as in PyTorch.
+    """
+    saved = ("result",)
+    to_float = True
+
+    @quiet
+    def forward(self, a):
+        # PyTorch's formula: for very negative a, exp(-a) overflows to inf and the result is exactly 0
+        return 1 / (1 + via_float64(np.exp, -a))
+
+    def backward(self, grad, result):
+        return grad * (1 - result) * result
+
+
+class SigmoidBackwardBackward0(OpNode):
+    """out = sigmoid_backward(grad_output, output) = grad_output * output * (1 - output)
+
+    grad_output: sigmoid_backward(grad, output)
+    output: grad * grad_output * (-2 * output + 1)
+
+    SigmoidBackward0's backward as an op (recorded with create_graph=True).
+    """
+    inputs = ("grad_output", "output")
+    elementwise = True
+    saved = ("grad_output", "output")
+    needed_for = {"grad_output": "output"}
+
+    def forward(self, g, out):
+        return g * (1 - out) * out   # as SigmoidBackward0.backward computes it
+
+    def backward(self, grad, g, out):
+        need_g, need_out = self.needs_input_grad
+        return (grad * out * (1 - out) if need_g else None), (grad * g * (-2 * out + 1) if need_out else None)
+
+
+class ReluBackward0(OpNode):
+    """out = self.relu()
+
+    self: threshold_backward(grad, result, 0)
+
+    grad where result > 0, else 0: an op of its own (ThresholdBackwardBackward0
+    below), as in PyTorch.
+    """
+    saved = ("result",)
+
+    def forward(self, a):
+        zero = zero_of(a.dtype)
+        return np_where(a < zero, zero, a)   # relu(-0.0) is -0.0, as in PyTorch (np.maximum gives 0.0)
+
+    def backward(self, grad, result):
+        zero = zero_of(grad.dtype)
+        return np_where(result <= zero, zero, grad)   # PyTorch's threshold_backward: a 0, never a -0
+
+
+# np.where without numpy's __array_function__ dispatch, a Python call that costs
+# as much as the where itself on a lesson's small arrays (numpy >= 1.25 has it)
+np_where = getattr(np.where, "_implementation", np.where)
+
+
+@functools.lru_cache(maxsize=None)
+def zero_of(dtype):
+    """0 as a 0-d array of dtype: the same result as the number 0 in np.where
+    and comparisons, which numpy then need not convert (about 1 us less per call)."""
+    zero = np.zeros((), dtype)
+    zero.flags.writeable = False
+    return zero
+
+
+class ThresholdBackwardBackward0(OpNode):
+    """out = threshold_backward(grad_output, self, threshold)   (grad_output where self > threshold, else 0)
+
+    grad_output: threshold_backward(grad, self, threshold)
+    self: zeros_like(grad)
+
+    ReluBackward0's backward as an op (recorded with create_graph=True); flat in self.
+    """
+    inputs = ("grad_output", "self")
+    elementwise = True
+    saved = ("self",)
+    attrs = ("threshold",)
+
+    def forward(self, g, a, threshold):
+        self.threshold = threshold
+        return np.where(a <= threshold, 0, g)   # as ReluBackward0.backward: a 0, never a -0
+
+    def backward(self, grad, a):
+        return grad * (a > self.threshold), np.zeros_like(grad)
+
+
+class ClampBackward1(OpNode):
+    """out = self.clamp(min, max)
+
+    self: clamp_backward(grad, self, min, max)
+
+    The gradient passes where clamping changed nothing, min <= self <= max,
+    and is 0 elsewhere (PyTorch's clamp_backward, defined below).
+    """
+    saved = ("self",)
+    attrs = ("min", "max")
+    promote_params = True     # an int tensor clamped to 0.5 becomes float, as in PyTorch
+
+    def forward(self, a, min=None, max=None):
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        self.min, self.max = min, max
+        return np.clip(a, min, max).astype(a.dtype, copy=False)
+
+    def backward(self, grad, a):
+        keep = np.ones(a.shape, dtype=bool)
+        if self.min is not None:
+            keep &= a >= self.min
+        if self.max is not None:
+            keep &= a <= self.max
+        return np.where(keep, grad, 0)
+
+
+class ZeroBackward0(OpNode):
+    """out = self.zero_()   (inside a graph: the old values no longer matter)
+
+    self: zeros_like(grad)
+    """
+
+    def forward(self, a):
+        return np.zeros_like(a)
+
+    def backward(self, grad):
+        return np.zeros_like(grad)
+
+
+class FillBackward2(ZeroBackward0):
+    """out = self.fill_(value)
+
+    self: zeros_like(grad)
+    """
+    attrs = ("value",)
+
+    def forward(self, a, value):
+        self.value = value
+        return np.full_like(a, value)
+
+
+class FillBackward3(OpNode):
+    """out = self.fill_(value)   (value a 0-d tensor: every element is value)
+
+    self: zeros_like(grad)
+    value: grad.sum()
+    """
+    inputs = ("self", "value")
+    keeps_dtype = True
+
+    def forward(self, a, value):
+        return np.full_like(a, value)
+
+    def backward(self, grad):
+        return np.zeros_like(grad), grad.sum()
+
+
+class UniformBackward0(ZeroBackward0):
+    """out = self.uniform_(from, to)   (new values: no gradient to the old ones)
+
+    self: zeros_like(grad)
+    """
+
+    def forward(self, a, low=0.0, high=1.0, generator=None):
+        return random.uniform(a.shape, low, high, a.dtype, generator)
+
+
+class NormalBackward0(ZeroBackward0):
+    """out = self.normal_(mean, std)   (new values: no gradient to the old ones)
+
+    self: zeros_like(grad)
+    """
+
+    def forward(self, a, mean=0.0, std=1.0, generator=None):
+        return random.normal(a.shape, mean, std, a.dtype, generator)
+
+
+# -- the functions the rules call: PyTorch's, each recorded as one op ----------------
+
+def tanh_backward(grad_output, output):
+    """grad_output * (1 - output * output), recorded as one op."""
+    return TanhBackwardBackward0.apply(grad_output, output)
+
+
+def sigmoid_backward(grad_output, output):
+    """grad_output * output * (1 - output), recorded as one op."""
+    return SigmoidBackwardBackward0.apply(grad_output, output)
+
+
+def threshold_backward(grad_output, self, threshold):
+    """grad_output where self > threshold, else 0, recorded as one op."""
+    return ThresholdBackwardBackward0.apply(grad_output, self, threshold)
+
+
+def clamp_backward(grad, self, min, max):
+    """grad where min <= self <= max, else 0; a bound that is None does not clamp."""
+    if min is None and max is None:
+        return grad
+    inside = self <= max if min is None else self >= min if max is None else (self >= min) & (self <= max)
+    return where(inside, grad, 0.0)

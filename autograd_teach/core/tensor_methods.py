@@ -1,0 +1,496 @@
+"""The Tensor methods that run an op: `x.mul(w)` is `MulBackward0.apply(x, w)`.
+
+Each is one line that picks the op class (from ops/) and hands it the
+arguments, as PyTorch's generated Tensor methods call its ATen ops. Numbers
+pass through (`x * 2`); lists and arrays become tensors. Tensor (tensor.py)
+inherits all of them: in PyTorch they come from torch._C.TensorBase too.
+"""
+import warnings
+
+import numpy as np
+
+from ..compat import dtypes
+from . import grad_mode
+from .. import ops as O
+from ..compat import shape_functions
+from .indexing import getitem, setitem
+from .node import check_broadcast
+from ..compat.numpy_names import numpy_names
+
+T_ND_WARNING = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will "
+    "throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+    "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered internally "
+    "at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
+T_0D_WARNING = (
+    "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases. (Triggered internally "
+    "at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4321.)")
+
+
+class TensorMethods:
+    __slots__ = ()
+
+    # -- arithmetic ----------------------------------------------------------------
+    def add(self, other, alpha=1):
+        return O.AddBackward0.apply(self, _operand(other, self), alpha)
+
+    def sub(self, other, alpha=1):
+        other = _operand(other, self)
+        _check_bool_sub(self, other)
+        return O.SubBackward0.apply(self, other, alpha)
+
+    def mul(self, other):
+        return O.MulBackward0.apply(self, _operand(other, self))
+
+    def div(self, other):
+        return O.DivBackward0.apply(self, _operand(other, self))
+
+    def pow(self, exponent):
+        exponent = _operand(exponent, self)
+        if isinstance(exponent, TensorMethods):
+            return O.PowBackward1.apply(self, exponent)
+        return O.PowBackward0.apply(self, exponent)
+
+    def neg(self):
+        if self._data.dtype == np.bool_:
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                               "to invert a mask, use the `~` or `logical_not()` operator instead.")
+        return O.NegBackward0.apply(self)
+
+    __add__ = add
+    __sub__ = sub
+    __mul__ = mul
+    __truediv__ = div
+    __pow__ = pow
+    __neg__ = neg
+    negative = neg
+
+    def __pos__(self):
+        return self
+
+    # numpy scalars on the left (np.float32(2) * x) defer to these, as they do to
+    # PyTorch's, because of Tensor.__array_priority__. A numpy *array* on the left
+    # is refused (NotImplemented), as PyTorch's reflected ops refuse it.
+    def __radd__(self, other):
+        return NotImplemented if isinstance(other, np.ndarray) else self.add(other)
+
+    def __rmul__(self, other):
+        return NotImplemented if isinstance(other, np.ndarray) else self.mul(other)
+
+    def __rsub__(self, other):
+        if isinstance(other, np.ndarray):
+            return NotImplemented
+        other = _operand(other, self)
+        if isinstance(other, TensorMethods):
+            return other.sub(self)
+        _check_bool_sub(self, other)
+        return O.RsubBackward1.apply(self, other)
+
+    def __rtruediv__(self, other):
+        other = _operand(other, self)
+        if isinstance(other, TensorMethods):
+            return other.div(self)
+        return O.MulBackward0.apply(O.ReciprocalBackward0.apply(self), other)  # as PyTorch does
+
+    def __rpow__(self, other):
+        if isinstance(other, np.ndarray):
+            return NotImplemented
+        other = _operand(other, self)
+        if isinstance(other, TensorMethods):
+            return other.pow(self)
+        return O.PowBackward2.apply(self, other)
+
+    def reciprocal(self):
+        return O.ReciprocalBackward0.apply(self)
+
+    def exp(self):
+        return O.ExpBackward0.apply(self)
+
+    def log(self):
+        return O.LogBackward0.apply(self)
+
+    def sqrt(self):
+        return O.SqrtBackward0.apply(self)
+
+    def abs(self):
+        return O.AbsBackward0.apply(self)
+
+    __abs__ = abs
+
+    def sgn(self):
+        return O.SgnBackward0.apply(self)
+
+    def sin(self):
+        return O.SinBackward0.apply(self)
+
+    def cos(self):
+        return O.CosBackward0.apply(self)
+
+    def tanh(self):
+        return O.TanhBackward0.apply(self)
+
+    def sigmoid(self):
+        return O.SigmoidBackward0.apply(self)
+
+    def relu(self):
+        return O.ReluBackward0.apply(self)
+
+    def clamp(self, min=None, max=None):
+        return O.ClampBackward1.apply(self, min, max)
+
+    clip = clamp
+
+    def square(self):
+        return O.PowBackward0.apply(self, 2)
+
+    # -- products ----------------------------------------------------------------
+    def dot(self, other):
+        return O.DotBackward0.apply(self, other)
+
+    def mm(self, mat2):
+        return O.MmBackward0.apply(self, mat2)
+
+    def mv(self, vec):
+        return O.MvBackward0.apply(self, vec)
+
+    def matmul(self, other):
+        return O.matmul(self, _operand(other, self))
+
+    def __matmul__(self, other):
+        # tensor @ array is numpy's matmul in PyTorch (through __array__), a
+        # Tensor through __array_wrap__
+        return NotImplemented if isinstance(other, np.ndarray) else O.matmul(self, _operand(other, self))
+
+    def __rmatmul__(self, other):
+        if isinstance(other, (np.ndarray, np.number)):   # PyTorch: numpy's TypeError
+            return NotImplemented
+        return _operand(other, self).matmul(self)
+
+    # -- reductions ----------------------------------------------------------------
+    @numpy_names
+    def sum(self, dim=None, keepdim=False, dtype=None, *, axis=None):   # axis: numpy's name, PyTorch takes it
+        if dtype is not None and not dtypes.as_dtype(dtype).is_floating_point and self._requires_grad \
+                and grad_mode.is_grad_enabled():   # an integer sum of a tensor in a graph: PyTorch refuses
+            raise RuntimeError(f"Autograd not support dtype: {dtypes.as_dtype(dtype).legacy_name}")
+        t = self if dtype is None else self._cast(dtype)
+        dim = dim if axis is None else axis
+        if dim is None:
+            return O.SumBackward0.apply(t)
+        return O.SumBackward1.apply(t, dim, keepdim)
+
+    @numpy_names
+    def mean(self, dim=None, keepdim=False, dtype=None, *, axis=None):
+        if dtype is not None and not dtypes.as_dtype(dtype).is_floating_point:
+            raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating "
+                               f"point or complex dtype. Got: {dtypes.as_dtype(dtype).legacy_name}")
+        t = self if dtype is None else self._cast(dtype)
+        dim = dim if axis is None else axis
+        if dim is None:
+            return O.MeanBackward0.apply(t)
+        return O.MeanBackward1.apply(t, dim, keepdim)
+
+    @numpy_names
+    def max(self, dim=None, keepdim=False):
+        if isinstance(dim, TensorMethods):     # torch.max(x, y) is torch.maximum(x, y)
+            return self.maximum(dim)
+        if dim is None:
+            return O.MaxBackward1.apply(self)
+        return ReturnTypes("max", O.MaxBackward0.apply(self, dim, keepdim),
+                           _argreduce(np.argmax, self, dim, keepdim))
+
+    @numpy_names
+    def min(self, dim=None, keepdim=False):
+        if isinstance(dim, TensorMethods):     # torch.min(x, y) is torch.minimum(x, y)
+            return self.minimum(dim)
+        if dim is None:
+            return O.MinBackward1.apply(self)
+        return ReturnTypes("min", O.MinBackward0.apply(self, dim, keepdim),
+                           _argreduce(np.argmin, self, dim, keepdim))
+
+    @numpy_names
+    def argmax(self, dim=None, keepdim=False, *, axis=None):   # axis: numpy's name, accepted by PyTorch
+        return _argreduce(np.argmax, self, dim if axis is None else axis, keepdim)
+
+    @numpy_names
+    def argmin(self, dim=None, keepdim=False, *, axis=None):
+        return _argreduce(np.argmin, self, dim if axis is None else axis, keepdim)
+
+    def norm(self, p="fro", dim=None, keepdim=False):
+        if self._data.dtype.kind != "f":
+            raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                               f"Got {self.dtype.legacy_name}")
+        p = 2 if p in ("fro", None) else p
+        return O.LinalgVectorNormBackward0.apply(self, p, dim, keepdim)
+
+    def all(self):
+        return self._wrap(np.array(self._data.all()))
+
+    def any(self):
+        return self._wrap(np.array(self._data.any()))
+
+    # -- shapes ----------------------------------------------------------------
+    def view(self, *shape):
+        return O.ViewBackward0.apply(self, _shape_arg(shape), True)
+
+    def reshape(self, *shape):
+        shape = _shape_arg(shape)
+        node = O.reshape_node(self._data, shape)   # View, ReshapeAlias or (a copy) UnsafeView, as PyTorch
+        if node is O.UnsafeViewBackward0:
+            return node.apply(O.CloneBackward0.apply(self), shape)
+        return node.apply(self, shape)
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    def flatten(self):
+        return self if self.dim() == 1 else self.reshape(-1)   # PyTorch returns a 1-D tensor itself
+
+    def t(self):
+        return O.TBackward0.apply(self)
+
+    # several outputs, one node (ops/multi_output.py)
+    def unbind(self, dim=0):
+        return O.multi_output.unbind(self, dim)
+
+    def split(self, split_size, dim=0):
+        return O.multi_output.split(self, split_size, dim)
+
+    def split_with_sizes(self, split_sizes, dim=0):
+        return O.multi_output.split_with_sizes(self, split_sizes, dim)
+
+    def chunk(self, chunks, dim=0):
+        return O.multi_output.chunk(self, chunks, dim)
+
+    def tensor_split(self, indices_or_sections, dim=0):
+        return O.multi_output.tensor_split(self, indices_or_sections, dim)
+
+    @property
+    def T(self):
+        if self.dim() != 2:     # PyTorch 2.x deprecates .T except on matrices, but still permutes
+            warnings.warn(T_0D_WARNING if self.dim() == 0 else T_ND_WARNING, UserWarning, stacklevel=2)
+        return O.PermuteBackward0.apply(self, tuple(range(self.dim() - 1, -1, -1)))
+
+    def transpose(self, dim0, dim1):
+        return O.TransposeBackward0.apply(self, dim0, dim1)
+
+    def permute(self, *dims):
+        if not dims:
+            raise TypeError('permute() missing 1 required positional arguments: "dims"')
+        return O.PermuteBackward0.apply(self, _shape_arg(dims))
+
+    def unsqueeze(self, dim):
+        return O.UnsqueezeBackward0.apply(self, dim)
+
+    def squeeze(self, dim=None):
+        if dim is None:
+            return O.SqueezeBackward0.apply(self)
+        if isinstance(dim, (tuple, list)):
+            return O.SqueezeBackward4.apply(self, tuple(dim))
+        return O.SqueezeBackward1.apply(self, dim)
+
+    def expand(self, *sizes):
+        return O.ExpandBackward0.apply(self, _shape_arg(sizes))
+
+    def expand_as(self, other):
+        return self.expand(other.shape)
+
+    # a few ops each, as in PyTorch (shape_functions.py)
+    def select(self, dim, index):
+        return shape_functions.select(self, dim, index)
+
+    def narrow(self, dim, start, length):
+        return shape_functions.narrow(self, dim, start, length)
+
+    def movedim(self, source, destination):
+        return shape_functions.movedim(self, source, destination)
+
+    def swapaxes(self, axis0, axis1):
+        return shape_functions.swapaxes(self, axis0, axis1)
+
+    def broadcast_to(self, size):
+        return shape_functions.broadcast_to(self, size)
+
+    def diff(self, n=1, dim=-1, prepend=None, append=None):
+        return shape_functions.diff(self, n, dim, prepend, append)
+
+    moveaxis, swapdims = movedim, swapaxes
+
+    def sum_to_size(self, *size):
+        """Sum the broadcast dims away, down to size (the reverse of expand);
+        what the engine does to the gradient of a broadcast input."""
+        size = _shape_arg(size)
+        shape = self._data.shape
+        lead = len(shape) - len(size)
+        if lead < 0 or any(s != 1 and s != n for s, n in zip(size, shape[lead:])):
+            raise RuntimeError(f"size {{{_dims(size)}}} is not expandable to size {{{_dims(shape)}}}.")
+        if not size:        # PyTorch's sum_to: down to a 0-d tensor is a plain sum(), even of a 0-d one
+            return self.sum()
+        dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1)
+        t = self.sum(dims, keepdim=True) if dims else self
+        return t.view(size) if lead else t
+
+    def __getitem__(self, index):
+        return getitem(self, index)
+
+    def __setitem__(self, index, value):
+        setitem(self, index, _operand(value, self))
+
+    def copy_(self, src):
+        return self._inplace(O.CopyBackwards.apply, _operand(src, self))
+
+    # -- comparisons (no gradient) ------------------------------------------------
+    def _compare(self, op, other):
+        other = _operand(other, self)
+        b = other._data if isinstance(other, TensorMethods) else other
+        if isinstance(other, TensorMethods):
+            check_broadcast(self.shape, other.shape)
+        return self._wrap(np.asarray(op(self._data, b)))
+
+    def __eq__(self, other):
+        if other is None:
+            return False
+        return self._compare(np.equal, other)
+
+    def __ne__(self, other):
+        if other is None:
+            return True
+        return self._compare(np.not_equal, other)
+
+    def __lt__(self, other):
+        return self._compare(np.less, other)
+
+    def __le__(self, other):
+        return self._compare(np.less_equal, other)
+
+    def __gt__(self, other):
+        return self._compare(np.greater, other)
+
+    def __ge__(self, other):
+        return self._compare(np.greater_equal, other)
+
+    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
+
+    def __and__(self, other):     # masks: (x == 0) & (y >= 0)
+        return self._compare(np.bitwise_and, other)
+
+    def __or__(self, other):
+        return self._compare(np.bitwise_or, other)
+
+    __rand__, __ror__ = __and__, __or__
+
+    def equal(self, other):
+        return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08):
+        return bool(np.allclose(self._data, other._data, rtol=rtol, atol=atol))
+
+class ReturnTypes(tuple):
+    """torch.return_types.max(values=..., indices=...)"""
+
+    def __new__(cls, name, values, indices):
+        self = super().__new__(cls, (values, indices))
+        self.name = name
+        return self
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"torch.return_types.{self.name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+def _argreduce(fn, t, dim, keepdim):
+    if dim is None:
+        return t._wrap(np.asarray(fn(t._data), dtype=np.int64))
+    d = O.shape.check_dim(dim, t.dim())
+    out = fn(t._data, axis=d)
+    return t._wrap(np.asarray(np.expand_dims(out, d) if keepdim else out, dtype=np.int64))
+
+
+def _operand(x, like):
+    """Tensors and Python numbers pass through; numpy scalars become Python
+    numbers (np.float64 is a float subclass, but numpy would compute with it in
+    float64); numpy arrays become tensors (plain ones, made by like._wrap).
+    Lists do not: PyTorch raises a TypeError."""
+    if isinstance(x, TensorMethods):   # the common case first
+        return x
+    if isinstance(x, np.bool_):   # PyTorch's argument parser reads a numpy bool as a float
+        return float(x)
+    if isinstance(x, np.number):
+        return x.item()
+    if isinstance(x, TensorMethods) or isinstance(x, (int, float, bool)):
+        return x
+    if isinstance(x, np.ndarray):
+        return like._wrap(infer_array(x))
+    raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
+
+
+def infer_array(data, dtype=None):
+    """numpy array for Python data, with PyTorch's default dtypes: Python
+    floats give float32 (the default dtype), ints int64, bools bool; numpy
+    arrays keep their dtype. With a dtype given, Python floats stay doubles
+    (the caller casts from them)."""
+    if isinstance(data, (np.ndarray, np.generic)):
+        return np.array(data)
+    arr = np.array(unwrap(data))
+    if arr.dtype.kind in "uO" or (arr.dtype.kind == "f" and arr.size and np.abs(arr).max() >= 2.0**63):
+        _check_long(data)
+    if arr.dtype.kind == "f" or arr.size == 0:
+        if dtype is None:    # not via float32: tensor([1.59], dtype=float64) is exactly 1.59, as PyTorch's
+            arr = arr.astype(dtypes.default_float.np)
+    elif arr.dtype.kind in "iu":
+        arr = arr.astype(np.int64)
+    elif arr.dtype.kind != "b":
+        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+    return arr
+
+
+def _check_long(data):
+    """PyTorch unpacks the Python ints of an integer tensor as C long longs;
+    numpy would wrap 2**63 to -2**63 or give a uint64 or object array."""
+    stack, ints, has_float = [data], [], False
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif isinstance(v, float):
+            has_float = True
+        elif isinstance(v, int) and not isinstance(v, bool):
+            ints.append(v)
+    if not has_float and any(not -2**63 <= v < 2**63 for v in ints):
+        raise ValueError("Overflow when unpacking long long")
+
+
+def unwrap(x):
+    """Tensors (also inside lists) replaced by their arrays."""
+    if isinstance(x, TensorMethods):
+        return x._data
+    if isinstance(x, (list, tuple)):
+        return [unwrap(v) for v in x]
+    return x
+
+
+def _shape_arg(shape):
+    """view(2, 3), view((2, 3)) and view(torch.Size([2, 3])) all mean (2, 3)."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    return tuple(int(s) for s in shape)
+
+
+def _check_bool_sub(a, b):
+    """PyTorch refuses - on bools: it is almost always a mask that wanted ~."""
+    bools = [isinstance(v, (bool, np.bool_)) or (isinstance(v, TensorMethods) and v._data.dtype == np.bool_)
+             for v in (a, b)]
+    if all(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if any(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                           "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def _dims(shape):
+    return "[" + ", ".join(map(str, shape)) + "]"

@@ -1,0 +1,460 @@
+"""The Tensor methods of the ops in this folder (PyTorch's breadth: unary
+functions past exp and log, softmax, var, sorting, gather/scatter, ...).
+
+Each is one line that picks the op class and hands it the arguments, as in
+core/tensor_methods.py, which has the methods the tutorials use. Tensor
+(core/tensor.py) inherits both classes.
+"""
+import warnings
+
+import numpy as np
+
+from .. import ops as O
+from ..compat import dtypes, shape_functions
+from ..compat.numpy_names import numpy_names
+from ..core.node import check_broadcast
+from ..core.tensor_methods import ReturnTypes, TensorMethods, _operand, _shape_arg
+
+
+class OpMethods:
+    __slots__ = ()
+
+    def log1p(self):
+        return O.Log1PBackward0.apply(self)
+
+    def expm1(self):
+        return O.Expm1Backward0.apply(self)
+
+    def rsqrt(self):
+        return O.RsqrtBackward0.apply(self)
+
+    def sign(self):
+        return O.SignBackward0.apply(self)
+
+    def tan(self):
+        return O.TanBackward0.apply(self)
+
+    def log2(self):
+        return O.Log2Backward0.apply(self)
+
+    def log10(self):
+        return O.Log10Backward0.apply(self)
+
+    def exp2(self):
+        return O.Exp2Backward0.apply(self)
+
+    def asin(self):
+        return O.AsinBackward0.apply(self)
+
+    def acos(self):
+        return O.AcosBackward0.apply(self)
+
+    def atan(self):
+        return O.AtanBackward0.apply(self)
+
+    def sinh(self):
+        return O.SinhBackward0.apply(self)
+
+    def cosh(self):
+        return O.CoshBackward0.apply(self)
+
+    def erf(self):
+        return O.ErfBackward0.apply(self)
+
+    def floor(self):
+        return O.FloorBackward0.apply(self)
+
+    def ceil(self):
+        return O.CeilBackward0.apply(self)
+
+    def round(self):
+        return O.RoundBackward0.apply(self)
+
+    def trunc(self):
+        return O.TruncBackward0.apply(self)
+
+    def frac(self):
+        return O.FracBackward0.apply(self)
+
+    arcsin, arccos, arctan, fix = asin, acos, atan, trunc    # PyTorch's numpy-style aliases
+
+    def softmax(self, dim, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        return O.SoftmaxBackward0.apply(t, dim)
+
+    def log_softmax(self, dim, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        return O.LogSoftmaxBackward0.apply(t, dim)
+
+    @numpy_names
+    def prod(self, dim=None, keepdim=False, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        if dim is None:
+            return O.ProdBackward0.apply(t)
+        return O.ProdBackward1.apply(t, dim, keepdim)
+
+    @numpy_names
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return O.VarBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
+
+    @numpy_names
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return O.StdBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
+
+    def __floordiv__(self, other):
+        other = _operand(other, self)
+        if isinstance(other, TensorMethods):
+            return O.FloorDivide.apply(self, other)
+        return O.FloorDivideScalar.apply(self, other)
+
+    def __rfloordiv__(self, other):
+        return O.FloorDivide.apply(_scalar_like(other, self), self)
+
+    floor_divide = __floordiv__
+
+    def remainder(self, other):
+        other = _operand(other, self)
+        if isinstance(other, TensorMethods):
+            return O.RemainderBackward1.apply(self, other)
+        return O.RemainderBackward0.apply(self, other)
+
+    __mod__ = remainder
+
+    def __rmod__(self, other):
+        # PyTorch's 2 % x has no derivative formula: its node is NotImplemented
+        return O.RemainderScalarSelf.apply(_scalar_like(other, self), self)
+
+    def outer(self, vec2):
+        if self.dim() != 1 or vec2.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument self, but got {self.dim()}-D" if self.dim() != 1
+                               else f"outer: Expected 1-D argument vec2, but got {vec2.dim()}-D")
+        return self.reshape(-1, 1) * vec2      # as PyTorch: ViewBackward0 then MulBackward0
+
+    ger = outer
+
+    def bmm(self, mat2):
+        if self.dim() != 3:
+            raise RuntimeError("batch1 must be a 3D tensor")
+        if mat2.dim() != 3:
+            raise RuntimeError("batch2 must be a 3D tensor")
+        if self.shape[0] != mat2.shape[0] or self.shape[2] != mat2.shape[1]:
+            raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                               f"[{self.shape[0]}, {self.shape[2]}] but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
+        return O.BmmBackward0.apply(self, mat2)
+
+    def masked_fill(self, mask, value):
+        value = value.item() if isinstance(value, TensorMethods) else value
+        return O.MaskedFillBackward0.apply(self, np.broadcast_to(mask._data, self._data.shape), value)
+
+    def is_contiguous(self, memory_format=None):
+        return self._data.flags.c_contiguous
+
+    def stride(self, dim=None):
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        if dim is None:
+            return strides
+        return strides[O.shape.check_dim(dim, self._data.ndim)]
+
+    def cumsum(self, dim=None, dtype=None, *, axis=None):
+        t = self if dtype is None else self._cast(dtype)
+        return O.CumsumBackward0.apply(t, dim if axis is None else axis)
+
+    # new_*: a new tensor with this one's dtype (and device), not in any graph
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        if isinstance(data, TensorMethods):
+            warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
+                          "or sourceTensor.clone().detach().requires_grad_(True), rather than "
+                          "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+            data = data._data
+        return self._new(np.array(data, dtype=(dtypes.as_dtype(dtype) or self.dtype).np), requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_full(_shape_arg(size), 0, dtype=dtype, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_full(_shape_arg(size), 1, dtype=dtype, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return self.new_zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        dt = dtypes.as_dtype(dtype) or self.dtype
+        return self._new(np.full(_shape_arg((size,)), fill_value, dtype=dt.np), requires_grad)
+
+    def _new(self, array, requires_grad):
+        out = self._wrap(array)
+        return out.requires_grad_(True) if requires_grad else out
+
+    def count_nonzero(self, dim=None):
+        axis = None if dim is None else O.reduction.normalize_dims(dim, self.dim())
+        return self._wrap(np.asarray(np.count_nonzero(self._data, axis=axis), dtype=np.int64))
+
+    def nonzero(self, *, as_tuple=False):
+        if as_tuple:
+            found = np.nonzero(self._data) if self.dim() else np.nonzero(self._data.reshape(1))
+            return tuple(self._wrap(i.astype(np.int64)) for i in found)
+        return self._wrap(np.argwhere(self._data).astype(np.int64))
+
+    def atan2(self, other):
+        return O.Atan2Backward0.apply(self, other)
+
+    arctan2 = atan2
+
+    # amax ... topk: ops/reduction.py, ops/rearrange.py, ops/sorting.py
+    def amax(self, dim=(), keepdim=False):
+        return O.AmaxBackward0.apply(self, dim, keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return O.AminBackward0.apply(self, dim, keepdim)
+
+    def logsumexp(self, dim, keepdim=False):
+        return O.LogsumexpBackward0.apply(self, dim, keepdim)
+
+    def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        return O.NansumBackward0.apply(self if dtype is None else self._cast(dtype), dim, keepdim)
+
+    def flip(self, *dims):
+        return O.FlipBackward0.apply(self, _shape_arg(dims))
+
+    def fliplr(self):
+        return self.flip(1)
+
+    def flipud(self):
+        return self.flip(0)
+
+    def roll(self, shifts, dims=None):
+        return O.RollBackward0.apply(self, shifts, () if dims is None else dims)
+
+    def repeat(self, *repeats):
+        return O.RepeatBackward0.apply(self, _shape_arg(repeats))
+
+    def tile(self, *dims):
+        dims = _shape_arg(dims)
+        return self.repeat((1,) * (self.dim() - len(dims)) + dims)
+
+    def tril(self, diagonal=0):
+        return O.TrilBackward0.apply(self, diagonal)
+
+    def triu(self, diagonal=0):
+        return O.TriuBackward0.apply(self, diagonal)
+
+    def index_select(self, dim, index):
+        return O.IndexSelectBackward0.apply(self, dim, index._data)
+
+    def sort(self, dim=-1, descending=False, stable=False):
+        dim, indices = O.sorting.sort_indices(self._data, dim, descending)
+        return ReturnTypes("sort", O.SortBackward0.apply(self, dim, indices), self._wrap(indices))
+
+    def argsort(self, dim=-1, descending=False, stable=False):
+        return self.detach().sort(dim, descending).indices
+
+    def msort(self):
+        return self.sort(0).values
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        dim, indices = O.sorting.topk_indices(self._data, k, dim, largest)
+        return ReturnTypes("topk", O.TopkBackward0.apply(self, dim, indices), self._wrap(indices))
+
+    def kthvalue(self, k, dim=-1, keepdim=False):
+        dim, indices = O.sorting.kth_indices(self._data, k, dim, keepdim)
+        return ReturnTypes("kthvalue", O.KthvalueBackward0.apply(self, dim, keepdim, indices), self._wrap(indices))
+
+    def median(self, dim=None, keepdim=False):
+        if dim is None:
+            return O.MedianBackward0.apply(self)
+        size = self.shape[O.shape.check_dim(dim, self.dim())] if self.dim() else 1
+        dim, indices = O.sorting.kth_indices(self._data, (size + 1) // 2, dim, keepdim)
+        return ReturnTypes("median", O.MedianBackward1.apply(self, dim, keepdim, indices), self._wrap(indices))
+
+    def masked_select(self, mask):
+        return O.MaskedSelectBackward0.apply(self, mask._data)
+
+    def index_add(self, dim, index, source, *, alpha=1):
+        return O.IndexAddBackward0.apply(self, source, dim, index._data, alpha)
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        return O.DiagonalBackward0.apply(self, offset, dim1, dim2)
+
+    def diag(self, diagonal=0):
+        if self.dim() == 1:
+            return O.DiagEmbedBackward0.apply(self, diagonal, 0, 1)
+        if self.dim() != 2:
+            raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " f"{self.dim()}D")
+        return O.DiagonalBackward0_copy.apply(self, diagonal, 0, 1)
+
+    def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+        return O.DiagEmbedBackward0.apply(self, offset, dim1, dim2)
+
+    def trace(self):
+        return O.TraceBackward0.apply(self)
+
+    @property
+    def mT(self):
+        if self.dim() < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.dim()}-D tensor.")
+        return self.transpose(-2, -1)
+
+    def cumprod(self, dim, dtype=None):
+        t = self if dtype is None else self._cast(dtype)
+        return O.CumprodBackward0.apply(t, dim)
+
+    def maximum(self, other):
+        return O.MaximumBackward0.apply(self, other)
+
+    def minimum(self, other):
+        return O.MinimumBackward0.apply(self, other)
+
+    def __invert__(self):
+        if self._data.dtype.kind not in "biu":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return self._wrap(np.invert(self._data))
+
+    bitwise_not = __invert__
+
+    def logical_not(self):
+        return self._wrap(np.logical_not(self._data))
+
+    def isnan(self):
+        return self._wrap(np.isnan(self._data))
+
+    def isinf(self):
+        return self._wrap(np.isinf(self._data))
+
+    def isfinite(self):
+        return self._wrap(np.isfinite(self._data))
+
+    # --- gather, scatter, lerp, addcmul, logical ops, ... (ops/gather_scatter.py, ops/ternary.py) ---
+    def gather(self, dim, index, *, sparse_grad=False):
+        return O.gather_scatter.gather(self, dim, index, sparse_grad=sparse_grad)
+
+    def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+        src = None if src is None else _operand(src, self)
+        return O.gather_scatter.scatter(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+        return self._inplace(lambda t, s: t.scatter(dim, index, s, value=value, reduce=reduce), src)
+
+    def scatter_add(self, dim, index, src):
+        return O.gather_scatter.scatter_add(self, dim, index, src)
+
+    def scatter_add_(self, dim, index, src):
+        return self._inplace(lambda t, s: t.scatter_add(dim, index, s), src)
+
+    def take(self, index):
+        return O.gather_scatter.take(self, index)
+
+    def put(self, index, source, accumulate=False):
+        return O.gather_scatter.put(self, index, source, accumulate)
+
+    def put_(self, index, source, accumulate=False):
+        return self._inplace(lambda t, s: t.put(index, s, accumulate), source)
+
+    def lerp(self, end, weight):
+        return O.ternary.lerp_checked(self, end, _operand(weight, self))
+
+    def lerp_(self, end, weight):
+        return self._inplace(lambda t, e, w: t.lerp(e, w), end, weight)
+
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return O.ternary.addcmul(self, tensor1, tensor2, value=value)
+
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return self._inplace(lambda t, a, b: t.addcmul(a, b, value=value), tensor1, tensor2)
+
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return O.ternary.addcdiv(self, tensor1, tensor2, value=value)
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return self._inplace(lambda t, a, b: t.addcdiv(a, b, value=value), tensor1, tensor2)
+
+    # logical ops: any nonzero is True; bool results, no gradient (logical_not is above)
+    def logical_and(self, other):
+        return _logical(np.logical_and, self, other, "logical_and")
+
+    def logical_or(self, other):
+        return _logical(np.logical_or, self, other, "logical_or")
+
+    def logical_xor(self, other):
+        return _logical(np.logical_xor, self, other, "logical_xor")
+
+    # clamp_min/max, fmod, fmax/fmin (ops/clamp_fmod.py)
+    def clamp_min(self, min):
+        min = _operand(min, self)
+        if isinstance(min, TensorMethods):
+            return O.clamp_fmod.ClampMinBackward1.apply(self, min)
+        return O.clamp_fmod.ClampMinBackward0.apply(self, min)
+
+    def clamp_max(self, max):
+        max = _operand(max, self)
+        if isinstance(max, TensorMethods):
+            return O.clamp_fmod.ClampMaxBackward1.apply(self, max)
+        return O.clamp_fmod.ClampMaxBackward0.apply(self, max)
+
+    def fmod(self, other):
+        other = _operand(other, self)
+        if isinstance(other, TensorMethods):
+            return O.clamp_fmod.FmodBackward1.apply(self, other)
+        return O.clamp_fmod.FmodBackward0.apply(self, other)
+
+    def fmax(self, other):
+        return O.clamp_fmod.FmaxBackward0.apply(self, _tensor_arg(other, "fmax"))
+
+    def fmin(self, other):
+        return O.clamp_fmod.FminBackward0.apply(self, _tensor_arg(other, "fmin"))
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return _isclose(self, _tensor_arg(other, "isclose"), rtol, atol, equal_nan)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    def repeat_interleave(self, repeats, dim=None, *, output_size=None):
+        return shape_functions.repeat_interleave(self, repeats, dim, output_size=output_size)
+
+
+def _var_args(dim, unbiased, keepdim, correction):
+    """var(unbiased), var(dim, unbiased, keepdim) and var(dim, correction=, keepdim=)."""
+    if isinstance(dim, bool):       # x.var(False): the old (unbiased) overload
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    return dim, correction, keepdim
+
+
+def _scalar_like(number, t):
+    """2 // x, 2 % x: the number becomes a 0-d tensor of the promoted dtype."""
+    return t._wrap(np.array(number, dtype=dtypes.result_type(t, number).np))
+
+
+def _tensor_arg(other, name):
+    """PyTorch's TypeError for a number where only a tensor is taken (x.fmax(2))."""
+    if not isinstance(other, TensorMethods):
+        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    return other
+
+
+def _logical(op, t, other, name):
+    """A logical op of two tensors (broadcast): a bool tensor, outside the graph."""
+    check_broadcast(t.shape, _tensor_arg(other, name).shape)
+    return t._wrap(np.asarray(op(t._data, other._data)))
+
+
+def _isclose(a, b, rtol, atol, equal_nan):
+    """|a - b| <= atol + |rtol * b| (or equal, or both NaN with equal_nan), in
+    a's dtype as PyTorch computes it (integers in the default float)."""
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"{a.dtype.legacy_name} did not match {b.dtype.legacy_name}")
+    for name, tol in (("rtol", rtol), ("atol", atol)):
+        if tol < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got {tol:g}")
+    x, y = a._data, b._data
+    close = x == y
+    if equal_nan and x.dtype.kind == "f":
+        close |= np.isnan(x) & np.isnan(y)
+    if x.dtype.kind != "f":
+        x, y = x.astype(dtypes.default_float.np), y.astype(dtypes.default_float.np)
+    with np.errstate(invalid="ignore", over="ignore"):
+        allowed = atol + np.abs(rtol * y)
+        error = np.abs(x - y)
+        close |= np.isfinite(error) & (error <= allowed)
+    return a._wrap(np.asarray(close))

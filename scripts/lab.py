@@ -1,0 +1,78 @@
+"""`make lab`: JupyterLab on a working copy of the lessons, opening index.ipynb.
+
+    .venv/bin/python scripts/lab.py [--workdir .lab] [-- jupyter lab options]
+
+JupyterLab writes to what it opens (its metadata on open, the learner's
+outputs on autosave), so it never serves ``notebooks/`` itself: the lessons are
+copied into ``--workdir`` (``.lab/``, git-ignored) and the server's root is
+that copy.  A copy is refreshed from the repository when the lesson changed
+there and the learner has not touched the copy (``.copied.json`` remembers
+what was copied); a lesson the learner changed is left alone.  Delete the
+folder to start again from the stored lessons.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = ROOT / "notebooks"
+MANIFEST = ".copied.json"
+START = "index.ipynb"
+
+
+def _digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _lesson_files():
+    for path in sorted(LESSONS.rglob("*")):
+        rel = path.relative_to(LESSONS)
+        if path.is_file() and not any(p.startswith(".") or p == "__pycache__" for p in rel.parts):
+            yield rel
+
+
+def sync(workdir):
+    """Copy the lessons into ``workdir``; return the files copied (relative paths)."""
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    manifest_path = workdir / MANIFEST
+    copied = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    done = []
+    for rel in _lesson_files():
+        source, target = LESSONS / rel, workdir / rel
+        new = _digest(source)
+        if target.exists():
+            have = _digest(target)
+            untouched = have == copied.get(str(rel))
+            if have == new or not untouched:     # up to date, or the learner's own work
+                continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        copied[str(rel)] = new
+        done.append(str(rel))
+    manifest_path.write_text(json.dumps(copied, indent=1, sort_keys=True))
+    return done
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workdir", default=str(ROOT / ".lab"), help="where the working copy lives")
+    parser.add_argument("lab_args", nargs="*", help="options for jupyter lab (after --)")
+    args = parser.parse_args(argv)
+    workdir = Path(args.workdir).resolve()
+    fresh = sync(workdir)
+    print(f"Lessons: a working copy in {workdir} ({len(fresh)} file(s) refreshed); "
+          f"notebooks/ stays as stored. Opening {START}.", flush=True)
+    cmd = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={workdir}",
+           f"--LabApp.default_url=/lab/tree/{START}", *args.lab_args]
+    os.execv(sys.executable, cmd)
+
+
+if __name__ == "__main__":
+    main()
