@@ -69,15 +69,14 @@ def _lesson(stem):
     return builder.parse_source(path.read_text(encoding="utf-8"), str(path))
 
 
-@pytest.mark.parametrize("lang,stem", NOTEBOOKS)
-def test_every_exercise_survives_the_learners_path(lang, stem):
+def walk(cells, lang, stem):
+    """The learner's path (see the module's docstring) through the code cells of
+    one parsed lesson source, in one kernel; fails at the first cell that goes wrong."""
     from nbclient import NotebookClient
 
-    cells = [c for c in _lesson(stem) if c["type"] == "code"]
-    exercises = [c for c in cells if "answer" in c]
-    assert exercises, f"{stem}: no exercise"
-    nb = builder.build_notebook(builder.lesson_sources()[stem], lang)
-    nb.cells = []  # the learner's runs are appended one by one
+    cells = [c for c in cells if c["type"] == "code"]
+    assert any("answer" in c for c in cells), f"{stem}: no exercise"
+    nb = nbformat.v4.new_notebook()  # the learner's runs are appended one by one
     client = NotebookClient(nb, kernel_name="python3", timeout=builder.CELL_TIMEOUT,
                             resources={"metadata": {"path": str(builder.NOTEBOOKS / lang)}},
                             allow_errors=False)
@@ -97,6 +96,53 @@ def test_every_exercise_survives_the_learners_path(lang, stem):
                 learner.expect(cell["answer"][lang], f"Run All again, exercise {i}", "right")
             else:
                 learner.run(cell[lang], f"Run All again, code cell {i}")
+
+
+@pytest.mark.parametrize("lang,stem", NOTEBOOKS)
+def test_every_exercise_survives_the_learners_path(lang, stem):
+    walk(_lesson(stem), lang, stem)
+
+
+# An exercise written as lesson 2's used to be: the checked cell adds to x.grad,
+# so the run with the placeholder spoils the right answer; and one whose cell
+# cannot run twice. The walk must catch both.
+SPOILED_BY_A_RERUN = """%% code
+from autograd_teach.lessons import Checker
+import autograd_teach as torch
+check = Checker("en")
+x = torch.arange(4.0, requires_grad=True)
+(2 * torch.dot(x, x)).backward()
+%% code
+guess = ...
+x.sum().backward()
+check(guess, x.grad)
+%% answer
+guess = [1.0, 5.0, 9.0, 13.0]
+x.sum().backward()
+check(guess, x.grad)
+"""
+RAISES_ON_A_RERUN = """%% code
+from autograd_teach.lessons import Checker
+import autograd_teach as torch
+check = Checker("en")
+a = torch.tensor(2.0, requires_grad=True)
+L = 3 * a * a
+%% code
+guess = ...
+L.backward()
+check(guess, a.grad)
+%% answer
+guess = 12.0
+L.backward()
+check(guess, a.grad)
+"""
+
+
+@pytest.mark.parametrize("source,why", [(SPOILED_BY_A_RERUN, "the answer: expected right"),
+                                        (RAISES_ON_A_RERUN, "the cell raised")], ids=["spoiled", "raises"])
+def test_the_walk_catches_an_exercise_that_breaks_on_a_rerun(source, why):
+    with pytest.raises((pytest.fail.Exception, AssertionError), match=why):
+        walk(builder.parse_source(source), "en", "broken")
 
 
 def test_a_wrong_version_replaces_every_placeholder():
