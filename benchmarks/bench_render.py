@@ -6,6 +6,8 @@
     PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_render.py --shared  # graphs that share nodes
     /tmp/tv/bin/python benchmarks/bench_render.py --shared --torch    # the same, in torchviz
     PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_render.py --recording  # per-op cost of recording
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_render.py --fan-in [--torch]  # 10,000 inputs
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/bench_render.py --mlp [--torch]     # autorecord's cost
 
 The graph is a small MLP-like chain, ``h = tanh(h * w_i + b_i)``, with as
 many layers as it takes to reach about 100, 500 and 2,000 nodes, after
@@ -181,6 +183,43 @@ def recording_cost(torch, viz, ops=200, samples=600):
           f"| {on[0] / off[0]:.3f}x ({on[p10] / off[p10]:.3f}x) |")
 
 
+def fan_in_draw(torch, viz, n=10_000):
+    """``torch.stack([w * float(i) for i in range(n)]).sum()`` after backward:
+    the time of ``draw(out).svg()`` (walk, collapse, DOT, layout) and of ``show``'s model."""
+    viz.autorecord(True)
+    w = torch.ones(3, requires_grad=True)
+    out = torch.stack([w * float(i) for i in range(n)]).sum()
+    out.backward()
+    viz.autorecord(False)
+    d = viz.draw(out, names={"w": w})
+    seconds, cpu = median_time(lambda: viz.draw(out, names={"w": w}).svg(), cpu=True)
+    print(f"| stack of {n:,} products, then sum | {len(d.graph.nodes)} drawn nodes, "
+          f"{len(d.graph.edges)} edges | {seconds:.2f} s | {cpu:.2f} s CPU |")
+
+
+def mlp_backward_cost(torch, viz, samples=40):
+    """The backward of a 1M-parameter MLP (512-1024-512-10, batch 64) with
+    autorecord off and on, alternating at every sample; the median of each and their ratio."""
+    torch.manual_seed(0)
+    nn = torch.nn
+    net = nn.Sequential(nn.Linear(512, 1024), nn.ReLU(), nn.Linear(1024, 512), nn.ReLU(), nn.Linear(512, 10))
+    x, y = torch.randn(64, 512), torch.randint(0, 10, (64,))
+    times = {"off": [], "on": []}
+    for i in range(samples + 3):
+        for state in ("off", "on"):
+            viz.autorecord(state == "on")
+            loss = nn.functional.cross_entropy(net(x), y)
+            t = time.perf_counter()
+            loss.backward()
+            if i >= 3:                         # the first runs warm caches up
+                times[state].append(time.perf_counter() - t)
+            viz.autorecord(False)
+    off, on = statistics.median(times["off"]), statistics.median(times["on"])
+    params = sum(p.numel() for p in net.parameters())
+    print(f"| MLP, {params:,} parameters | backward {off * 1e3:.1f} ms | with autorecord {on * 1e3:.1f} ms "
+          f"| {on / off:.2f}x |")
+
+
 def tiny_chain(torch, ops):
     """Forward and backward of ``y = y * 1.0001`` ops times, on 3 elements."""
     x = torch.ones(3, requires_grad=True)
@@ -223,7 +262,18 @@ def main():
     ap.add_argument("--recording", action="store_true", help="per-op cost with recording off and on")
     ap.add_argument("--instructions", nargs=2, metavar=("off|on", "RUNS"),
                     help="only RUNS chains of --recording, for valgrind --tool=callgrind")
+    ap.add_argument("--fan-in", action="store_true", help="draw a node with 10,000 inputs")
+    ap.add_argument("--mlp", action="store_true", help="autorecord's cost on a 1M-parameter MLP's backward")
     args = ap.parse_args()
+    if args.fan_in or args.mlp:
+        if args.torch:
+            import torch
+            torch.set_num_threads(1)
+        else:
+            import autograd_teach as torch
+        from autograd_teach import viz
+        (fan_in_draw if args.fan_in else mlp_backward_cost)(torch, viz)
+        return
     if args.shared and args.torch:
         import torch
         torchviz_table(torch)

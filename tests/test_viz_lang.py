@@ -24,7 +24,10 @@ PYTORCH_WORDS = {"AccumulateGrad", "Function", "backward", "grad", "retain_graph
                  "viz", "autorecord", "show", "max_nodes", "depth", "None", "float32", "float64",
                  "tensor", "requires_grad", "grad_fn", "torch",
                  "autograd",   # the SVG's id, a hover title nobody reads as prose
-                 "Run", "All", "Cells"}   # JupyterLab's menu "Run → Run All Cells", English in zh too
+                 "Run", "All", "Cells",   # JupyterLab's menu "Run → Run All Cells", English in zh too
+                 # names in the chain rule's formulas (viz/teach.py): code, as typed
+                 "self", "target", "reduction", "mean", "sum", "input", "invstd", "log_softmax",
+                 "derivatives", "yaml"}
 
 
 def _english(text, allowed=()):

@@ -271,8 +271,14 @@ def test_a_gradient_too_large_to_keep_is_bounded_where_it_is_sent_too():
     assert isinstance(sum_step.grad_output, np.ndarray)
     assert isinstance(sum_step.grad_inputs[0], R.Summary) and sum_step.grad_inputs[0].max == 1.0
     assert isinstance(mul_step.grad_output, R.Summary) and isinstance(mul_step.grad_inputs[0], R.Summary)
+    big = mul_step.grad_inputs[0]
+    assert big.nbytes == 64 + 4 * (R.FULL_VALUES + 10)       # it holds its array until read, and says so
+    assert acc_step.leaf_grad.nbytes == 64 + 4 * (R.FULL_VALUES + 10)
     assert isinstance(acc_step.leaf_grad, R.Summary) and acc_step.leaf_grad.max == 2.0
-    assert rec.last.nbytes < 10 * 64 + 3 * R.STEP_BYTES
+    assert acc_step.leaf_grad.nbytes == 64                    # read: the numbers stay, the array goes
+    assert rec.last.nbytes >= 3 * 4 * (R.FULL_VALUES + 10)    # the store counts what the run holds
+    x.grad.zero_()                                            # the copy of .grad is the run's own
+    assert acc_step.leaf_grad.max == 2.0 and big.norm == pytest.approx(2.0 * (R.FULL_VALUES + 10) ** 0.5)
 
 
 def test_a_large_gradient_sent_to_a_node_that_never_runs_is_bounded_as_the_run_ends():
@@ -350,7 +356,7 @@ def test_record_in_several_threads_gives_each_run_its_own_steps():
 def test_a_node_with_several_outputs_records_one_gradient_per_output():
     """unbind's node gets the gradient of each output (None where none came),
     and the inspector shows each, not the first one only."""
-    from autograd_teach.viz import graph as G, inspector
+    from autograd_teach.viz import arrange, inspector
     x = torch.arange(6.0, requires_grad=True)
     a, b, c = (x * 1).reshape(3, 2)
     loss = (a * 2).sum() + (b * 3).sum()        # c gets no gradient
@@ -359,7 +365,7 @@ def test_a_node_with_several_outputs_records_one_gradient_per_output():
     step = next(s for s in rec.steps if type(s.fn).__name__ == "UnbindBackward0")
     ga, gb, gc = step.grad_output
     assert ga.tolist() == [2.0, 2.0] and gb.tolist() == [3.0, 3.0] and gc is None
-    g = G.build_for_drawing(loss)
+    g = arrange.build_for_drawing(loss)
     gstep = next(s for s in G.grad_steps(g, rec.last) if s.name == "UnbindBackward0")
     rows = inspector.chain_rows(g, gstep, gstep.node_id)
     heads = [head for head, _ in rows]

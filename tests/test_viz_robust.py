@@ -5,6 +5,7 @@ import pytest
 
 import autograd_teach as torch
 from autograd_teach import viz
+from autograd_teach.viz import arrange as A
 from autograd_teach.viz import graph as G
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -27,8 +28,8 @@ def reuse_loop(n):
 def test_reuse_loop_draws_with_only_short_edges(n, max_nodes):
     d = viz.draw(reuse_loop(n), max_nodes=max_nodes)
     g = d.graph
-    assert G.virtual_nodes(g) <= G.LONG_BUDGET          # what made the layout take minutes
-    assert len(g.nodes) <= G.LAYOUT_NODES
+    assert A.virtual_nodes(g) <= A.LONG_BUDGET          # what made the layout take minutes
+    assert A.layout_cost(g) <= A.LAYOUT_COST
     refs = [x for x in g.nodes if x.kind == G.REF]
     assert refs and all(g.node(r.ref).name == "AccumulateGrad" for r in refs)
     svg = d.svg()
@@ -40,7 +41,7 @@ def test_a_leaf_feeding_a_thousand_nodes_is_drawn_smaller_and_says_so():
     x = torch.ones(2, requires_grad=True)
     out = sum((x * float(i)).sum() for i in range(1000))
     d = viz.draw(out, max_nodes=None)
-    assert len(d.graph.nodes) <= G.LAYOUT_NODES
+    assert A.layout_cost(d.graph) <= A.LAYOUT_COST
     assert d.graph.hidden[0][0] == "caption.collapsed"
     assert "Graph too large to lay out quickly" in " ".join(texts(d.svg()))
 
@@ -83,9 +84,9 @@ BIG = {"reuse loop": lambda: reuse_loop(5000), "RNN, shared w and b": lambda: sh
 def test_max_nodes_none_past_the_layout_budget_is_collapsed_and_says_so(what):
     out = BIG[what]()
     total = sum(1 for _ in G.iter_functions([out]))
-    assert total > G.LAYOUT_NODES                       # too big to draw whole: the case under test
-    g = G.build_for_drawing(out, max_nodes=None)
-    assert G.LAYOUT_NODES // 2 <= G.layout_cost(g) <= G.LAYOUT_NODES   # cut to the budget, not far below
+    assert total > A.LAYOUT_COST // 2                       # too big to draw whole: the case under test
+    g = A.build_for_drawing(out, max_nodes=None)
+    assert A.LAYOUT_COST // 2 <= A.layout_cost(g) <= A.LAYOUT_COST   # cut to the budget, not far below
     assert g.hidden[0] == ("caption.collapsed", {"n": len(g.nodes)})
     hidden = [n for n in g.nodes if n.kind == G.HIDDEN]
     assert len(hidden) == 1
@@ -95,8 +96,8 @@ def test_max_nodes_none_past_the_layout_budget_is_collapsed_and_says_so(what):
 def test_a_graph_under_the_layout_budget_is_drawn_whole_with_max_nodes_none():
     out = reuse_loop(400)                               # 803 nodes with its copies
     total = sum(1 for _ in G.iter_functions([out]))
-    g = G.build_for_drawing(out, max_nodes=None)
-    assert G.layout_cost(g) <= G.LAYOUT_NODES
+    g = A.build_for_drawing(out, max_nodes=None)
+    assert A.layout_cost(g) <= A.LAYOUT_COST
     assert functions_in(g) == total
     assert not any(n.kind == G.HIDDEN for n in g.nodes)
     assert "caption.collapsed" not in [key for key, _ in g.hidden]

@@ -431,6 +431,18 @@ def bernoulli(shape, p, generator=None):
     return (u < p).astype(np.float64).reshape(shape)
 
 
+def bernoulli_tensor(p, generator=None):
+    """torch.bernoulli(p) with a tensor of probabilities, as PyTorch's CPU
+    kernel (bernoulli_tensor_cpu_kernel): per element, in order, a
+    bernoulli_distribution<float>: one random() word, its low 24 bits times
+    2**-24, and 1 if that is < p. Returns 0/1 float64 of p's shape."""
+    g = _stream(generator)
+    with g.lock:
+        words = g.engine.random(p.size)
+    u = (words & np.uint32(2**24 - 1)).astype(np.float32) * np.float32(2.0**-24)
+    return (u.reshape(p.shape) < p.astype(np.float32)).astype(np.float64)
+
+
 def random_int64(generator=None):
     """torch.empty((), dtype=torch.int64).random_(): one random64() word
     reduced to [0, 2**63) (random_kernel, transformation::uniform_int)."""

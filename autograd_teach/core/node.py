@@ -19,6 +19,7 @@ inputs backward needs. Tensors are reached through the small protocol that
 tensor.py documents (`t._data`, `t._wrap(array)`, ...).
 """
 import itertools
+import re
 import weakref
 from collections import namedtuple
 
@@ -26,6 +27,7 @@ import numpy as np
 
 from ..compat import dtypes
 from . import grad_mode, rules, saved_hooks
+from ..forward_mode import dual     # forward-mode AD; the core's other modules reach it through here
 
 # PyTorch's sequence_nr: each node gets the next number; the engine runs the
 # ready node with the highest one first (see engine.py).
@@ -36,7 +38,8 @@ def next_sequence_nr():
     return next(_sequence_nr)
 
 
-NUMBERS = frozenset({int, float, bool})   # what may stand in a tensor's place: 2 * x
+# what may stand in a tensor's place: 2 * x, or None for an absent optional tensor (clamp(min=t))
+NUMBERS = frozenset({int, float, bool, type(None)})
 NO_EDGE = (None, 0)                       # the next_functions entry of an input that needs no gradient
 SavedInfo = namedtuple("SavedInfo", "name value saved_version current_version")
 
@@ -91,6 +94,10 @@ class Node:
     # Tensor._wrap (array -> Tensor), to show what a node saved as tensors
     # (grad_fn._saved_self). tensor.py sets it: this module cannot import tensor.py.
     wrap = None
+    call = None  # grad_fn(*grads), PyTorch's Node.__call__: set by autograd/node_call.py
+
+    def __call__(self, *grads):
+        return self.call(*grads)
 
     def name(self):
         return type(self).__name__
@@ -161,26 +168,6 @@ class Node:
             grads = call_post_hooks(self, grads, (grad,), task)
         return grads
 
-    def __call__(self, *grads):
-        """``grad_fn(*grads)``, as in PyTorch: this node's backward, run on the
-        gradients of its outputs (Tensors, or None); returns what it sends along
-        each ``next_functions`` edge: a Tensor, or a tuple when there are several
-        (None where nothing goes). As PyTorch's Node.__call__, it runs no hooks
-        and frees nothing; with grad mode on, the backward's ops are recorded.
-        One difference: each gradient comes back summed to its input's shape,
-        as PyTorch's engine sums it after the call (validate_outputs)."""
-        if len(grads) != self.num_outputs:
-            raise TypeError(f"expected {self.num_outputs} arguments, got {len(grads)} instead")
-        on_tensors = grad_mode.is_grad_enabled()
-        grads = [g if on_tensors or g is None else g._data for g in grads]
-        grad = grads[0] if self.num_outputs == 1 else grads   # several outputs: one per output
-        out = tuple(g if g is None or on_tensors else self.wrap(g) for g in self.call_direct(grad, on_tensors))
-        return out[0] if len(out) == 1 else out
-
-    def call_direct(self, grad, on_tensors):
-        """What ``grad_fn(grad)`` computes: the backward, on Tensors (recorded) or arrays."""
-        return self.call_backward_on_tensors(grad) if on_tensors else self.call_backward(grad)
-
     def call_backward(self, grad):
         raise NotImplementedError
 
@@ -245,7 +232,7 @@ INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do no
 class SavedTensor:
     """In PyTorch: SavedVariable. The array backward needs, the version counter
     it shares with its tensor, and the version it had when saved."""
-    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr", "hooks")
+    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr", "hooks", "tangents")
 
     def __init__(self, t, output_of=None):
         if t._inference:
@@ -261,6 +248,7 @@ class SavedTensor:
             self.ref, self.made_by = weakref.ref(t), t.grad_fn
         self.output_nr = t._output_nr   # which output of made_by it was (unbind, split: several)
         self.hooks = saved_hooks.pack(t) if saved_hooks.in_use else None   # saved_tensors_hooks
+        self.tangents = dual.tangents_of(t) if dual.levels else None   # forward-mode AD (forward_mode/dual.py)
         if self.hooks is not None:
             self.data = None          # as in PyTorch, only what pack_hook returned is kept
 
@@ -275,6 +263,9 @@ class SavedTensor:
         t = self.ref() if self.ref is not None else None
         made_by = t.grad_fn if t is not None and t.grad_fn is not None else self.made_by
         fn = None if made_by is None else (made_by.__name__ if isinstance(made_by, type) else made_by.name())
+        if t is None and self.ref is not None and getattr(made_by, "is_view", False) \
+                and not getattr(made_by, "custom_function_view", False):
+            fn = "AsStridedBackward0"   # a view gone since: PyTorch keeps it, and it was re-derived when changed
         shape = ", ".join(map(str, self.data.shape))
         which = f", which is output 0 of {op_name(fn)}," if fn else ""
         tensor_type = dtypes.from_numpy(self.data.dtype).legacy_name + "Tensor"
@@ -303,13 +294,17 @@ class SavedTensor:
             t = node.wrap(self.data, self.box, self.made_by)
         if self.output_nr:            # output k of a node with several outputs
             t._set_grad_fn(t.grad_fn, self.output_nr)
+        dual.give_tangents(t, self.tangents)     # a dual tensor comes back dual
         return t
 
 
 def op_name(node_name):
     # PyTorch's messages drop "Backward0" but keep another overload's number:
-    # MulBackward0 -> Mul, MaxBackward1 -> Max1
-    return node_name.replace("Backward0", "").replace("Backward", "")
+    # MulBackward0 -> Mul, MaxBackward1 -> Max1; C++ nodes keep their name
+    # (torch::autograd::CopyBackwards, torch::autograd::CopySlices)
+    if node_name.startswith("torch::"):
+        return node_name
+    return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)
 
 
 def result_dtype(op, inputs, params):
@@ -374,7 +369,7 @@ class OpNode(Node):
 
     @classmethod
     def apply(cls, *args):
-        """The op on tensors, in three steps: forward, views, graph."""
+        """The op on tensors, in three steps: forward, views, graph (and, in forward mode, the tangent)."""
         inputs, params = args[:len(cls.inputs)], args[len(cls.inputs):]
         first, node = inputs[0], cls.__new__(cls)
         # 1. The forward on numpy arrays, in the dtype PyTorch gives the result:
@@ -408,6 +403,8 @@ class OpNode(Node):
         # 3. The node joins the graph: edges to the inputs, what backward needs.
         if recording:
             node.record(inputs, out)
+        if dual.levels:     # 4. Forward-mode AD (forward_mode/dual.py), while a dual level exists: out's tangent
+            dual.propagate(cls, node, inputs, params, out, OpNode.apply.__func__)
         return out
 
     def out_dtype(self, dt):

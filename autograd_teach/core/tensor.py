@@ -35,9 +35,10 @@ import numpy as np
 from . import engine, grad_mode, views
 from .. import ops as O
 from ..compat import dtypes, printing
+from ..compat.device import check as check_device, device
 from ..compat.size import Size
 from ..ops.methods import OpMethods
-from .node import Node, RemovableHandle, call_post_hooks
+from .node import Node, RemovableHandle, call_post_hooks, dual
 from .tensor_methods import TensorMethods, unwrap
 from .views import InplaceOrView
 
@@ -50,22 +51,6 @@ NONLEAF_GRAD_WARNING = (
     "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
     "for more information. (Triggered internally at "
     "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
-class device:
-    def __init__(self, type="cpu"):
-        self.type = type
-
-    def __repr__(self):
-        return f"device(type='{self.type}')"
-
-    def __str__(self):
-        return self.type
-
-    def __eq__(self, other):
-        return str(self) == str(other)
-
-    __hash__ = object.__hash__
-
-
 _CPU = device("cpu")
 
 
@@ -293,7 +278,7 @@ class Tensor(InplaceOrView, TensorMethods, OpMethods):
 
     # -- conversion and printing -------------------------------------------------
     def __repr__(self):
-        if self._no_grad_view and views.is_invalid(self):
+        if views.is_invalid(self):
             suffixes = ["grad_fn=<Invalid>"]    # its base changed in place: PyTorch prints this
         elif self.grad_fn is not None:
             suffixes = [f"grad_fn=<{type(self.grad_fn).__name__}>"]
@@ -301,6 +286,7 @@ class Tensor(InplaceOrView, TensorMethods, OpMethods):
             suffixes = ["requires_grad=True"]
         else:
             suffixes = []
+        suffixes += dual.tangent_suffix(self) if dual.levels else []     # a dual tensor's tangent (forward mode)
         return printing.format_tensor(self._data, self.dtype.name, suffixes)
 
     __str__ = __repr__
@@ -378,11 +364,21 @@ class Tensor(InplaceOrView, TensorMethods, OpMethods):
     __hash__ = object.__hash__
 
     def to(self, *args, **kwargs):
-        dtype = kwargs.get("dtype")
+        """to(dtype), to(device), to(device, dtype), to(other): the CPU is the only device here."""
+        dtype, where = kwargs.get("dtype"), kwargs.get("device")
         for a in args:
             if isinstance(a, dtypes.dtype):
                 dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, (str, device, int)) and not isinstance(a, bool):
+                where = a
+        check_device(where)
         return self if dtype is None else self._cast(dtype)
+
+    def cuda(self, device=None, non_blocking=False):
+        check_device("cuda" if device is None else device)
+        return self
 
     def _cast(self, dtype):
         dtype = dtypes.as_dtype(dtype)
@@ -497,13 +493,6 @@ class AccumulateGrad(Node):
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
-
-    def call_direct(self, grad, on_tensors):
-        """``grad_fn(grad)`` on a leaf's node: add grad into its .grad, as the
-        engine does; nothing goes further."""
-        if grad is not None:
-            (accumulate_grad_tensor if on_tensors else accumulate_grad)(self.variable, grad, [])
-        return ()
 
     def run(self, grad, task):
         if task.accumulate and grad is not None:     # None (see engine.py): nothing to add
@@ -623,6 +612,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         engine.execute(roots, retain_graph=bool(retain_graph), create_graph=create_graph, wrap=Tensor._wrap)
         return
     inputs = as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     capture = {t._grad_edge()[0]: None for t in inputs}
     leaves = [t._grad_edge()[0] for t in inputs if t.grad_fn is None]   # their AccumulateGrad runs, as in PyTorch
     engine.execute(roots, retain_graph=bool(retain_graph), capture=capture, create_graph=create_graph,

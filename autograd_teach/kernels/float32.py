@@ -20,6 +20,8 @@ of `1.`, and `.item()` shows the drift. What makes most of the difference
 """
 import numpy as np
 
+from ..compat.random import _round_to_odd, _two_sum, fma64
+
 LANES_BYTES = 32       # 8 float32 or 4 float64 lanes: what the goldens show (measured, not the CPU's 16)
 ILP = 4                # row_sum's accumulators side by side (ilp_factor)
 STEP = 16              # multi_row_sum's rows per level: 2**max(4, ceil(log2(rows)) // 4), 16 below GRAIN
@@ -29,12 +31,30 @@ GRAIN = 32768          # above this PyTorch splits a sum over threads: numpy's o
 FLOAT32, FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)   # astype(dtype) is faster than astype(type)
 
 
+IN_PLACE = 4096     # from this many elements the float64 copy is worked on in place (one array fewer)
+
+
 def via_float64(fn, a, *args):
     """fn computed in float64 and rounded once to a's float dtype: the
     correctly rounded result in nearly every case (float64 inputs unchanged)."""
     if a.dtype != FLOAT32:
         return fn(a, *args)
-    return fn(a.astype(FLOAT64), *args).astype(FLOAT32)
+    x = a.astype(FLOAT64)
+    if a.size >= IN_PLACE and not args and type(fn) is np.ufunc:    # a large array: a new one costs more than fn
+        return fn(x, out=x).astype(FLOAT32)
+    return fn(x, *args).astype(FLOAT32)
+
+
+def sigmoid(a):
+    """1 / (1 + exp(-a)) as PyTorch's formula, exp rounded once (via float64);
+    large arrays are worked on in place, which gives the same bits."""
+    if a.dtype != FLOAT32 or a.size < IN_PLACE:
+        return 1 / (1 + via_float64(np.exp, -a))
+    x = a.astype(FLOAT64)
+    np.negative(x, out=x)
+    out = np.exp(x, out=x).astype(FLOAT32)
+    out += 1
+    return np.divide(1, out, out=out)
 
 
 def log(a):
@@ -240,12 +260,14 @@ def sub_product(c, a, b):
 
 def add_scaled(a, alpha, b):
     """a + alpha * b rounded once: PyTorch's add/sub kernels with an alpha
-    are one fused multiply-add (alpha rounded to the dtype first)."""
+    are one fused multiply-add (alpha rounded to the dtype first), as
+    `param.add_(grad, alpha=-lr)` in every optimizer."""
     dtype = np.result_type(a, b)
-    if dtype != np.float32:
+    if dtype == FLOAT64:
+        return fma64(b, np.float64(alpha), a)
+    if dtype != FLOAT32:
         return a + alpha * b
-    alpha = float(np.float32(alpha))
-    return (np.asarray(a, np.float64) + alpha * np.asarray(b, np.float64)).astype(np.float32)
+    return fma(b, np.float32(alpha), a)
 
 
 def power(a, exponent):
@@ -302,10 +324,33 @@ def norm2(a, axis=None, keepdims=False):
 # -- SLEEF's expf, as PyTorch's vectorised kernels call it -------------------------------
 
 def fma(a, b, c):
-    """round(a * b + c) once, as the CPU's fused multiply-add: a float32
-    product is exact in float64 (the sum is rounded there, then to float32;
-    a double rounding is possible, and rare)."""
-    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(np.float32)
+    """round(a * b + c) once, as a CPU's fused multiply-add, for float32 a, b
+    and c: their product is exact in float64 (24 + 24 bits), so the sum rounds
+    once there and once more to float32. That second rounding goes wrong only
+    when the first landed exactly halfway between two float32 (or below
+    float32's normal range): those few are redone with a round-to-odd float64
+    sum, which then rounds correctly (random.fma32 explains it). Large arrays
+    are worked on in place: a fresh 1 MB temporary costs more than the sum."""
+    s = np.multiply(a, b, dtype=FLOAT64)
+    if type(s) is not np.ndarray:              # 0-d inputs give a scalar
+        s = np.asarray(s)
+    if s.shape == getattr(c, "shape", s.shape):
+        s += c
+    else:
+        s = np.add(s, c, dtype=FLOAT64)
+    out = s.astype(FLOAT32)
+    low = s.view(np.int64)
+    low &= _DROPPED_BITS                       # (s is not needed any more)
+    redo = low == _HALFWAY
+    redo |= np.abs(out) < _TINY
+    if np.count_nonzero(redo):
+        a, b, c = np.broadcast_arrays(*(np.asarray(v, FLOAT32) for v in (a, b, c)))
+        out[redo] = _round_to_odd(*_two_sum(a[redo].astype(FLOAT64) * b[redo], c[redo].astype(FLOAT64)))
+    return out if out.ndim else out[()]
+
+
+_DROPPED_BITS, _HALFWAY = np.int64(0x1FFFFFFF), np.int64(0x10000000)   # float64's 29 bits below float32's
+_TINY = np.float32(2.0 ** -125)
 
 
 _EXPF_POLY = (0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,

@@ -59,6 +59,15 @@ class BinaryCrossEntropyWithLogitsBackward0(_Loss):
     and binary_cross_entropy_with_logits_target_backward.
     """
 
+    def forward(self, x, t, reduction="mean", dtype=None):
+        # PyTorch computes the loss in place in (1 - target): it has target's dtype
+        self.dtype = dtype
+        out = super().forward(x, t, reduction)
+        return out if dtype is None else out.astype(dtype.np)
+
+    def out_dtype(self, dt):
+        return dt if self.dtype is None else self.dtype
+
     @quiet
     def loss(self, x, t):
         # PyTorch's: (1 - target) * x - log_sigmoid(x), log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|))

@@ -36,8 +36,11 @@ class AddmmBackward0(OpNode):
         (m, k1), (k2, n) = mat1.shape, mat2.shape
         if k1 != k2:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({m}x{k1} and {k2}x{n})")
-        if not (bias.dtype is mat1.dtype is mat2.dtype):
+        if bias.dtype is not mat2.dtype:     # PyTorch checks self first, then mat1
             raise RuntimeError(f"self and mat2 must have the same dtype, but got {bias.dtype.legacy_name} and "
+                               f"{mat2.dtype.legacy_name}")
+        if mat1.dtype is not mat2.dtype:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {mat1.dtype.legacy_name} and "
                                f"{mat2.dtype.legacy_name}")
         try:
             np.broadcast_shapes(bias.shape, (m, n))
@@ -58,9 +61,11 @@ class AddmmBackward0(OpNode):
 
     def backward(self, grad, a, b):
         need_bias, need_a, need_b = self.needs_input_grad
-        return (self._bias_grad(grad) if need_bias else None,
-                _product_like(self._transposed[0], grad, b.T) * self.alpha if need_a else None,
-                _product_like(self._transposed[1], a.T, grad) * self.alpha if need_b else None)
+        ga = _product_like(self._transposed[0], grad, b.T) if need_a else None
+        gb = _product_like(self._transposed[1], a.T, grad) if need_b else None
+        if self.alpha != 1:     # (x * 1 is x: no copy of a weight-sized gradient for F.linear's alpha)
+            ga, gb = (None if g is None else g * self.alpha for g in (ga, gb))
+        return self._bias_grad(grad) if need_bias else None, ga, gb
 
 
     def _bias_grad(self, grad):
@@ -173,6 +178,29 @@ class LogSoftmaxBackward0(OpNode):
         return sub_product(grad, sleef_exp(result), softmax_sum(grad, self.dim))
 
 
+def check_nll_loss_args(input, target, weight):
+    """PyTorch's checks, in its order: shapes (nll_loss_nd, then the kernel's),
+    the target's dtype, then the input's and the weight's."""
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() != 1 and input.shape[0] != (target.shape[0] if target.dim() else 0):
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0] if target.dim() else 0}).")
+    if input.dim() > 2:
+        raise ValueError("autograd_teach: nll_loss of inputs with more than 2 dimensions is not implemented")
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    classes = input.shape[-1]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != classes):
+        raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no classes but "
+                           f"got weight tensor of shape: [{', '.join(map(str, weight.shape))}]")
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype.legacy_name}")
+    dtypes.check_floating(input.dtype, "nll_loss_out_frame")
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.legacy_name} but found {weight.dtype.legacy_name}")
+
+
 class NllLossBackward0(OpNode):
     """out = -self[range(N), target] (times weight[target]), reduced: 'mean' divides by total_weight
 
@@ -187,14 +215,7 @@ class NllLossBackward0(OpNode):
 
     @classmethod
     def apply(cls, input, target, weight=None, reduction="mean", ignore_index=-100):
-        if input.dim() not in (1, 2):
-            raise ValueError(f"Expected 2 or more dimensions (got {input.dim()})" if input.dim() < 1 else
-                             "autograd_teach: nll_loss of inputs with more than 2 dimensions is not implemented")
-        if target.dtype is not dtypes.int64:
-            raise RuntimeError(f"expected scalar type Long but found {target.dtype.legacy_name}")
-        if input.dim() == 2 and target.dim() == 1 and input.shape[0] != target.shape[0]:
-            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-                             f"({target.shape[0]}).")
+        check_nll_loss_args(input, target, weight)
         if reduction not in ("mean", "sum", "none"):
             raise ValueError(f"{reduction} is not a valid value for reduction")
         w = None if weight is None else weight._data

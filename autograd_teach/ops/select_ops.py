@@ -2,7 +2,8 @@
 division. Where a value was chosen, its gradient passes; elsewhere it is 0."""
 import numpy as np
 
-from ..core.node import OpNode, quiet
+from ..compat import dtypes
+from ..core.node import OpNode, check_broadcast, quiet
 from ..core.ops.selection import where  # noqa: F401  (the rules call it)
 
 
@@ -15,18 +16,28 @@ class MaskedFillBackward0(OpNode):
     keeps_dtype = True
 
     def forward(self, a, mask, value):
-        if mask.dtype != np.bool_:
-            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
-                               f"{mask.dtype}")
         self.mask = mask
-        out = np.where(mask, np.asarray(value, dtype=a.dtype), a)
-        if out.shape != a.shape:
-            raise RuntimeError(f"The expanded size of the tensor ({out.shape[-1]}) must match the existing size "
-                               f"({a.shape[-1]})")
-        return out
+        return np.where(mask, np.asarray(value, dtype=a.dtype), a)   # broadcast: out may be larger than self
 
     def backward(self, grad):
         return np.where(self.mask, np.zeros((), dtype=grad.dtype), grad)
+
+
+def masked_fill(self, mask, value, inplace=False):
+    """PyTorch's checks, then MaskedFillBackward0: a boolean mask that
+    broadcasts with self (out of place, the output takes the broadcast shape),
+    and a number or a 0-d tensor."""
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{dtypes.c_name(mask.dtype)}")
+    if hasattr(value, "_data"):
+        if value.dim():
+            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.dim()} dimension(s).")
+        value = value.item()
+    if mask.shape != self.shape:   # PyTorch's message names mask first out of place, self first in place
+        check_broadcast(*((self.shape, mask.shape) if inplace else (mask.shape, self.shape)))
+    return MaskedFillBackward0.apply(self, mask._data, value)
 
 
 class RemainderBackward0(OpNode):

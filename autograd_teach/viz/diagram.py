@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import sys
 
-from . import dot, layout, pdf, svg, torch_record
+from . import arrange, dot, layout, pdf, svg, torch_record
 from . import graph as G
 from .lang import resolve, t
 from .recording import Recorder, find_recording, was_dropped
@@ -130,7 +130,7 @@ def draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
     """
     if names is None:   # label tensors by the caller's variable names (names={} for none)
         names = G.caller_names(sys._getframe(1))
-    graph = G.build_for_drawing(outputs, names=names, name=name, show_constants=show_constants,
+    graph = arrange.build_for_drawing(outputs, names=names, name=name, show_constants=show_constants,
                           show_saved=show_saved, max_nodes=max_nodes, depth=depth)
     steps, why = find_steps(graph, _as_list(outputs), recording) if show_grads else (None, None)
     return Diagram(graph, steps, engine=engine, lang=lang, why=why, show_values=show_values,

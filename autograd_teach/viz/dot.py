@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from . import arrange
 from . import graph as G
 from . import values
 from .lang import t
@@ -124,7 +125,7 @@ def title(n, lang=None):
     """The node's name as shown outside its box (hover title, the widget's list and
     inspector): display_name, or our words for a constant or the hidden nodes."""
     if n.kind == G.HIDDEN:
-        return t("label.more_nodes", lang, n=n.count)
+        return t("label.more_" + n.hides, lang, n=n.count)
     if n.kind == G.CONSTANT and n.tensor is None:
         return t("label.constant", lang)
     return display_name(n, lang)
@@ -133,35 +134,7 @@ def title(n, lang=None):
 def node_label(graph, n, state, show_values=True, show_grads=True, lang=None):
     """The HTML-like label of model node ``n``."""
     grads = show_grads and state.known
-    if n.kind in (G.OUTPUT, G.LEAF):
-        body = _head(display_name(n, lang), _tensor_info(n.tensor))
-        if show_values:
-            body += _lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO)
-        if grads and n.id in state.leaf:
-            body += _lines(".grad = " + values.short(state.leaf[n.id], lang=lang), GRAD_COLOR, MONO)
-    elif n.kind == G.SAVED:
-        body = _head(n.name, _tensor_info(n.tensor) if n.tensor is not None else "")
-        if n.tensor is not None and show_values:
-            body += _lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO)
-        if n.stale:
-            body += _lines(t("label.modified", lang, saved=n.saved_version, now=n.current_version), "#c00000")
-    elif n.kind == G.REPEAT:
-        body = _head(f"{n.name} \u00d7 {n.count}") + _lines(t("label.identical", lang, n=n.count))
-    elif n.kind == G.CONSTANT:
-        if n.tensor is None:
-            body = _head(t("label.constant", lang)) + _lines(t("label.needs_no_grad", lang))
-        else:
-            body = _head(n.name, _tensor_info(n.tensor))
-    elif n.kind == G.HIDDEN:
-        body = _head(t("label.more_nodes", lang, n=n.count)) + _lines(t("label.raise_limits", lang))
-    elif n.kind == G.REF:
-        target = graph.node(n.ref)
-        body = _head(n.name) + _lines(t("label.ref", lang, id=n.ref))
-        leaf = next((e.dst for e in graph.out_edges(target.id) if e.kind == "variable"), None)
-        if leaf is not None:
-            body = _head(n.name, graph.node(leaf).name) + _lines(t("label.ref", lang, id=n.ref))
-    else:  # FUNCTION, ACCUMULATE
-        body = _head(n.name)
+    body = _BODIES.get(n.kind, _function_body)(graph, n, state, show_values, grads, lang)
     for note in n.notes:          # saved scalars, "saved tensors freed by backward"
         if isinstance(note, tuple):
             body += _lines(t(note[0], lang, **note[1]), FREED_COLOR if note[0] == "label.freed" else None)
@@ -172,6 +145,51 @@ def node_label(graph, n, state, show_values=True, show_grads=True, lang=None):
         # several gradients met here: their sum, once (not for a node with several outputs: one per output)
         body += _lines("\u03a3 = " + values.short(state.node_in[n.id], lang=lang), GRAD_COLOR, MONO)
     return body
+
+
+def _tensor_body(graph, n, state, show_values, grads, lang):     # OUTPUT, LEAF
+    body = _head(display_name(n, lang), _tensor_info(n.tensor))
+    if show_values:
+        body += _lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO)
+    if grads and n.id in state.leaf:
+        body += _lines(".grad = " + values.short(state.leaf[n.id], lang=lang), GRAD_COLOR, MONO)
+    return body
+
+
+def _saved_body(graph, n, state, show_values, grads, lang):
+    body = _head(n.name, _tensor_info(n.tensor) if n.tensor is not None else "")
+    if n.tensor is not None and show_values:
+        body += _lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO)
+    if n.stale:
+        body += _lines(t("label.modified", lang, saved=n.saved_version, now=n.current_version), "#c00000")
+    return body
+
+
+def _repeat_body(graph, n, state, show_values, grads, lang):
+    return _head(f"{n.name} \u00d7 {n.count}") + _lines(t("label.identical", lang, n=n.count))
+
+
+def _constant_body(graph, n, state, show_values, grads, lang):
+    if n.tensor is None:
+        return _head(t("label.constant", lang)) + _lines(t("label.needs_no_grad", lang))
+    return _head(n.name, _tensor_info(n.tensor))
+
+
+def _hidden_body(graph, n, state, show_values, grads, lang):
+    return _head(title(n, lang)) + _lines(t("label.raise_limits" if n.hides == "nodes" else "label.fan", lang))
+
+
+def _ref_body(graph, n, state, show_values, grads, lang):
+    leaf = next((e.dst for e in graph.out_edges(n.ref) if e.kind == "variable"), None)
+    return _head(n.name, graph.node(leaf).name if leaf is not None else "") + _lines(t("label.ref", lang, id=n.ref))
+
+
+def _function_body(graph, n, state, show_values, grads, lang):   # FUNCTION, ACCUMULATE
+    return _head(n.name)
+
+
+_BODIES = {G.OUTPUT: _tensor_body, G.LEAF: _tensor_body, G.SAVED: _saved_body, G.REPEAT: _repeat_body,
+           G.CONSTANT: _constant_body, G.HIDDEN: _hidden_body, G.REF: _ref_body}
 
 
 def edge_label(e, state, show_grads=True, lang=None):
@@ -238,13 +256,14 @@ def to_dot(graph, steps=None, show_values=True, show_grads=True, legend=True, ca
         'margin="0.08,0.03" height=0.3 penwidth=1.2]',
         '  edge [fontname="Helvetica" fontsize=9 arrowsize=0.6]',
     ]
+    spine = arrange.spines(graph)
     for n in graph.nodes:
         fill, border, extra = STYLES[n.kind]
         style = "rounded,filled" + (f",{extra}" if extra else "")
         cls = f"at-{n.kind}" + (" at-stale" if n.stale else "")
         label = node_label(graph, n, state, show_values, show_grads, lang)
         shape = " shape=ellipse" if n.kind in (G.OUTPUT, G.LEAF, G.SAVED) else ""
-        out.append(f'  {n.id} [id="{n.id}" class="{cls}"{shape} style="{style}" '
+        out.append(f'  {n.id} [id="{n.id}" class="{cls}" group="s{spine[n.id]}"{shape} style="{style}" '
                    f'fillcolor="{fill}" color="{border}" label=<{label}>]')
     for e in graph.edges:
         label = edge_label(e, state, show_grads, lang)

@@ -28,10 +28,10 @@ CONSTANT = "constant"      # a next_functions entry of None: an input needing no
 SAVED = "saved"            # a tensor a Function saved for backward
 HIDDEN = "hidden"          # stands for nodes left out by max_nodes= / depth=
 REPEAT = "repeat"          # a run of identical Functions collapsed into one
-REF = "ref"                # a shared node drawn again next to one of its uses (see _shorten_long_edges)
+REF = "ref"                # a shared node drawn again next to one of its uses (arrange.shorten_long_edges)
 
 DEFAULT_MAX_NODES = 400
-LAYOUT_NODES = 2200   # layout_cost() at most this: 0.6-0.85 s of CPU for every shape in docs/benchmarks.md
+MAX_FAN = 12          # a node with more inputs draws MAX_FAN - 1 of them and one box for the rest
 
 
 @dataclass
@@ -49,6 +49,7 @@ class DiagramNode:
     notes: list = field(default_factory=list)  # extra label lines (freed buffers, ...)
     ref: str | None = None       # REF only: the id of the node this one stands for
     fan_in: int = 0              # how many gradient edges lead into this node
+    hides: str = "nodes"         # HIDDEN only: "nodes" beyond max_nodes=/depth=, or a node's "inputs" past MAX_FAN
     auto: str = ""               # "output" / "leaf" when the name was made up here (translated when drawn)
 
     @property
@@ -86,8 +87,16 @@ class Graph:
             self._index = index
         return self._index
 
+    def changed(self):
+        """Say nodes or edges were added or rewired: the look-up is rebuilt on next use."""
+        self._index = None
+
     def node(self, node_id):
         return self._lookup()["node"][node_id]
+
+    def changed(self):
+        """Nodes or edges were added or redirected: look them up afresh."""
+        self._index = None
 
     def node_for(self, fn):
         """The model node that draws the autograd Node ``fn`` (None if hidden)."""
@@ -152,44 +161,28 @@ def _tensor_name(t, names):
 
 
 def build_graph(outputs, names=None, name=None, show_constants=False, show_saved=False,
-                max_nodes=DEFAULT_MAX_NODES, depth=None):
+                max_nodes=DEFAULT_MAX_NODES, depth=None, walk=None):
     """The graph PyTorch built behind ``outputs`` (one tensor or a list of them).
 
     ``names`` maps display names to tensors (like torchviz's ``params``);
     ``name`` names a single output.  Shared subgraphs are drawn once.  When
     the graph has more than ``max_nodes`` Functions, runs of identical
     single-input Functions are collapsed first; then whatever lies beyond
-    ``max_nodes`` or ``depth`` is replaced by one "hidden" node.
+    ``max_nodes`` or ``depth`` is replaced by one "hidden" node.  A node with
+    more than :data:`MAX_FAN` inputs draws the first ones and one box for the
+    rest.  ``walk`` is a :class:`Walk` of the same outputs, to reuse.
     """
-    return _build(outputs, names=names, name=name, show_constants=show_constants,
-                  show_saved=show_saved, max_nodes=max_nodes, depth=depth)
+    outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+    names = dict(names or {})
+    if name is not None:
+        if len(outputs) != 1:
+            raise ValueError("name= names a single output; use names={...} for several")
+        names.setdefault(name, outputs[0])
+    builder = _Builder(walk or Walk(outputs), names, show_constants, show_saved, max_nodes, depth)
+    return builder.build(outputs, name)
 
 
-def build_for_drawing(outputs, max_nodes=DEFAULT_MAX_NODES, **options):
-    """:func:`build_graph`, made small enough to lay out in well under a second.
-
-    Whatever ``max_nodes`` says (``None`` too), a graph whose layout would
-    place more than :data:`LAYOUT_NODES` nodes (:func:`layout_cost`) is built
-    again with fewer, and its caption says so: a diagram never hangs.  The
-    cost is estimated on the model, before any layout runs.
-    """
-    walk = _Walk(outputs)         # walked once, however often the model is rebuilt
-    limit = max_nodes
-    if (limit is None or limit > LAYOUT_NODES) and len(walk.functions) > LAYOUT_NODES:
-        limit = LAYOUT_NODES      # every Function is a drawn node: too many, no need to build them all
-    g = _build(outputs, max_nodes=limit, walk=walk, **options)
-    cost = layout_cost(g)
-    while cost > LAYOUT_NODES and limit != 1:
-        functions = sum(n.kind in (FUNCTION, ACCUMULATE, REPEAT) for n in g.nodes)
-        limit = max(1, min(functions, limit or functions) * LAYOUT_NODES // cost - 1)
-        g = _build(outputs, max_nodes=limit, walk=walk, **options)
-        cost = layout_cost(g)
-    if limit != max_nodes:
-        g.hidden.insert(0, ("caption.collapsed", {"n": len(g.nodes)}))
-    return g
-
-
-class _Walk:
+class Walk:
     """The Functions behind some outputs in graph order, and their repeated runs,
     each found once (when first asked for)."""
 
@@ -205,173 +198,124 @@ class _Walk:
         return _repeated_runs(self.functions)
 
 
-def _build(outputs, names=None, name=None, show_constants=False, show_saved=False,
-           max_nodes=DEFAULT_MAX_NODES, depth=None, walk=None):
-    walk = walk or _Walk(outputs)
-    outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
-    names = dict(names or {})
-    if name is not None:
-        if len(outputs) != 1:
-            raise ValueError("name= names a single output; use names={...} for several")
-        names.setdefault(name, outputs[0])
+class _Builder:
+    """One model, built breadth first from the outputs: each queue entry is a
+    Function to expand plus its depth; a model node is created when first reached."""
 
-    g = Graph(nodes=[], edges=[], hidden=[], _by_fn={})
-    ids = {"n": 0, "e": 0, "leaf": 0}
+    def __init__(self, walk, names, show_constants, show_saved, max_nodes, depth):
+        self.walk, self.names = walk, names
+        self.show_constants, self.show_saved = show_constants, show_saved
+        self.max_nodes, self.depth = max_nodes, depth
+        self.g = Graph(nodes=[], edges=[], hidden=[], _by_fn={})
+        self.leaves = 0
+        self.queue = deque()
+        self.cut = []             # (parent model node, slot, multi) left out by the limits
+        self.budget = max_nodes if max_nodes is not None else float("inf")
+        self.runs = {}
+        if max_nodes is not None and len(walk.functions) > max_nodes and walk.runs:
+            self.runs = walk.runs
+            total = sum(len(r) for r in self.runs.values())
+            self.g.hidden.append(("caption.repeated", {"total": total, "runs": len(self.runs)}))
 
-    def add_node(kind, label, **kw):
-        n = DiagramNode(id=f"n{ids['n']}", kind=kind, name=label, **kw)
-        ids["n"] += 1
-        g.nodes.append(n)
+    def build(self, outputs, name):
+        for i, t in enumerate(outputs):
+            self.add_output(t, i, len(outputs), name)
+        while self.queue:
+            self.expand(*self.queue.popleft())
+        g = self.g
+        if self.cut:   # every Function not drawn lies beyond a cut edge
+            self.add_hidden(len(self.walk.functions) - len(g._by_fn))
+        for e in g.edges:
+            if e.kind in ("grad", "output", "hidden"):
+                g.node(e.dst).fan_in += 1
+        g.changed()
+        return g
+
+    def add_node(self, kind, label, **kw):
+        n = DiagramNode(id=f"n{len(self.g.nodes)}", kind=kind, name=label, **kw)
+        self.g.nodes.append(n)
         return n
 
-    def add_edge(src, dst, **kw):
-        e = Edge(id=f"e{ids['e']}", src=src.id, dst=dst.id, **kw)
-        ids["e"] += 1
-        g.edges.append(e)
+    def add_edge(self, src, dst, **kw):
+        e = Edge(id=f"e{len(self.g.edges)}", src=src.id, dst=dst.id, **kw)
+        self.g.edges.append(e)
         return e
 
-    def leaf_label(t):
-        own = _tensor_name(t, names)
-        if own is None:
-            own = f"leaf{ids['leaf']}"
-            ids["leaf"] += 1
-        return own
+    def leaf_node(self, var):
+        own = _tensor_name(var, self.names)
+        if own is not None:
+            return self.add_node(LEAF, own, tensor=var)
+        self.leaves += 1
+        return self.add_node(LEAF, f"leaf{self.leaves - 1}", tensor=var, auto="leaf")
 
-    def leaf_node(var):
-        node = add_node(LEAF, leaf_label(var), tensor=var)
-        if _tensor_name(var, names) is None:
-            node.auto = "leaf"
-        return node
+    def add_output(self, t, i, count, name):
+        label = name if name is not None else (
+            _tensor_name(t, self.names) or ("output" if count == 1 else f"output{i}"))
+        fn = getattr(t, "grad_fn", None)
+        if fn is None:
+            self.add_node(LEAF if getattr(t, "requires_grad", False) else CONSTANT, label, tensor=t)
+            return
+        auto = "output" if name is None and _tensor_name(t, self.names) is None else ""
+        out = self.add_node(OUTPUT, label, tensor=t, auto=auto)
+        self.add_edge(out, self.reach(fn, 0), kind="output")
 
-    runs = {}
-    if max_nodes is not None and len(walk.functions) > max_nodes:
-        runs = walk.runs
-        if runs:
-            total = sum(len(r) for r in runs.values())
-            g.hidden.append(("caption.repeated", {"total": total, "runs": len(runs)}))
-
-    # Breadth-first from the outputs.  Each queue entry is a Function to
-    # expand plus its depth; the model node is created when first reached.
-    queue = deque()
-    cut = []                      # (parent model node, slot, fn) left out by the limits
-    budget = [max_nodes if max_nodes is not None else float("inf")]
-
-    def reach(fn, d):
+    def reach(self, fn, d):
         """The model node for ``fn``, creating (and queueing) it on first sight."""
+        g = self.g
         node = g._by_fn.get(id(fn))
         if node is not None:
             return node
-        run = runs.get(id(fn))
+        run = self.runs.get(id(fn))
         if run is not None:       # the head of a collapsed run stands for all of it
-            node = add_node(REPEAT, fn_name(fn), fn=fn, count=len(run), members=tuple(run))
-            for member in run:
-                g._by_fn[id(member)] = node
-            queue.append((node, run[-1], d))
+            node = self.add_node(REPEAT, fn_name(fn), fn=fn, count=len(run), members=tuple(run))
+            g._by_fn.update((id(member), node) for member in run)
+            self.queue.append((node, run[-1], d))
         else:
-            node = add_node(ACCUMULATE if hasattr(fn, "variable") else FUNCTION, fn_name(fn), fn=fn)
+            node = self.add_node(ACCUMULATE if hasattr(fn, "variable") else FUNCTION, fn_name(fn), fn=fn)
             g._by_fn[id(fn)] = node
-            queue.append((node, fn, d))
-        budget[0] -= 1
+            self.queue.append((node, fn, d))
+        self.budget -= 1
         return node
 
-    for i, t in enumerate(outputs):
-        label = name if name is not None else (
-            _tensor_name(t, names) or ("output" if len(outputs) == 1 else f"output{i}"))
-        fn = getattr(t, "grad_fn", None)
-        if fn is None:
-            kind = LEAF if getattr(t, "requires_grad", False) else CONSTANT
-            add_node(kind, label, tensor=t)
-            continue
-        out = add_node(OUTPUT, label, tensor=t)
-        if name is None and _tensor_name(t, names) is None:
-            out.auto = "output"
-        add_edge(out, reach(fn, 0), kind="output")
-
-    while queue:
-        node, fn, d = queue.popleft()
+    def expand(self, node, fn, d):
         if node.kind == ACCUMULATE:
-            var = fn.variable
-            add_edge(node, leaf_node(var), kind="variable")
-            continue
-        if show_saved:
-            _add_saved(node, fn, add_node, add_edge)
+            self.add_edge(node, self.leaf_node(fn.variable), kind="variable")
+            return
+        if self.show_saved:
+            _add_saved(node, fn, self.add_node, self.add_edge)
         entries = tuple(fn.next_functions)
         multi = len(entries) > 1
-        for slot, (child, _input_nr) in enumerate(entries):
+        drawn = len(entries) if len(entries) <= MAX_FAN else MAX_FAN - 1
+        for slot, (child, _input_nr) in enumerate(entries[:drawn]):
             if child is None:
-                if show_constants:
-                    const = add_node(CONSTANT, "constant")
-                    add_edge(node, const, slot=slot, kind="constant", multi=multi)
+                if self.show_constants:
+                    self.add_edge(node, self.add_node(CONSTANT, "constant"), slot=slot, kind="constant", multi=multi)
                 continue
-            limited = (depth is not None and d + 1 > depth) or budget[0] <= 0
-            if limited and id(child) not in g._by_fn:
-                cut.append((node, slot, multi, child))
+            limited = (self.depth is not None and d + 1 > self.depth) or self.budget <= 0
+            if limited and id(child) not in self.g._by_fn:
+                self.cut.append((node, slot, multi))
                 continue
-            add_edge(node, reach(child, d + 1), slot=slot, multi=multi)
+            self.add_edge(node, self.reach(child, d + 1), slot=slot, multi=multi)
+        if drawn < len(entries):
+            self.add_fan(node, len(entries), drawn)
 
-    if cut:   # every Function not drawn lies beyond a cut edge
-        _add_hidden(g, cut, len(walk.functions) - len(g._by_fn), add_node, add_edge, max_nodes, depth)
-    for e in g.edges:
-        if e.kind in ("grad", "output", "hidden"):
-            g.node(e.dst).fan_in += 1
-    g._index = None
-    _shorten_long_edges(g)
-    return g
+    def add_fan(self, node, inputs, drawn):
+        """One box for the inputs of ``node`` past the first ``drawn`` (torch.stack of
+        thousands): the layout's cost grows with every edge."""
+        box = self.add_node(HIDDEN, f"{inputs - drawn} more inputs", count=inputs - drawn, hides="inputs")
+        self.add_edge(node, box, kind="hidden")
+        self.g.hidden.append(("caption.fan", {"name": node.name, "n": inputs, "shown": drawn}))
 
-
-# --- keeping the layout fast ----------------------------------------------------------
-# Graphviz's dot turns an edge that spans k ranks into a chain of k-1 virtual
-# nodes, and orders every rank's nodes to reduce crossings.  A leaf used by
-# every step of a loop (a shared weight, an RNN, `y = y + x` in a loop) gets
-# edges from every step down to its one AccumulateGrad: thousands of virtual
-# nodes crossing each other, which took minutes.  Drawing the shared node again
-# next to each far-away use (dashed, "same node as n5") leaves only short
-# edges, and the layout takes milliseconds.  Small graphs are drawn as they are.
-SPAN = 2             # an edge spanning more ranks than this is long
-LONG_BUDGET = 40     # virtual nodes tolerated before long edges become copies
-
-
-def ranks(g):
-    """Rank of each node: its longest distance from a node with no edge into it."""
-    indeg = {n.id: 0 for n in g.nodes}
-    for e in g.edges:
-        indeg[e.dst] += 1
-    rank = {n.id: 0 for n in g.nodes}
-    ready = deque(n for n, d in indeg.items() if d == 0)
-    while ready:
-        nid = ready.popleft()
-        for e in g.out_edges(nid):
-            rank[e.dst] = max(rank[e.dst], rank[nid] + 1)
-            indeg[e.dst] -= 1
-            if indeg[e.dst] == 0:
-                ready.append(e.dst)
-    return rank
-
-
-def virtual_nodes(g, rank=None):
-    """How many virtual nodes the layout's long edges need: its cost, estimated before it runs."""
-    rank = rank or ranks(g)
-    return sum(max(0, rank[e.dst] - rank[e.src] - 1) for e in g.edges)
-
-
-def layout_cost(g):
-    """How many nodes the layout places: the drawn ones and the virtual nodes of long edges."""
-    return len(g.nodes) + virtual_nodes(g)
-
-
-def _shorten_long_edges(g):
-    rank = ranks(g)
-    if virtual_nodes(g, rank) <= LONG_BUDGET:
-        return
-    long_edges = [e for e in g.edges if rank[e.dst] - rank[e.src] > SPAN and e.kind in ("grad", "hidden")]
-    for k, e in enumerate(long_edges):
-        target = g.node(e.dst)
-        copy = DiagramNode(id=f"r{k}", kind=REF, name=target.name, fn=target.fn, ref=target.id)
-        g.nodes.append(copy)
-        e.dst = copy.id
-    g._index = None
-    if long_edges:
-        g.hidden.append(("caption.refs", {"n": len(long_edges)}))
+    def add_hidden(self, hidden):
+        why = []
+        if self.depth is not None:
+            why.append(f"depth={self.depth}")
+        if self.max_nodes is not None:
+            why.append(f"max_nodes={self.max_nodes}")
+        placeholder = self.add_node(HIDDEN, f"{hidden} more nodes", count=hidden)
+        for parent, slot, multi in self.cut:
+            self.add_edge(parent, placeholder, slot=slot, kind="hidden", multi=multi)
+        self.g.hidden.append(("caption.hidden", {"n": hidden, "why": " / ".join(why)}))
 
 
 def _add_saved(node, fn, add_node, add_edge):
@@ -388,18 +332,6 @@ def _add_saved(node, fn, add_node, add_edge):
             add_edge(node, saved, kind="saved")
         else:  # a Python scalar (an exponent, a dim, ...) is shown inside the node
             node.notes.append(f"{s.name} = {s.value!r}")
-
-
-def _add_hidden(g, cut, hidden, add_node, add_edge, max_nodes, depth):
-    why = []
-    if depth is not None:
-        why.append(f"depth={depth}")
-    if max_nodes is not None:
-        why.append(f"max_nodes={max_nodes}")
-    placeholder = add_node(HIDDEN, f"{hidden} more nodes", count=hidden)
-    for parent, slot, multi, _fn in cut:
-        add_edge(parent, placeholder, slot=slot, kind="hidden", multi=multi)
-    g.hidden.append(("caption.hidden", {"n": hidden, "why": " / ".join(why)}))
 
 
 def iter_functions(outputs):
@@ -467,6 +399,7 @@ class GradStep:
     leaf_grad: object = None     # the leaf's .grad after an AccumulateGrad step
     values: dict = None          # what the node's derivative rule read (record.Step.values)
     grad_inputs: tuple = ()      # what the node sent, one per next_functions entry
+    first_grad: bool = False     # after an AccumulateGrad step: the leaf had no .grad before it
 
 
 def grad_steps(graph, recording):
@@ -492,7 +425,8 @@ def grad_steps(graph, recording):
                         sent[e.id] = step.grad_output
         out.append(GradStep(step.index, node.id if node else None, fn_name(step.fn),
                             step.grad_output, sent, step.leaf_grad,
-                            getattr(step, "values", None), tuple(step.grad_inputs)))
+                            getattr(step, "values", None), tuple(step.grad_inputs),
+                            getattr(step, "first_grad", False)))
     return out
 
 

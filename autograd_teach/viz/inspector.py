@@ -11,7 +11,7 @@ from html import escape
 import numpy as np
 
 from . import graph as G
-from . import torch_record, values
+from . import teach, torch_record, values
 from .dot import title
 from .lang import t
 from .recording import SNAPSHOT_STEPS, reads_values
@@ -91,25 +91,51 @@ def chain_rows(graph, step, node_id, lang=None):
         return out + _accumulate_rows(step, lang)
     rules = _rules(fn)
     inputs = getattr(type(fn), "inputs", ())
-    if torch_record.is_torch_node(fn):
+    torch_node = torch_record.is_torch_node(fn)
+    if torch_node and not any(teach.form(n.name, e.slot) for e in graph.out_edges(node_id)):
         # PyTorch's C++ nodes carry no docstring rule; what they sent is still shown below.
         out.append((escape(t("insp.chain", lang)), escape(t("insp.torch_rule", lang))))
     for e in graph.out_edges(node_id):
         if e.id not in step.edge_grads or e.kind == "variable":
             continue
         slot = f"[{e.slot}] " if e.slot is not None else ""
-        name = inputs[e.slot] if e.slot is not None and e.slot < len(inputs) else None
-        if name in rules:
-            out.append((escape(f"{slot}{t('insp.rule', lang)}"),
-                        f'<pre class="at-rule">grad_{escape(name)} = {escape(rules[name])}</pre>'))
-            if step.values is not None:
-                out.append((escape(t("insp.numbers", lang)),
-                            _pre(f"= {substitute(rules[name], step.grad_output, step.values, lang)}")))
-            elif reads_values(fn):    # a node past the snapshot: say why no numbers are put in
-                out.append((escape(t("insp.numbers", lang)),
-                            escape(t("insp.numbers_not_kept", lang, n=SNAPSHOT_STEPS))))
+        taught = teach.form(n.name, e.slot, inputs)
+        if taught is not None:
+            out += _taught_rows(taught, slot, rules, step, torch_node, lang)
+        else:
+            name = inputs[e.slot] if e.slot is not None and e.slot < len(inputs) else None
+            if name in rules:
+                out += _raw_rows(name, rules[name], slot, fn, step, lang)
         head = t("insp.sent", lang, slot=slot, name=title(graph.node(e.dst), lang))
         out.append((escape(head), _pre(_full(step.edge_grads[e.id], lang))))
+    return out
+
+
+def _taught_rows(taught, slot, rules, step, torch_node, lang):
+    """The teaching form of one input's rule, its numbers, and PyTorch's formula collapsed."""
+    name, form, note = taught
+    values = teach.values_for(step.name, step.values) if step.values is not None else None
+    rule = f"grad_{name} = {teach.shown(form, values)}"
+    if note:
+        rule += "\n" + t(note, lang)
+    out = [(escape(f"{slot}{t('insp.rule', lang)}"), f'<pre class="at-rule">{escape(rule)}</pre>')]
+    if values is not None:
+        numbers = teach.substitute(form, step.grad_output, values, lambda v: _operand(v, lang))
+        out.append((escape(t("insp.numbers", lang)), _pre(f"= {numbers}")))
+    raw = f"grad_{name} = {rules[name]}" if name in rules else (t("insp.torch_rule", lang) if torch_node else "")
+    if raw:
+        out.append((escape(t("insp.raw", lang)), f'<details class="at-raw"><summary>{escape(t("insp.raw_show", lang))}'
+                                                 f'</summary><pre class="at-rule">{escape(raw)}</pre></details>'))
+    return out
+
+
+def _raw_rows(name, rule, slot, fn, step, lang):
+    """An op without a teaching form: its docstring's rule (PyTorch's formula), with its numbers."""
+    out = [(escape(f"{slot}{t('insp.rule', lang)}"), f'<pre class="at-rule">grad_{escape(name)} = {escape(rule)}</pre>')]
+    if step.values is not None:
+        out.append((escape(t("insp.numbers", lang)), _pre(f"= {substitute(rule, step.grad_output, step.values, lang)}")))
+    elif reads_values(fn):    # a node past the snapshot: say why no numbers are put in
+        out.append((escape(t("insp.numbers", lang)), escape(t("insp.numbers_not_kept", lang, n=SNAPSHOT_STEPS))))
     return out
 
 
@@ -171,16 +197,22 @@ def _flat(value, lang=None):
     return " ".join(values.short(value, lang=lang).split())
 
 
+def _operand(value, lang=None):
+    """A value inside a formula: in full when small, else its summary in brackets."""
+    text = _flat(value, lang)
+    small = not _is_tensor(value) or (not isinstance(value, values.Summary) and np.size(values.as_array(value)) <= values.SMALL)
+    return text if small else f"[{text}]"
+
+
 def _accumulate_rows(step, lang):
     new = step.leaf_grad
     incoming = step.grad_output
     try:
         old = np.asarray(new, dtype=np.float64) - np.asarray(incoming, dtype=np.float64)
-        first = not np.any(old)
     except (TypeError, ValueError):            # kept only as summaries
-        old, first = None, False
+        old = None
     text = t("insp.accumulate", lang)
-    if first:
+    if step.first_grad:
         body = f"None + {_flat(incoming, lang)} = {_flat(new, lang)}\n{t('insp.no_old', lang)}"
     elif old is not None:
         body = f"{_flat(old.astype(np.asarray(new).dtype), lang)} + {_flat(incoming, lang)} = {_flat(new, lang)}"
@@ -205,10 +237,15 @@ def _saved_rows(fn, lang, pending=False):
                             saved=s.saved_version, now=s.current_version)
             if s.saved_version != s.current_version:
                 note += t("insp.saved_stale", lang)
-            out.append((escape(s.name), _pre(text + note)))
+            out.append((_name(s.name), _pre(text + note)))
         else:
-            out.append((escape(s.name), _pre(repr(s.value))))
+            out.append((_name(s.name), _pre(repr(s.value))))
     return out or [(t("insp.saved_tensors", lang), escape(t("insp.none", lang)))]
+
+
+def _name(name):
+    """A saved name as one unbreakable word (``_saved_self_sym_numel`` must not wrap into its value)."""
+    return f'<code class="at-name" style="white-space: nowrap">{escape(name)}</code>'
 
 
 def inspector_html(graph, steps, k, node_id, lang=None):

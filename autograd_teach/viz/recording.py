@@ -27,8 +27,9 @@ What a recording holds, and what it does not:
   engine holds the roots, and every node it runs is reachable from them),
   then through weak references, so a recording never keeps a graph alive
   (``del y`` frees it) and never takes a new object at a dead node's
-  address for that node.  PyTorch's C++ nodes take no weak references;
-  those are held until the recording goes.
+  address for that node.  PyTorch's C++ nodes take no weak references:
+  those are held while the tensors backward started from live (``loss``),
+  and let go when they go, or when the store drops the recording.
 * gradients by reference (the engine never writes into one it passed on),
   those past :data:`FULL_VALUES` elements as a :class:`Summary` (shape,
   norm, min, max) once the run ended, so memory stays bounded after it
@@ -39,8 +40,10 @@ What a recording holds, and what it does not:
   derivative rule reads (the chain-rule inspector's numbers), taken as the
   run begins, before backward frees it.
 * the background store keeps recordings while their graph lives, up to
-  :data:`BUDGET` bytes in all; past that the oldest go first, and a diagram
-  of a graph whose recording went says so.
+  :data:`BUDGET` bytes in all (steps, gradients, copies of .grad, the chain
+  rule's numbers); past that the oldest go first, and a diagram of a graph
+  whose recording went says so.  A ``record()`` block's Recorder keeps at
+  most as much (``rec.dropped`` counts the oldest it let go).
 
 Recording is on the engine's hot path: while the run lasts, only the engine's
 append per node; ``end()`` sorts the trace with C-level tools (zip, map,
@@ -57,16 +60,15 @@ import operator
 import threading
 import weakref
 from collections import deque
-from dataclasses import dataclass
 
 import numpy as np
 
 from ..core import engine
 from ..core.node import SavedTensor
-from . import torch_record
+from . import teach, torch_record
 
 FULL_VALUES = 4096        # a gradient of at most this many elements is kept whole
-BUDGET = 64 * 2 ** 20     # bytes of gradients the background store may hold
+BUDGET = 64 * 2 ** 20     # bytes the background store (and each Recorder) may hold
 STEP_BYTES = 200          # what one Step costs beside its arrays, roughly
 # The chain rule's numbers are kept for this many nodes of a run, those nearest the
 # output. The lessons' largest graph has 18 nodes (measured over every lesson
@@ -86,52 +88,124 @@ def sources():
 # -----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Summary:
-    """Stands for a gradient too large to keep: what a label needs of it."""
-    shape: tuple
-    dtype: str
-    norm: float
-    min: float
-    max: float
+    """Stands for a gradient too large to keep whole: its shape and dtype, and
+    its norm, min and max (exact, in float64), worked out when first read, from
+    the array it holds until then.  Nobody writes into that array: the engine
+    never writes into a gradient it passed on, and :func:`keep` copies any
+    other.  Working them out as the run ends cost several times the backward
+    itself (docs/benchmarks.md, "Recording cost"); most are never read."""
+    __slots__ = ("shape", "dtype", "_array", "_stats")
+
+    def __init__(self, array):
+        self.shape, self.dtype = tuple(array.shape), array.dtype
+        self._array, self._stats = array, None
+
+    def _read(self):
+        stats = self._stats
+        if stats is None:
+            array = self._array
+            if array is None:             # another thread just worked them out
+                return self._stats
+            f = array.astype(np.float64)
+            stats = self._stats = (float(np.linalg.norm(f.ravel())), float(np.min(f)), float(np.max(f)))
+            self._array = None
+        return stats
+
+    norm = property(lambda self: self._read()[0])
+    min = property(lambda self: self._read()[1])
+    max = property(lambda self: self._read()[2])
 
     @property
     def size(self):
         return int(np.prod(self.shape, dtype=np.int64))
 
-    nbytes = 64
+    @property
+    def nbytes(self):
+        array = self._array
+        return 64 + (0 if array is None else array.nbytes)
+
+    def __repr__(self):
+        return f"Summary(shape={self.shape}, dtype={self.dtype!r})"
 
 
-def keep(array):
-    """A copy of a small array (the engine's buffers may be reused); a Summary of a large one."""
+def keep(array, owned=False):
+    """A copy of a small array; a Summary of a large one, over a copy unless
+    ``owned`` (an array nobody will write into: a gradient the engine sent)."""
     if array is None:
         return None
     a = array if type(array) is np.ndarray else np.asarray(array)
     if a.size <= FULL_VALUES:
         return a.copy()
-    f = a.astype(np.float64, copy=False)
-    return Summary(tuple(a.shape), str(a.dtype), float(np.linalg.norm(f.ravel())),
-                   float(np.min(f)), float(np.max(f)))
+    return Summary(a if owned else a.copy(order="K"))   # "K": a transposed gradient copies at memcpy speed
 
 
 def _ref(obj):
     """A weak reference when the object allows one, else a stand-in holding it."""
     try:
         return weakref.ref(obj)
-    except TypeError:                 # PyTorch's C++ nodes
+    except TypeError:                 # PyTorch's C++ nodes, when no _Holder holds them
         return lambda: obj
+
+
+class _Holder:
+    """PyTorch's nodes of one run, held until the tensors that run started from
+    are gone.  Its C++ nodes take no weak reference, and a node's Python object
+    is made anew when nobody holds it (so ``is`` no longer finds it): the
+    recording holds them, but only as long as the learner can still draw them."""
+    __slots__ = ("nodes", "_index", "outputs", "__weakref__")
+
+    def __init__(self):
+        self.nodes, self._index, self.outputs = [], {}, []
+
+    def ref(self, node):
+        """A callable giving ``node`` back, or None once released."""
+        i = self._index.get(node)
+        if i is None:
+            i = self._index[node] = len(self.nodes)
+            self.nodes.append(node)
+        return _HeldRef(self, i)
+
+    def hold_while(self, tensors):
+        gone = functools.partial(_output_gone, weakref.ref(self))
+        for t in tensors:
+            try:
+                self.outputs.append(weakref.ref(t, gone))
+            except TypeError:         # a GradientEdge: nothing to watch
+                pass
+
+    def release(self):
+        self.nodes = self._index = None
+
+
+def _output_gone(holder_ref, _dead):
+    holder = holder_ref()
+    if holder is not None and not any(ref() is not None for ref in holder.outputs):
+        holder.release()
+
+
+class _HeldRef:
+    __slots__ = ("holder", "i")
+
+    def __init__(self, holder, i):
+        self.holder, self.i = holder, i
+
+    def __call__(self):
+        nodes = self.holder.nodes
+        return None if nodes is None else nodes[self.i]
 
 
 class Step:
     """One node the engine ran.  ``fn`` is None once that node is gone."""
-    __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad", "values")
+    __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad", "values", "first_grad")
 
-    def __init__(self, index, fn_ref, grad_output, grad_inputs, leaf_grad=None, values=None):
+    def __init__(self, index, fn_ref, grad_output, grad_inputs, leaf_grad=None, values=None, first_grad=False):
         self.index = index
         self._fn = fn_ref                   # a weak reference (a stand-in for PyTorch's C++ nodes)
         self.grad_output = grad_output      # the gradient flowing into fn (summed over its uses)
         self.grad_inputs = grad_inputs      # one per next_functions entry: what fn sent on
         self.leaf_grad = leaf_grad          # after an AccumulateGrad step: the leaf's .grad
+        self.first_grad = first_grad        # ... which was None before it (not zeros: x.grad.zero_())
         self.values = values                # what fn's derivative rule read, before backward freed it
 
     @property
@@ -157,13 +231,14 @@ class Recording:
     ``finished`` is called with the recording as the run ends."""
 
     def __init__(self, roots, finished=None):
-        self._roots = [_ref(r) for r in roots]
+        self._roots = [self._hold(r) for r in roots]
         self._finished = finished
         self.trace = []                    # the engine's (node, grad_output, grad_inputs) per node run
         self._nodes = ()                   # from the trace as the run ends: weak references to the nodes,
         self._grads = ()                   # the gradient that flowed into each (None: none did),
         self._sent = ()                    # what each sent on, one per next_functions entry
         self._leaf_grads = {}              # step index -> a copy of the leaf's .grad (AccumulateGrad)
+        self._first_grads = set()          # step indices whose leaf had no .grad before the step
         self._rule_values = {}             # step index -> what its derivative rule read
         self.nbytes = 0                    # roughly what it holds, once the run ended
         self._ended = False
@@ -173,6 +248,8 @@ class Recording:
         # for each its saved_values dict, held by reference while the run lasts (backward
         # frees it by dropping the reference, never by changing it), or what _take_values took.
         self._first, self._first_values = self._take_first_values(roots)
+
+    _hold = staticmethod(_ref)             # how a node is held once the run ended (TorchRecording: a _Holder)
 
     def step(self, node, grad_outputs, grad_inputs):
         """An engine that calls a watcher at each node: the same entry as a trace's."""
@@ -194,15 +271,16 @@ class Recording:
         self.trace = None                  # it held the nodes strongly
         self._grads, self._sent, held = _bounded(grads, sent, _indices_of(nodes, self.roots))
         self._take_leaf_grads(nodes, sent)
-        try:
-            self._nodes = list(map(weakref.ref, nodes))
-        except TypeError:                 # PyTorch's C++ nodes take no weak reference
-            self._nodes = [_ref(n) for n in nodes]
+        self._nodes = self._hold_all(nodes)
         self._file_values(nodes)
-        self.nbytes = _nbytes(len(grads), held, self._leaf_grads.values())
+        self.nbytes = _nbytes(len(grads), held, self._leaf_grads.values()) + _values_nbytes(self._rule_values)
         self._ended = True
         if self._finished is not None:
             self._finished(self)
+
+    @staticmethod
+    def _hold_all(nodes):
+        return list(map(weakref.ref, nodes))
 
     def _take_leaf_grads(self, nodes, sent):
         """A copy of each leaf's .grad, after the AccumulateGrad steps (they send
@@ -212,6 +290,8 @@ class Recording:
             leaf_grad = _leaf_grad(nodes[i])
             if leaf_grad is not None:
                 self._leaf_grads[i] = leaf_grad
+                if _grad_was_none(nodes[i]):
+                    self._first_grads.add(i)
 
     def _file_values(self, nodes):
         """Settle the values taken before the run (_settle_values) and file them
@@ -247,7 +327,8 @@ class Recording:
         if steps is None or len(steps) != len(self):
             refs, grads, sents, leaf_grads = self._columns()
             values = self._rule_values
-            steps = [Step(i, ref, _kept(grad), tuple(sent), leaf_grads.get(i), _read_values(values.get(i)))
+            first = self._first_grads if self._ended else {i for i in leaf_grads if _grad_was_none(refs[i]())}
+            steps = [Step(i, ref, _kept(grad), tuple(sent), leaf_grads.get(i), _read_values(values.get(i)), i in first)
                      for i, (ref, grad, sent) in enumerate(zip(refs, grads, sents))]
             if self._ended:
                 self._steps = steps
@@ -256,6 +337,9 @@ class Recording:
     @property
     def roots(self):
         return [r for r in (ref() for ref in self._roots) if r is not None]
+
+    def release(self):
+        """Let go of the nodes (ours are held weakly: nothing to do)."""
 
     def alive(self):
         return any(ref() is not None for ref in self._roots)
@@ -278,19 +362,53 @@ class Recording:
 class TorchRecording(Recording):
     """A run of real PyTorch's engine (viz/torch_record.py), which calls ``step``:
     a node may have several outputs, and a gradient may be None; each step is
-    bounded at once, and a leaf's .grad copied at its step."""
+    bounded at once, and a leaf's .grad copied at its step.  Its nodes are held
+    by a _Holder until the tensors backward started from are gone (``hold_while``,
+    called by torch_record as the run begins), or at once as it ends when there
+    are none to watch: a training loop's graphs and inputs are never kept."""
+
+    def __init__(self, roots, finished=None):
+        self._holder = _Holder()
+        super().__init__(roots, finished)
+
+    def _hold(self, node):
+        return self._holder.ref(node)
+
+    def _hold_all(self, nodes):
+        return [self._holder.ref(n) for n in nodes]
+
+    def hold_while(self, tensors):
+        """Hold the run's nodes while any of ``tensors`` (backward's) lives."""
+        self._holder.hold_while(tensors)
+
+    def end(self):
+        super().end()
+        if not self._holder.outputs:
+            self.release()
+
+    def release(self):
+        """Let go of the nodes: the steps keep their numbers, their ``fn`` is None."""
+        self._holder.release()
+
+    def alive(self):
+        return self._holder.nodes is not None
 
     def step(self, node, grad_outputs, grad_inputs):
         grad = grad_outputs[0] if grad_outputs else None
         self.trace.append((node, _bounded_one(grad), tuple(map(_bounded_one, grad_inputs))))
         if hasattr(node, "variable"):
             self._leaf_grads[len(self.trace) - 1] = _leaf_grad(node)
+            if _grad_was_none(node):
+                self._first_grads.add(len(self.trace) - 1)
 
     def _take_leaf_grads(self, nodes, sent):
         pass                               # taken at each step
 
     def _take_first_values(self, roots):
-        return (), ()                      # PyTorch's nodes: no derivative rules of ours to fill in
+        """What the teaching forms (viz/teach.py) read, at the nodes nearest the
+        roots, through PyTorch's ``_saved_<name>`` before backward frees it."""
+        first = _nearest_nodes(roots, SNAPSHOT_STEPS)
+        return first, [_take_torch_values(node) for node in first]
 
 
 def recording(roots, finished=None):
@@ -300,6 +418,17 @@ def recording(roots, finished=None):
 
 
 # --- what a step keeps beside its gradients ------------------------------------------
+
+def _grad_was_none(node):
+    """After an AccumulateGrad step: True when the leaf had no .grad before it.
+    A .grad the step made is a new tensor, version 0; one it added into (or one
+    zeroed in place, x.grad.zero_()) has been written, so its version is past 0."""
+    grad = getattr(getattr(node, "variable", None), "grad", None) if hasattr(node, "variable") else None
+    if grad is None:
+        return False
+    box = getattr(grad, "_version_box", None)
+    return (box[0] if box is not None else grad._version) == 0
+
 
 def _leaf_grad(node):
     """A copy of the leaf's .grad after an AccumulateGrad step (None for another node)."""
@@ -314,7 +443,7 @@ def _leaf_grad(node):
     if data is not None:
         return keep(data)
     grad = getattr(var, "grad", None)     # a PyTorch leaf (its _grad is a torch.Tensor: no _data)
-    return None if grad is None else keep(_numpy(grad))
+    return None if grad is None else keep(_numpy(grad), owned=True)   # _numpy copied it
 
 
 def _nearest_nodes(roots, count):
@@ -369,14 +498,29 @@ def _take_values(node):
     return [saved_names, saved, now]
 
 
+def _take_torch_values(node):
+    """``[(), None, {name: value}]`` of a PyTorch node's saved values its teaching form reads, or None."""
+    names = teach.READS.get(node.name())
+    if names is None:
+        return None
+    now = {}
+    for name in names:
+        try:
+            v = getattr(node, "_saved_" + name)
+        except Exception:          # noqa: BLE001 - not saved, or already freed
+            continue
+        now[name] = keep(_numpy(v), owned=True) if torch_record.is_torch_tensor(v) else v
+    return [(), None, now]
+
+
 def _settle_values(node, values):
     """As the run ends, what was taken of ``node`` (its saved_values dict, or
     _take_values's list) as ``[saved names, settled saved values, other values]``,
     or None when its rule reads nothing.  Of each saved tensor only its array
     and version counter are kept (a SavedTensor also refers to the node that
-    made its tensor, which would keep that part of the graph alive); one too
-    large to keep whole becomes a Summary (held until now, it cost nothing more:
-    the graph held it before backward)."""
+    made its tensor, which would keep that part of the graph alive), whatever
+    its size: it is copied, or summarised, only when the steps are read, and
+    left out then if it was modified in place since (_read_saved)."""
     if type(values) is list:
         names, saved, now = values
     else:                                  # a saved_values dict: what most ops read
@@ -391,8 +535,7 @@ def _settle_values(node, values):
         if type(s) is SavedTensor:
             data, box, version = _SAVED(s)
             if data is not None:           # (None: saved under saved_tensors_hooks, not ours to read)
-                settled[name] = (data, box, version) if data.size <= FULL_VALUES else \
-                    keep(data) if box[0] == version else None
+                settled[name] = (data, box, version)
         elif s is not None:
             settled[name] = s              # a number in a tensor's place: read as tensor(2) (_read_saved)
     return [names, settled, now]
@@ -438,7 +581,7 @@ def _too_large(grad):
 
 def _bounded_one(grad):
     """grad, or its Summary when it is an array too large to keep whole."""
-    return keep(grad) if type(grad) is np.ndarray and grad.size > FULL_VALUES else grad
+    return Summary(grad) if type(grad) is np.ndarray and grad.size > FULL_VALUES else grad
 
 
 def _kept(grad):
@@ -472,6 +615,15 @@ def _index(items, value, start=0):
         return None
 
 
+def _values_nbytes(rule_values):
+    """The bytes of the arrays kept for the chain rule's numbers."""
+    total = 0
+    for names, saved, now in rule_values.values():
+        held = [v[0] if type(v) is tuple else v for v in (saved or {}).values()]   # (array, box, version)
+        total += sum(v.nbytes for v in itertools.chain(held, now.values()) if isinstance(v, (np.ndarray, Summary)))
+    return total
+
+
 def _nbytes(steps, held, leaf_grads):
     """Roughly what a run's steps hold: STEP_BYTES each, the gradients sent on
     (held bytes), as much again for those that flowed in (a node gets what was
@@ -481,6 +633,13 @@ def _nbytes(steps, held, leaf_grads):
 
 _NBYTES = operator.attrgetter("nbytes")
 _IS_ARRAY = functools.partial(operator.is_not, None)
+
+
+def _settled(value):
+    """A Summary with its numbers worked out now (the array it summarises may change later)."""
+    if type(value) is Summary:
+        value.norm
+    return value
 
 
 def _read_values(values):
@@ -509,7 +668,7 @@ def _read_saved(saved, names):
             v = data
         if v is None:
             continue                       # not saved (no gradient needs it), or modified in place
-        values[name] = v if type(v) is Summary else keep(np.asarray(v))
+        values[name] = v if type(v) is Summary else _settled(keep(np.asarray(v)))
     return values
 
 
@@ -568,6 +727,7 @@ class Recorder:
 
     def __init__(self, keep=None):
         self.recordings = []
+        self.dropped = 0                   # the oldest recordings let go past BUDGET bytes
         self._lock = threading.Lock()
         self._keep = keep
 
@@ -577,6 +737,7 @@ class Recorder:
     def _finished(self, recording):
         with self._lock:
             self.recordings.append(recording)
+            self.dropped += len(_drop_oldest(self.recordings))
         if self._keep is not None:
             self._keep(recording)
 
@@ -590,6 +751,19 @@ class Recorder:
 
     def __repr__(self):
         return f"<Recorder: {len(self.recordings)} recordings>"
+
+
+def _drop_oldest(recordings):
+    """Remove the oldest of ``recordings`` (a list, newest last) while they hold
+    more than BUDGET bytes in all, keeping the newest; return those removed,
+    their nodes let go."""
+    total = sum(r.nbytes for r in recordings)
+    dropped = []
+    while total > BUDGET and len(recordings) > 1:
+        old = recordings.pop(0)
+        total -= old.nbytes
+        dropped.append(old)
+    return dropped
 
 
 # --- the background store ------------------------------------------------------------
@@ -606,11 +780,9 @@ class _Store:
         with self._lock:
             self._recent = [r for r in self._recent if r.alive()]
             self._recent.append(recording)
-            total = sum(r.nbytes for r in self._recent)
-            while total > BUDGET and len(self._recent) > 1:
-                old = self._recent.pop(0)
-                total -= old.nbytes
-                self._dropped.extend(old._roots)
+            for old in _drop_oldest(self._recent):
+                self._dropped.extend(map(_mark, old.roots))
+                old.release()
 
     def find(self, fn):
         with self._lock:
@@ -624,8 +796,9 @@ class _Store:
         return None
 
     def dropped(self, fn):
+        mark = _mark(fn, create=False)
         with self._lock:
-            return any(ref() is fn for ref in self._dropped)
+            return mark is not None and any(ref() is mark for ref in self._dropped)
 
     def clear(self):
         with self._lock:
@@ -635,6 +808,24 @@ class _Store:
     def __len__(self):
         with self._lock:
             return len(self._recent)
+
+
+_MARK = "autograd_teach.viz"   # the key of our mark in a PyTorch node's metadata dict
+
+
+class _Mark:
+    __slots__ = ("__weakref__",)
+
+
+def _mark(fn, create=True):
+    """A weak reference to what stands for the root ``fn`` once its recording
+    was dropped: our node itself; for a PyTorch node (no weak references) a
+    small object put in its ``metadata`` dict, which lives as long as the node."""
+    if not torch_record.is_torch_node(fn):
+        return weakref.ref(fn) if create else fn
+    if not create:
+        return fn.metadata.get(_MARK)
+    return weakref.ref(fn.metadata.setdefault(_MARK, _Mark()))
 
 
 _store = _Store()

@@ -12,7 +12,10 @@ watches both engines the same way.
   flowed into the node (one per output of its forward), ``grad_inputs`` what
   it sent on (one per ``next_functions`` entry, ``()`` for AccumulateGrad);
   numpy copies, None where PyTorch had no gradient;
-* ``watcher.end()`` once the run is over, also when it failed.
+* ``watcher.end()`` once the run is over, also when it failed;
+* ``watcher.hold_while(tensors)``, if the watcher has it, as the run begins,
+  with the tensors backward started from: PyTorch's nodes take no weak
+  references, so a watcher that keeps them can let go when those tensors go.
 
 How, with PyTorch's public API only.  While someone is subscribed,
 ``torch.autograd.backward`` and ``torch.autograd.grad`` (which
@@ -127,7 +130,7 @@ def _watched(original, first):
         tensors = args[0] if args else kwargs.get(first)
         if not begins or tensors is None or _transformed(kwargs):
             return original(*args, **kwargs)
-        run = _Run(begins, _roots(tensors))
+        run = _Run(begins, _roots(tensors), _tensors(tensors))
         nodes = _hook(run.roots)
         stack = _running.__dict__.setdefault("runs", [])
         stack.append(run)
@@ -148,6 +151,11 @@ def _transformed(kwargs):
     import torch
     active = getattr(torch._C, "_are_functorch_transforms_active", lambda: False)
     return bool(kwargs.get("is_grads_batched")) or active()
+
+
+def _tensors(tensors):
+    """The tensors a backward starts from, as a list (a GradientEdge is none)."""
+    return [tensors] if hasattr(tensors, "grad_fn") else [t for t in tensors if hasattr(t, "grad_fn")]
 
 
 def _roots(tensors):
@@ -242,9 +250,10 @@ def _posthook(node, grad_inputs, grad_outputs):
 class _Run:
     """One backward call: begins its watchers at the first node, ends them once."""
 
-    def __init__(self, begins, roots):
+    def __init__(self, begins, roots, outputs):
         self.begins = begins
         self.roots = roots
+        self.outputs = outputs       # the tensors backward started from: a watcher may hold what lives with them
         self.watchers = None         # None until the first node runs
         self.incoming = {}           # AccumulateGrad node -> its gradient, copied before it ran
 
@@ -255,6 +264,8 @@ class _Run:
                 watcher = begin(list(self.roots))
                 if watcher is not None:
                     self.watchers.append(watcher)
+                    if hasattr(watcher, "hold_while"):
+                        watcher.hold_while(self.outputs)
 
     def step(self, node, grad_outputs, grad_inputs):
         self.start()

@@ -33,7 +33,7 @@ one in-place write would have to rewrite the history of all the outputs.
 import numpy as np
 
 from .. import grad_mode
-from ..node import Node, call_post_hooks, call_pre_hooks, next_sequence_nr
+from ..node import Node, call_post_hooks, call_pre_hooks, dual, next_sequence_nr
 from .join import CatBackward0, StackBackward0
 from .shape import SelectBackward0, SliceBackward0, check_dim
 
@@ -119,11 +119,6 @@ class MultiOutputNode(Node):
                 keep(self, grads[k], task.undo)
         return Slots(call_pre_hooks(self, tuple(grads), task)) if self.pre_hooks else grads
 
-    def call_direct(self, grads, on_tensors):
-        """grad_fn(*grads) (Node.__call__): a list, one gradient per output."""
-        grads = Slots(grads) if type(grads) is list else Slots(self.slots_of(grads))
-        return self.call_backward_on_tensors(grads) if on_tensors else self.call_backward(grads)
-
     def run(self, grads, task):
         grads = Slots(self.slots_of(grads))
         out = self.call_backward_on_tensors(grads) if task.create_graph else self.call_backward(grads)
@@ -161,6 +156,8 @@ class MultiOutputOp(MultiOutputNode):
             node.num_outputs, node.sequence_nr = len(outs), next_sequence_nr()
             node.next_functions = (x._grad_edge(),)
             node.input_metadata = ((x._data.shape, x._data.dtype),)
+        if dual.levels:     # forward-mode AD: the tangent split the same way (they are all linear)
+            dual.propagate_pieces(cls, x, params, outs)
         return tuple(outs)
 
     def grads_or_zeros(self, grads):

@@ -5,7 +5,7 @@ import numpy as np
 
 from ...compat import random
 from ..node import OpNode, quiet
-from ...kernels.float32 import log, one_minus_square, via_float64
+from ...kernels.float32 import log, one_minus_square, sigmoid, via_float64
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 
 
@@ -77,15 +77,18 @@ class AbsBackward0(OpNode):
 class SgnBackward0(OpNode):
     """out = self.sgn()   (-1, 0 or 1)
 
-    self: zeros_like(grad)
+    self: sgn_backward(self, grad, result)
 
-    Flat wherever it is defined (PyTorch: sgn_backward(self, grad, result),
-    zero for real tensors).
+    Flat wherever it is defined: zero for real tensors. PyTorch's helper also
+    serves complex tensors, where it reads self and the result, so the node
+    saves both (changing the output in place makes backward refuse).
     """
+    saved = ("self", "result")
+
     def forward(self, a):
         return np.sign(a)
 
-    def backward(self, grad):
+    def backward(self, grad, a, result):
         return np.zeros_like(grad)
 
 
@@ -173,10 +176,14 @@ class SigmoidBackward0(OpNode):
     @quiet
     def forward(self, a):
         # PyTorch's formula: for very negative a, exp(-a) overflows to inf and the result is exactly 0
-        return 1 / (1 + via_float64(np.exp, -a))
+        return sigmoid(a)
 
     def backward(self, grad, result):
-        return grad * (1 - result) * result
+        out = 1 - result
+        if type(out) is not np.ndarray or out.shape != grad.shape or out.dtype != np.result_type(grad, out):
+            return grad * out * result
+        np.multiply(grad, out, out=out)     # grad * (1 - result) * result, with one array instead of three
+        return np.multiply(out, result, out=out)
 
 
 class SigmoidBackwardBackward0(OpNode):
@@ -357,6 +364,11 @@ def sigmoid_backward(grad_output, output):
 def threshold_backward(grad_output, self, threshold):
     """grad_output where self > threshold, else 0, recorded as one op."""
     return ThresholdBackwardBackward0.apply(grad_output, self, threshold)
+
+
+def sgn_backward(self, grad, result):
+    """sgn's gradient on real tensors: zero."""
+    return zeros_like(grad)
 
 
 def clamp_backward(grad, self, min, max):
