@@ -21,7 +21,7 @@ and float64 ones, are numpy's: fast, and their last bits depend on the BLAS
 kernel (docs/float32.md)."""
 import numpy as np
 
-from ..compat.random import fma32
+from .fma_exact import fma32
 from .float32 import cascade_sum
 
 try:    # np.einsum(..., optimize=False) is exactly this call behind numpy's array-function
@@ -97,7 +97,7 @@ def fused_sum(a, b):
         suspect = ((steps.view(np.int64) & DROPPED_BITS) == HALFWAY) | (np.abs(steps) < 2.0 ** -125)
     if suspect.any():
         acc = np.float32(0)
-        for i in range(a.shape[-1]):      # each step an exact fma (random.fma32: round to odd)
+        for i in range(a.shape[-1]):      # each step an exact fma (fma_exact.fma32: round to odd)
             acc = fma32(a[..., :, i:i + 1], b[..., i:i + 1, :], acc)
     return acc
 
