@@ -144,7 +144,7 @@ CASES = [
     ("cumprod_zeros_first_and_twice", lambda a: (a * torch.tensor([[0.0, 1.0, 1.0, 1.0], [1.0, 0.0, 1.0, 0.0],
                                                                  [1.0, 1.0, 1.0, 1.0]], dtype=torch.float64)).cumprod(1),
      lambda: (rnd(3, 4),)),
-    # more pointwise (ops/unary.py)
+    # more pointwise (ops/pointwise.py)
     ("log1p", torch.log1p, lambda: (pos(3, 2),)),
     ("expm1", torch.expm1, lambda: (rnd(3, 2),)),
     ("rsqrt", torch.rsqrt, lambda: (pos(3, 2),)),

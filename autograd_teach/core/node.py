@@ -95,6 +95,10 @@ class Node:
     # Tensor._wrap (array -> Tensor), to show what a node saved as tensors
     # (grad_fn._saved_self). tensor.py sets it: this module cannot import tensor.py.
     wrap = None
+    call = None  # grad_fn(*grads), PyTorch's Node.__call__: set by autograd/node_call.py
+
+    def __call__(self, *grads):
+        return self.call(*grads)
 
     def name(self):
         return type(self).__name__

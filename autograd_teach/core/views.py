@@ -284,7 +284,7 @@ class InplaceOrView:
 
     # in-place forms of ops the nn code uses
     def masked_fill_(self, mask, value):
-        return self._inplace(O.select_ops.masked_fill, mask, value, True)
+        return self._inplace(O.selection.masked_fill, mask, value, True)
 
     def exp_(self):
         return self._inplace(type(self).exp)

@@ -169,7 +169,7 @@ class OpMethods:
         return O.BmmBackward0.apply(self, mat2)
 
     def masked_fill(self, mask, value):
-        return O.select_ops.masked_fill(self, mask, value)
+        return O.selection.masked_fill(self, mask, value)
 
     def is_contiguous(self, memory_format=None):
         return self._data.flags.c_contiguous
