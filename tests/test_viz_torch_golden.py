@@ -37,6 +37,11 @@ GOLDEN = Path(__file__).parent / "golden"
 KNOWN_DIFFERENCES = {
     "autograd_grads_batched": "the same results, but PyTorch vmaps the rows of is_grads_batched=True into one "
                               "backward run, where autograd_teach runs one backward per row (autograd/functional.py)",
+    "misuse_gradcheck_float32": "the same verdicts and warnings, but PyTorch's gradcheck runs more backward passes "
+                                "than autograd_teach's (its own internal checks; autograd/gradchecks.py)",
+    "misuse_runs_as_pytorch": "the same values and gradients, but the double backward through an expand's "
+                              "re-derived view (AsStridedBackward0) records index_put (IndexPutImplBackward0) in "
+                              "PyTorch's as_strided_backward, CopySlices in autograd_teach's (ops/as_strided.py)",
     "optim_adadelta": "as optim_rmsprop_adagrad: the same graphs and order, the gradients a few float32 ulps apart "
                       "after a few hundred steps (MKL's float32 sqrt in Adadelta's two roots)",
     "optim_rmsprop_adagrad": "the same graphs and order, but the gradients drift apart by a few float32 ulps over "
