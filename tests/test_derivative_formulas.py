@@ -304,7 +304,7 @@ CASES = {
         for red in ("mean", "sum", "none")],
     "MulBackward1": [("cross_entropy with label smoothing", lambda r: [t(4, 3, rng=r)],
                       lambda x: F.cross_entropy(x, torch.tensor([0, 2, 1, 2]), label_smoothing=0.1))],
-    # the Scalar overloads a create_graph backward records (core/ops/scalar.py): x + 2.5 inside a rule
+    # the Scalar overloads a create_graph backward records (core/ops/arithmetic.py): x + 2.5 inside a rule
     "AddBackward1": [("tensor + number", lambda r: [t(2, 3, rng=r)], lambda x: ops.AddBackward1.apply(x, 2.5))],
     "SubBackward1": [("tensor - number", lambda r: [t(2, 3, rng=r)], lambda x: ops.SubBackward1.apply(x, 2.5))],
     "DivBackward1": [("cross_entropy with class probabilities", lambda r: [t(4, 3, rng=r), t(4, 3, low=0, high=1, rng=r)],
@@ -851,7 +851,7 @@ def test_malformed_rules_are_errors_not_silence():
     assert formulas.rules(Inherited) == {}      # a rule belongs to the class that states it
 
 
-# -- a number in a rule is a C++ Scalar (core/ops/scalar.py) ------------------------------
+# -- a number in a rule is a C++ Scalar (core/ops/arithmetic.py) ------------------------------
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64])
 @pytest.mark.parametrize("op", ["+", "-", "*", "/"])
@@ -861,7 +861,7 @@ def test_a_rules_arithmetic_with_a_number_gives_pythons_values_with_one_edge(op,
     number is no input: its node has an edge for the tensor only, or, for
     number - t and number / t (C++ fills a tensor with the number), a None
     edge in the number's place. And its gradient is right."""
-    from autograd_teach.core.ops.scalar import binary
+    from autograd_teach.core.ops.arithmetic import binary
     x = torch.tensor([[1.5, -2.0], [4.0, 0.5]]).to(dtype)
     if dtype.is_floating_point:
         x.requires_grad_()

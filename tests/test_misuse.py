@@ -275,3 +275,15 @@ def test_load_refuses_a_tensor_rebuilt_from_nonsense(args, error, text):
         torch.load(_crafted(*args))
     good = torch.load(_crafted(b"\0\0\x80\x3f", "<f4", (1,), True))
     assert good.tolist() == [1.0] and good.requires_grad
+
+
+@pytest.mark.parametrize("make", [lambda: torch.tensor([1 + 2j]), lambda: torch.tensor(1j),
+                                  lambda: torch.full((2,), 1j), lambda: torch.tensor(np.array([1j]))])
+def test_complex_numbers_are_refused_saying_there_are_no_complex_tensors(make):
+    """PyTorch makes complex tensors; this core has none, and says so (not 'Could not infer dtype of list',
+    nor numpy's ComplexWarning and a silently real tensor)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(TypeError, match=r"^autograd_teach has no complex(64|128) tensors \(PyTorch's"):
+            make()

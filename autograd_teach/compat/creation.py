@@ -112,6 +112,8 @@ def empty(*size, dtype=None, device=None, requires_grad=False):
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     check_device(device)
+    if isinstance(fill_value, complex):
+        dtypes.from_numpy(np.complex64)     # no complex tensors here: the error says so
     dt = dtypes.as_dtype(dtype) or dtypes.result_type(fill_value)
     return _finish(np.full(_size((size,)), fill_value, dtype=dt.np), None, requires_grad)
 

@@ -26,6 +26,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..compat import dtypes
+from ..compat.numpy_errors import quiet_call  # noqa: F401  (engine and tensor import it from here)
 from . import grad_mode, rules, saved_hooks
 from ..forward_mode import dual     # forward-mode AD; the core's other modules reach it through here
 
@@ -94,6 +95,10 @@ class Node:
     # Tensor._wrap (array -> Tensor), to show what a node saved as tensors
     # (grad_fn._saved_self). tensor.py sets it: this module cannot import tensor.py.
     wrap = None
+    call = None  # grad_fn(*grads), PyTorch's Node.__call__: set by autograd/node_call.py
+
+    def __call__(self, *grads):
+        return self.call(*grads)
 
     def name(self):
         return type(self).__name__
@@ -385,7 +390,7 @@ class OpNode(Node):
             arrays.append(a)
         if cls.elementwise and type(inputs[1]) not in NUMBERS and arrays[0].shape != arrays[1].shape:
             check_broadcast(arrays[0].shape, arrays[1].shape)
-        data = node.forward(*arrays, *params)
+        data = quiet_call(node.forward, *arrays, *params)    # inf and nan as PyTorch: no numpy warning
         if type(data) is not np.ndarray:
             data = np.asarray(data)
         if data.dtype is not dt.np and not cls.is_view:
@@ -451,7 +456,7 @@ class OpNode(Node):
                 saved.append(s)
         if grad is None:     # only None reached this node (see engine.py): it sends None on
             return (None,) * len(self.next_functions)
-        grads = self.backward(grad, *saved)
+        grads = quiet_call(self.backward, grad, *saved)
         if type(grads) is not tuple:
             grads = (grads,)
         out = []
@@ -462,7 +467,7 @@ class OpNode(Node):
             if type(g) is not np.ndarray:
                 g = np.asarray(g)
             if g.shape != meta[0]:
-                g = unbroadcast(g, meta[0])
+                g = quiet_call(unbroadcast, g, meta[0])
             out.append(g if g.dtype is meta[1] else g.astype(meta[1]))
         return tuple(out)
 
@@ -573,6 +578,7 @@ class OpNode(Node):
 
 # Ops whose values can be inf/nan (1/0, log 0, ...) return them silently, as PyTorch does.
 quiet = np.errstate(divide="ignore", invalid="ignore", over="ignore")
+
 
 
 def unbroadcast(grad, shape):

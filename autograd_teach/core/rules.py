@@ -39,7 +39,7 @@ Scalar, so its + - * / between a tensor and a number record the Scalar
 overloads (`exponent * self.pow(exponent - 1)` records MulBackward1, as
 PyTorch's pow_backward does, where Python's `2 * x` records MulBackward0).
 `evaluate` compiles each rule so that its + - * / go through
-ops/scalar.py's `binary`, which says which node each case records.
+core/ops/arithmetic.py's `binary`, which says which node each case records.
 
 What `evaluate` returns is the rule's value before un-broadcasting: where an
 input was broadcast, the engine then sums it back to the input's shape (and
@@ -243,7 +243,7 @@ def _compiled(where, name, text):
 
 
 def _binary():
-    # ops/scalar.py holds the Scalar overloads. This module imports no op (the
+    # ops/arithmetic.py holds the Scalar overloads. This module imports no op (the
     # node base imports it), so it finds them loaded, as it finds a rule's functions.
-    binary = sys.modules[__package__ + ".ops.scalar"].binary
+    binary = sys.modules[__package__ + ".ops.arithmetic"].binary
     return lambda op, right, left: binary(op, left, right)

@@ -29,6 +29,7 @@ import numpy as np
 
 from . import grad_mode
 from .. import ops as O
+from ..compat import overlap
 from .node import SavedTensor, dual, op_name
 
 # np.may_share_memory without numpy's Python-level __array_function__ dispatch,
@@ -40,8 +41,6 @@ INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode i
                      "for more details.")
 EXPAND_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
                   "location. Please clone() the tensor before performing the operation.")
-PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
-                   "single memory location. Please clone() the tensor before performing the operation.")
 NO_GRAD_VIEW_INPLACE = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
     "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
@@ -174,7 +173,7 @@ class InplaceOrView:
         if not (view or read_first):     # (x[index] = v checks the region it writes: indexing.setitem)
             for a in args:
                 if hasattr(a, "_data") and may_share_memory(self._data, a._data):
-                    check_no_partial_overlap(self._data, a._data)
+                    overlap.check_no_partial_overlap(self._data, a._data)
         needs_graph = grad_mode.is_grad_enabled() and (
             self._requires_grad or any(getattr(a, "_requires_grad", False) for a in args))
         result = op(self._snapshot() if needs_graph else self, *args)
@@ -285,7 +284,7 @@ class InplaceOrView:
 
     # in-place forms of ops the nn code uses
     def masked_fill_(self, mask, value):
-        return self._inplace(O.select_ops.masked_fill, mask, value, True)
+        return self._inplace(O.selection.masked_fill, mask, value, True)
 
     def exp_(self):
         return self._inplace(type(self).exp)
@@ -334,50 +333,6 @@ class InplaceOrView:
     __imul__ = mul_
     __itruediv__ = div_
 
-
-def _inplace_form(name):
-    def method(self):
-        return self._inplace(getattr(type(self), name))
-    method.__name__ = method.__qualname__ = name + "_"
-    method.__doc__ = f"self.{name}(), written into self"
-    return method
-
-
-# the in-place forms of the other elementwise functions of one tensor
-for _name in ("rsqrt", "expm1", "log1p", "exp2", "log2", "log10", "sign", "sgn", "floor", "ceil", "round", "trunc",
-              "frac", "fix", "erf", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh", "cosh",
-              "negative"):
-    setattr(InplaceOrView, _name + "_", _inplace_form(_name))
-
-
-def check_no_partial_overlap(out, src):
-    """PyTorch refuses to write into memory an input reads in another layout
-    (b[1:].copy_(b[:4])): the result would depend on the order elements are
-    written in. The same memory in the same layout (x.add_(x)) is fine; so is
-    what PyTorch finds too hard to tell (layouts with gaps or repeats)."""
-    if out.size == 0 or src.size == 0 or not (_dense(out) and _dense(src)):
-        return
-    start, end = _extent(out)
-    src_start, src_end = _extent(src)
-    if (start, end) == (src_start, src_end) and out.strides == src.strides:
-        return
-    if start < src_end and src_start < end:
-        raise RuntimeError(PARTIAL_OVERLAP)
-
-
-def _extent(a):
-    start = a.__array_interface__["data"][0]
-    return start, start + a.size * a.itemsize
-
-
-def _dense(a):
-    """Its elements fill a block of memory, each once (in some order of dims)."""
-    step = a.itemsize
-    for stride, n in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
-        if stride != step:
-            return False
-        step *= n
-    return True
 
 
 # -- plumbing: how a stale view re-derives its grad_fn when it is read --------------

@@ -18,9 +18,11 @@ of `1.`, and `.item()` shows the drift. What makes most of the difference
   with one rounding, so do the helpers here (through float64, where a * b
   is exact).
 """
+import math
+
 import numpy as np
 
-from ..compat.random import _round_to_odd, _two_sum, fma64
+from .fma_exact import _round_to_odd, _two_sum, fma64
 
 LANES_BYTES = 32       # 8 float32 or 4 float64 lanes: what the goldens show (measured, not the CPU's 16)
 ILP = 4                # row_sum's accumulators side by side (ilp_factor)
@@ -55,6 +57,38 @@ def sigmoid(a):
     out = np.exp(x, out=x).astype(FLOAT32)
     out += 1
     return np.divide(1, out, out=out)
+
+
+def rounded_once(fn, name):
+    """fn as a kernel: float32 computed in float64 and rounded once (what
+    via_float64 does), one call, as fast as calling via_float64."""
+    def kernel(a, *args):
+        if a.dtype != FLOAT32:
+            return fn(a, *args)
+        return fn(a.astype(FLOAT64), *args).astype(FLOAT32)
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"{name}: float32 computed in float64 and rounded once (PyTorch's bits nearly always)."
+    return kernel
+
+
+exp, sin, cos, tanh, tan = (rounded_once(f, n) for f, n in (
+    (np.exp, "exp"), (np.sin, "sin"), (np.cos, "cos"), (np.tanh, "tanh"), (np.tan, "tan")))
+log1p, expm1, log2, log10, exp2 = (rounded_once(f, n) for f, n in (
+    (np.log1p, "log1p"), (np.expm1, "expm1"), (np.log2, "log2"), (np.log10, "log10"), (np.exp2, "exp2")))
+asin, acos, atan, sinh, cosh = (rounded_once(f, n) for f, n in (
+    (np.arcsin, "asin"), (np.arccos, "acos"), (np.arctan, "atan"), (np.sinh, "sinh"), (np.cosh, "cosh")))
+atan2, pow = rounded_once(np.arctan2, "atan2"), rounded_once(np.power, "pow")   # noqa: A001
+log_exact = rounded_once(np.log, "log_exact")       # the correctly rounded log (log below is MKL's)
+# numpy has no erf, and its expm1 is not correctly rounded: math's are, in float64
+erf = rounded_once(np.vectorize(math.erf, otypes=[np.float64]), "erf")
+expm1_exact = rounded_once(np.vectorize(math.expm1, otypes=[np.float64]), "expm1_exact")
+
+
+def pow_scalar(base, e):
+    """base ** e for a number base (ATen's pow.Scalar), rounded once in e's dtype."""
+    if e.dtype != FLOAT32:
+        return np.power(base, e)
+    return np.power(base, e.astype(FLOAT64)).astype(FLOAT32)
 
 
 def log(a):

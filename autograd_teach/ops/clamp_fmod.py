@@ -1,5 +1,5 @@
 """clamp with tensor bounds, clamp_min, clamp_max, fmod, fmax, fmin: the siblings of clamp, remainder
-and maximum (pointwise.py, select_ops.py) that a learner meets next.
+and maximum (core/ops/pointwise.py, ops/selection.py) that a learner meets next.
 
 Where one side's value was chosen, its gradient passes; elsewhere it is 0.
 fmax and fmin differ from maximum and minimum only at NaN: they pick the

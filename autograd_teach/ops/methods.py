@@ -169,7 +169,7 @@ class OpMethods:
         return O.BmmBackward0.apply(self, mat2)
 
     def masked_fill(self, mask, value):
-        return O.select_ops.masked_fill(self, mask, value)
+        return O.selection.masked_fill(self, mask, value)
 
     def is_contiguous(self, memory_format=None):
         return self._data.flags.c_contiguous
@@ -495,3 +495,18 @@ def _isclose(a, b, rtol, atol, equal_nan):
         error = np.abs(x - y)
         close |= np.isfinite(error) & (error <= allowed)
     return a._wrap(np.asarray(close))
+
+
+def _inplace_form(name):
+    def method(self):
+        return self._inplace(getattr(type(self), name))
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"self.{name}(), written into self"
+    return method
+
+
+# the in-place forms of the other elementwise functions of one tensor
+for _name in ("rsqrt", "expm1", "log1p", "exp2", "log2", "log10", "sign", "sgn", "floor", "ceil", "round", "trunc",
+              "frac", "fix", "erf", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh", "cosh",
+              "negative"):
+    setattr(OpMethods, _name + "_", _inplace_form(_name))

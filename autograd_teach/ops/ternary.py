@@ -8,10 +8,9 @@ grid, every length), while addcdiv rounds after each step.
 """
 import numpy as np
 
+from .. import kernels
 from ..compat import dtypes
-from ..compat.random import fma64
 from ..core.node import OpNode, check_broadcast, quiet
-from ..kernels.float32 import FLOAT32, FLOAT64, fma as fused   # a * b + c, one rounding (a CPU's fused multiply-add)
 
 
 def lerp(start, end, weight):
@@ -21,10 +20,10 @@ def lerp(start, end, weight):
     small = np.abs(weight) < 0.5
     coeff = np.where(small, weight, weight - np.ones((), start.dtype))
     base = np.where(small, start, end)
-    if start.dtype == FLOAT32:
-        return fused(coeff, end - start, base)
-    if start.dtype == FLOAT64:
-        return fma64(coeff, end - start, base)
+    if start.dtype == kernels.FLOAT32:
+        return kernels.fma_float32(coeff, end - start, base)
+    if start.dtype == kernels.FLOAT64:
+        return kernels.fma64(coeff, end - start, base)
     return base + coeff * (end - start)
 
 
@@ -80,10 +79,10 @@ class AddcmulBackward0(OpNode):
     def forward(self, a, t1, t2, value):
         self.value = value
         scaled = np.asarray(value, dtype=a.dtype) * t1
-        if a.dtype == FLOAT32 and t1.dtype == FLOAT32:
-            return fused(scaled, t2, a)              # one rounding, as PyTorch's kernel
-        if a.dtype == FLOAT64 and t1.dtype == FLOAT64:
-            return fma64(scaled, t2, a)              # float64 too (measured against torch 2.13)
+        if a.dtype == kernels.FLOAT32 and t1.dtype == kernels.FLOAT32:
+            return kernels.fma_float32(scaled, t2, a)              # one rounding, as PyTorch's kernel
+        if a.dtype == kernels.FLOAT64 and t1.dtype == kernels.FLOAT64:
+            return kernels.fma64(scaled, t2, a)              # float64 too (measured against torch 2.13)
         return a + scaled * t2
 
     def backward(self, grad, t1, t2):

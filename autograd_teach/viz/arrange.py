@@ -70,7 +70,7 @@ def shorten_long_edges(g):
         copy = G.DiagramNode(id=f"r{k}", kind=G.REF, name=target.name, fn=target.fn, ref=target.id)
         g.nodes.append(copy)
         e.dst = copy.id
-    g._index = None
+    g.changed()
     if long_edges:
         g.hidden.append(("caption.refs", {"n": len(long_edges)}))
     return g
