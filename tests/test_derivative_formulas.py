@@ -302,6 +302,12 @@ CASES = {
         (red, lambda r: [t(2, 3, low=0.1, high=0.9, rng=r), t(2, 3, low=0, high=1, rng=r)],
          (lambda red: lambda p, y: F.binary_cross_entropy(p, y, reduction=red))(red))
         for red in ("mean", "sum", "none")],
+    # binary_cross_entropy's backward under create_graph (ops/bce_backward.py): grad_output, self, target
+    "BinaryCrossEntropyBackwardBackward0": [
+        (red, (lambda red: lambda r: [t(rng=r) if red != "none" else t(2, 3, rng=r),
+                                      t(2, 3, low=0.1, high=0.9, rng=r), t(2, 3, low=0, high=1, rng=r)])(red),
+         (lambda red: lambda g, p, y: ops.bce_backward.binary_cross_entropy_backward(g, p, y, red))(red))
+        for red in ("mean", "sum", "none")],
     "MulBackward1": [("cross_entropy with label smoothing", lambda r: [t(4, 3, rng=r)],
                       lambda x: F.cross_entropy(x, torch.tensor([0, 2, 1, 2]), label_smoothing=0.1))],
     # the Scalar overloads a create_graph backward records (core/ops/arithmetic.py): x + 2.5 inside a rule

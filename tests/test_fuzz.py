@@ -1,5 +1,5 @@
 """The differential fuzz (see tests/golden/fuzz.py): 300 random programs over
-the op surface, recorded from torch 2.13 into tests/golden/fuzz_cases.json by
+the op surface and 150 off its happy path (tests/golden/fuzz_degenerate.py), recorded from torch 2.13 into tests/golden/fuzz_cases.json by
 scripts/record_fuzz_goldens.py, replayed here with autograd_teach. Values
 are compared to float32 tolerance, everything else (dtypes, shapes, grad_fn
 names, refusals) exactly."""
@@ -32,7 +32,21 @@ def test_the_committed_cases_are_the_generators_for_the_committed_seed():
         "the generator changed: re-record with `make goldens`"
 
 
-@pytest.mark.parametrize("case", RECORD["cases"], ids=[c["name"] for c in RECORD["cases"]])
+# Cases of the degenerate family that still differ from PyTorch, each with
+# what differs. strict: a case that starts to pass fails here, so that it is
+# taken off this list.
+KNOWN = {
+    "degenerate_010": "float16 softmax over a dim other than the last: PyTorch rounds its exps to float16",
+    "degenerate_060": "float16 logsumexp: PyTorch rounds its intermediate values to float16",
+}
+
+
+def _case(c):
+    reason = KNOWN.get(c["name"])
+    return pytest.param(c, marks=pytest.mark.xfail(reason=reason, strict=True)) if reason else c
+
+
+@pytest.mark.parametrize("case", [_case(c) for c in RECORD["cases"]], ids=[c["name"] for c in RECORD["cases"]])
 def test_fuzz_program_matches_pytorch(case):
     teach = importlib.import_module("autograd_teach")
     source = RECORD["prelude"] + case["body"]

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..compat import dtypes
 from ..compat.numpy_errors import quiet_call  # noqa: F401  (engine and tensor import it from here)
+from ..kernels.degenerate import live_data
 from . import grad_mode, rules, saved_hooks
 from ..forward_mode import dual     # forward-mode AD; the core's other modules reach it through here
 
@@ -258,7 +259,7 @@ class SavedTensor:
             return saved_hooks.unpack(self.hooks)._data
         if self.box[0] != self.version:
             raise RuntimeError(self.modified_message())
-        return self.data
+        return live_data(self)
 
     def modified_message(self):
         t = self.ref() if self.ref is not None else None
@@ -452,7 +453,7 @@ class OpNode(Node):
             saved = []
             for s in self.saved_values.values():
                 if type(s) is SavedTensor:   # s.unpack(), with its usual case inline: no hooks, version unchanged
-                    s = s.data if s.box[0] == s.version and s.hooks is None else s.unpack()
+                    s = live_data(s) if s.box[0] == s.version and s.hooks is None else s.unpack()
                 saved.append(s)
         if grad is None:     # only None reached this node (see engine.py): it sends None on
             return (None,) * len(self.next_functions)

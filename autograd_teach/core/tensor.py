@@ -486,7 +486,7 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
     def run(self, grad, task):
-        if task.accumulate and grad is not None:     # None (see engine.py): nothing to add
+        if task.accumulate and grad is not None and self.variable._requires_grad:   # (requires_grad_(False) since)
             accumulate_grad(self.variable, grad, task.undo)
             if self.variable._post_accumulate_hooks:
                 call_post_accumulate_hooks(self.variable)

@@ -27,7 +27,7 @@ from .float32 import (FLOAT32, FLOAT64, acos, add_scaled, asin, atan, atan2, cos
 from .float32 import cascade_mean as mean, cascade_sum as sum, loss_cascade_sum as loss_sum  # noqa: F401,A004
 from .float32 import fma as fma_float32, power as pow_tensor_scalar  # noqa: F401
 from .fma_exact import fma, fma32, fma64  # noqa: F401
-from .matmul_order import addmm_product, mm  # noqa: F401
+from .matmul_order import addmm_product, dot, matmul, mm  # noqa: F401
 from .batch_norm_order import (BATCH_NORM_LANES, batch_norm_grad_sums, batch_norm_moments,  # noqa: F401
                                batch_norm_update_running)
 from .moments_order import fma_as, rowwise_moments  # noqa: F401

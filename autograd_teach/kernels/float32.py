@@ -30,7 +30,7 @@ STEP = 16              # multi_row_sum's rows per level: 2**max(4, ceil(log2(row
 GRAIN = 32768          # above this PyTorch splits a sum over threads: numpy's order is kept there
 
 
-FLOAT32, FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)   # astype(dtype) is faster than astype(type)
+FLOAT32, FLOAT64, FLOAT16 = np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.float16)   # astype(dtype) is faster than astype(type)
 
 
 IN_PLACE = 4096     # from this many elements the float64 copy is worked on in place (one array fewer)
@@ -38,18 +38,23 @@ IN_PLACE = 4096     # from this many elements the float64 copy is worked on in p
 
 def via_float64(fn, a, *args):
     """fn computed in float64 and rounded once to a's float dtype: the
-    correctly rounded result in nearly every case (float64 inputs unchanged)."""
-    if a.dtype != FLOAT32:
+    correctly rounded result in nearly every case (float64 inputs unchanged).
+    float16 too: PyTorch's CPU kernels compute it in float32 and round once,
+    never in float16's own arithmetic."""
+    if a.dtype != FLOAT32 and a.dtype != FLOAT16:
         return fn(a, *args)
     x = a.astype(FLOAT64)
     if a.size >= IN_PLACE and not args and type(fn) is np.ufunc:    # a large array: a new one costs more than fn
-        return fn(x, out=x).astype(FLOAT32)
-    return fn(x, *args).astype(FLOAT32)
+        return fn(x, out=x).astype(a.dtype)
+    return fn(x, *args).astype(a.dtype)
 
 
 def sigmoid(a):
     """1 / (1 + exp(-a)) as PyTorch's formula, exp rounded once (via float64);
-    large arrays are worked on in place, which gives the same bits."""
+    large arrays are worked on in place, which gives the same bits. float16
+    is computed wider and rounded once, as PyTorch's float16 kernel."""
+    if a.dtype == FLOAT16:
+        return via_float64(lambda x: 1 / (1 + np.exp(-x)), a)
     if a.dtype != FLOAT32 or a.size < IN_PLACE:
         return 1 / (1 + via_float64(np.exp, -a))
     x = a.astype(FLOAT64)
@@ -185,7 +190,10 @@ def _outer_sum(x, columns):
 def cascade_sum(a, axis=None, keepdims=False):
     """a.sum(axis) added in PyTorch's order (float32 and float64; other
     dtypes, several axes and sums PyTorch would split over threads keep
-    numpy's sum)."""
+    numpy's sum). float16 is added in float32 and rounded once, as PyTorch
+    accumulates it."""
+    if a.dtype == FLOAT16:
+        return np.asarray(cascade_sum(a.astype(FLOAT32), axis, keepdims)).astype(FLOAT16)
     if axis is None and a.size <= ILP:   # numpy adds so few left to right, as PyTorch does
         out = np.add.reduce(a, None, None, None, keepdims)   # a.sum(keepdims=...), without its Python wrapper
         return out if out else out + a.dtype.type(0)   # PyTorch's sum of [-0.] is 0.
@@ -210,7 +218,10 @@ def cascade_sum(a, axis=None, keepdims=False):
 
 
 def cascade_mean(a, axis=None, keepdims=False):
-    """PyTorch's CPU mean: the sum, in its order, divided by the count."""
+    """PyTorch's CPU mean: the sum, in its order, divided by the count
+    (float16: in float32, rounded once)."""
+    if a.dtype == FLOAT16:
+        return np.asarray(cascade_mean(a.astype(FLOAT32), axis, keepdims)).astype(FLOAT16)
     if a.dtype.kind != "f" or a.dtype.itemsize < 4:
         return a.mean(axis=axis, keepdims=keepdims)
     count = a.size if axis is None else int(np.prod([a.shape[d] for d in np.atleast_1d(axis)]))

@@ -1,49 +1,105 @@
-"""Matrix products summed in PyTorch's order, for small inner dimensions.
+"""Matrix products summed in PyTorch's order, whatever BLAS numpy runs on.
 
-For a float32 product with a small output, PyTorch's CPU kernel adds the K
-products of each element one after another, left to right, each rounded (no
-fused multiply-add); numpy's BLAS blocks and fuses them, so the last bit
-differs now and then, and a training loop carries that difference along
-until it shows in print (d2l 3.2's estimation error did). So we add in
-PyTorch's order, for K up to 512 (measured that far). For an output of at
-least 4 rows and 12 columns (an MLP's hidden layers) PyTorch hands the
-product to its BLAS, which fuses the multiply-adds as numpy's product does,
-bit for bit (measured for K up to 128; above that, and for K > 512, numpy's
-product is used as is, not always PyTorch's bits). Measured against torch
-2.13 on x86-64."""
+numpy's float32 product is OpenBLAS's, whose kernel (chosen by the CPU, or
+by OPENBLAS_CORETYPE) decides the order of each element's K multiply-adds:
+the last bit differs from one machine to the next, and a training loop
+carries that difference along until it shows in print. So up to a size
+(REPLAY_WORK multiply-adds) the order is ours, the one PyTorch 2.13's CPU
+kernels use (measured against torch 2.13 on x86-64 with MKL):
+
+- a small output (fewer than 4 rows or 12 columns): PyTorch's own loop adds
+  the K products of each element left to right, each rounded, no fused
+  multiply-add (measured for K up to 512; kept above);
+- from 4 x 12 on, MKL's gemm: one fused multiply-add after another, k = 0,
+  1, ..., in blocks of 192 whose sums are then added (exact for 4, 8 and 12
+  or more rows; not for 5-7 and 9-11 rows, nor for 193 < K < 384, where
+  MKL's order was not found and this one is kept anyway: the same on every
+  machine). Each fused step is replayed exactly through float64 (float32.fma).
+
+Larger products (more than REPLAY_WORK multiply-adds or MAX_STEPS of K),
+and float64 ones, are numpy's: fast, and their last bits depend on the BLAS
+kernel (docs/float32.md)."""
 import numpy as np
+
+from .fma_exact import fma32
+from .float32 import cascade_sum
 
 try:    # np.einsum(..., optimize=False) is exactly this call behind numpy's array-function
     from numpy._core.multiarray import c_einsum        # dispatch, which costs more than a
 except ImportError:    # numpy < 2                       2x2 product itself (same code, same bits)
     from numpy.core.multiarray import c_einsum
 
-SMALL_K = 512
+MAX_STEPS = 4096                # K replayed step by step; above, numpy's BLAS
+DROPPED_BITS, HALFWAY = np.int64((1 << 29) - 1), np.int64(1 << 28)   # float64's bits below float32's last
 BLAS_ROWS, BLAS_COLS = 4, 12    # from this output size on, PyTorch's small-K loop gives way to BLAS (measured)
+MKL_BLOCK = 192                 # MKL's gemm adds K in blocks of this many fused multiply-adds (measured)
+REPLAY_WORK = 1 << 16           # multiply-adds replayed in our order (about 50x BLAS's time); above, numpy's BLAS
 FLOAT32 = np.dtype(np.float32)   # a dtype compares with a dtype faster than with a type
 
 
 def mm(a, b):
     """a @ b for 2-D a and 2-D (or 1-D) b."""
     k = a.shape[-1]
-    if a.dtype != FLOAT32 or k > SMALL_K or k <= 1:    # one product per element: nothing to order
+    if a.dtype != FLOAT32 or k <= 1:    # one product per element: nothing to order
         return a @ b
-    if a.shape[0] >= BLAS_ROWS and b.ndim == 2 and b.shape[1] >= BLAS_COLS:
-        return a @ b
-    if k <= 3:
-        # einsum's loop adds in this order for any layout when K <= 3 (checked);
-        # for longer K it switches to pairwise sums on contiguous rows
-        # order="C": a row-major result, as PyTorch's mm (x.contiguous() reads the layout)
-        return c_einsum("ik,k->i" if b.ndim == 1 else "ik,kj->ij", a, b, order="C")
-    if b.ndim == 2 and b.shape[1] >= 2:
-        return _products_summed_in_order(a, b)
     vec = b.ndim == 1
     if vec:
         b = b[:, None]
-    acc = a[:, 0:1] * b[0:1, :]
-    for i in range(1, k):
-        acc = acc + a[:, i:i + 1] * b[i:i + 1, :]
-    return acc[:, 0] if vec else acc
+    m, n = a.shape[-2], b.shape[-1]
+    work = int(np.prod(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))) * m * n * k
+    if m >= BLAS_ROWS and n >= BLAS_COLS:      # MKL's gemm in PyTorch: replayed up to a size
+        out = fused_blocks(a, b) if work <= REPLAY_WORK and k <= MAX_STEPS else np.matmul(a, b)
+    elif k <= 3 and a.ndim == 2 and b.ndim == 2:
+        # einsum's loop adds in this order for any layout when K <= 3 (checked);
+        # for longer K it switches to pairwise sums on contiguous rows
+        # order="C": a row-major result, as PyTorch's mm (x.contiguous() reads the layout)
+        out = c_einsum("ik,kj->ij", a, b, order="C")
+    elif a.ndim == 2 and b.ndim == 2 and n >= 2:
+        out = _products_summed_in_order(a, b)      # PyTorch's loop, at any size
+    elif k > MAX_STEPS or work > REPLAY_WORK:
+        out = np.matmul(a, b)
+    else:
+        out = a[..., 0:1] * b[..., 0:1, :]
+        for i in range(1, k):
+            out = out + a[..., i:i + 1] * b[..., i:i + 1, :]
+    return out[..., 0] if vec else out
+
+
+matmul = mm    # batched operands too (bmm, conv): each matrix in mm's order
+
+
+def fused_blocks(a, b):
+    """a @ b (float32, batched or not) as MKL's gemm: fused multiply-adds
+    in blocks of MKL_BLOCK, the blocks' sums added left to right."""
+    out = None
+    for start in range(0, a.shape[-1], MKL_BLOCK):
+        part = fused_sum(a[..., start:start + MKL_BLOCK], b[..., start:start + MKL_BLOCK, :])
+        out = part if out is None else out + part
+    return out
+
+
+def fused_sum(a, b):
+    """Each element of a @ b as fused multiply-adds, k = 0, 1, ...: the
+    running sum is rounded to float32 once per step, as an FMA rounds it.
+    The products are exact in float64; each step's sum is rounded there
+    and then to float32, and if any step could round differently twice
+    than once (rare), all are replayed exactly."""
+    steps = np.multiply(np.swapaxes(a, -1, -2)[..., :, :, None].astype(np.float64),
+                        b[..., :, None, :].astype(np.float64))       # (..., k, m, n): step k's product
+    acc = np.zeros(steps.shape[:-3] + steps.shape[-2:], np.float32)
+    for i in range(steps.shape[-3]):
+        s = steps[..., i, :, :]
+        s += acc                       # step i's sum, kept in steps for the check below
+        acc = s.astype(np.float32)
+    # rounding twice went wrong only where a step's float64 sum fell exactly
+    # halfway between two float32, or below float32's normal range
+    with np.errstate(invalid="ignore"):
+        suspect = ((steps.view(np.int64) & DROPPED_BITS) == HALFWAY) | (np.abs(steps) < 2.0 ** -125)
+    if suspect.any():
+        acc = np.float32(0)
+        for i in range(a.shape[-1]):      # each step an exact fma (fma_exact.fma32: round to odd)
+            acc = fma32(a[..., :, i:i + 1], b[..., i:i + 1, :], acc)
+    return acc
 
 
 BLOCK = 1 << 20    # products held at once: rows are taken in blocks of about this many
@@ -88,3 +144,13 @@ def addmm_product(a, b):
         half = lanes.shape[1] // 2
         lanes = lanes[:, :half] + lanes[:, half:]
     return lanes[:, 0]
+
+
+def dot(a, b):
+    """a . b for 1-D float32 a and b: the products added in PyTorch's sum
+    order (cascade_sum), the same on every machine. PyTorch's dot is MKL's,
+    whose order was not found (docs/float32.md); numpy's is OpenBLAS's,
+    which changes with the CPU."""
+    if a.dtype != FLOAT32 or a.shape[0] > REPLAY_WORK:
+        return np.dot(a, b)
+    return cascade_sum(a * b)

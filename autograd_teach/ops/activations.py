@@ -145,8 +145,13 @@ class HardtanhBackward0(OpNode):
         return np.clip(a, min_val, max_val).astype(a.dtype, copy=False)
 
     def backward(self, grad, a):
-        inside = (a > self.min_val) & (a < self.max_val)
-        return np.where(inside, grad, np.zeros((), grad.dtype))
+        return np.where(_outside(a, self.min_val, self.max_val), np.zeros((), grad.dtype), grad)
+
+
+def _outside(a, min_val, max_val):
+    """Where hardtanh's gradient is 0: at or beyond a bound. Written as ATen
+    writes it, so a NaN is inside and its gradient passes."""
+    return (a <= min_val) | (a >= max_val)
 
 
 def _hardsigmoid_grad(grad, x):
@@ -298,11 +303,10 @@ class HardtanhBackwardBackward0(OpNode):
 
     def forward(self, g, a, min_val, max_val):
         self.min_val, self.max_val = min_val, max_val
-        return np.where((a > min_val) & (a < max_val), g, np.zeros((), g.dtype))
+        return np.where(_outside(a, min_val, max_val), np.zeros((), g.dtype), g)
 
     def backward(self, grad, a):
-        inside = (a > self.min_val) & (a < self.max_val)
-        return np.where(inside, grad, np.zeros((), grad.dtype)), np.zeros_like(grad)
+        return np.where(_outside(a, self.min_val, self.max_val), np.zeros((), grad.dtype), grad), np.zeros_like(grad)
 
 
 class HardsigmoidBackwardNoDerivative(NoDerivative):

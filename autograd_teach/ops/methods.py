@@ -292,8 +292,7 @@ class OpMethods:
     def median(self, dim=None, keepdim=False):
         if dim is None:
             return O.MedianBackward0.apply(self)
-        size = self.shape[O.shape.check_dim(dim, self.dim())] if self.dim() else 1
-        dim, indices = O.sorting.kth_indices(self._data, (size + 1) // 2, dim, keepdim)
+        dim, indices = O.sorting.median_indices(self._data, dim, keepdim)
         return ReturnTypes("median", O.MedianBackward1.apply(self, dim, keepdim, indices), self._wrap(indices))
 
     def masked_select(self, mask):

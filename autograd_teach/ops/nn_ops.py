@@ -7,9 +7,11 @@ from .. import kernels
 from ..compat import dtypes
 from ..core.node import OpNode, quiet
 from ..core.ops.arithmetic import maybe_multiply  # noqa: F401  (the rules call it)
+from ..kernels.degenerate import accumulates_in_float32
 from ..core.ops.selection import where, zeros_like  # noqa: F401  (the rules call them)
 from ..core.ops.products import mm_mat1_backward, mm_mat2_backward, strides  # noqa: F401  (the rules call them)
 from ..core.ops.shape import check_dim
+from .bce_backward import binary_cross_entropy_backward  # noqa: F401  (the rule calls it)
 
 
 class AddmmBackward0(OpNode):
@@ -104,10 +106,13 @@ class SoftmaxBackward0(OpNode):
     attrs = ("dim",)
     to_float = True
 
+    @accumulates_in_float32
     def forward(self, a, dim):
         self.dim = d = _softmax_dim(dim, a.ndim)
         if a.ndim == 0:
             return np.ones_like(a)
+        if a.size == 0:       # nothing to normalise (an empty dim, or another one)
+            return a.copy()
         return kernels.softmax(a, d)
 
     def backward(self, grad, result):
@@ -129,10 +134,13 @@ class LogSoftmaxBackward0(OpNode):
     attrs = ("dim",)
     to_float = True
 
+    @accumulates_in_float32
     def forward(self, a, dim):
         self.dim = d = _softmax_dim(dim, a.ndim)
         if a.ndim == 0:
             return np.zeros_like(a)
+        if a.size == 0:
+            return a.copy()
         return kernels.log_softmax(a, d)
 
     def backward(self, grad, result):
@@ -216,9 +224,12 @@ class NllLossBackward0(OpNode):
             per = -self._w_per * g
         else:
             per = -self._w_per * g.reshape(-1)
+        # only the rows not ignored are written, as PyTorch's kernel: with every
+        # row ignored the gradient is 0, not 0 * (grad / 0)
         out = np.zeros(self._classes, dtype=g.dtype)
-        out[np.arange(len(per)), np.where(self.target.reshape(-1) == self.ignore_index, 0,
-                                          self.target.reshape(-1))] = per
+        target = self.target.reshape(-1)
+        rows = np.flatnonzero(target != self.ignore_index)
+        out[rows, target[rows]] = np.broadcast_to(per, target.shape)[rows]
         return out.reshape(self.input_metadata[0][0])
 
 
@@ -337,9 +348,12 @@ class NllLossBackwardBackward0(OpNode):
 class BinaryCrossEntropyBackward0(OpNode):
     """out = -(target * self.log().clamp_min(-100) + (1 - target) * (1 - self).log().clamp_min(-100)), reduced
 
-    self: grad * (self - target) / ((1 - self) * self).clamp(min=1e-12) / (self.numel() if reduction == "mean" else 1)
+    self: binary_cross_entropy_backward(grad, self, target, reduction)
     target: grad * ((1 - self).log().clamp(min=-100) - self.log().clamp(min=-100))
-            / (self.numel() if reduction == "mean" else 1)"""
+            / (self.numel() if reduction == "mean" else 1)
+
+    binary_cross_entropy_backward: grad * (self - target) / ((1 - self) * self).clamp(min=1e-12),
+    over numel for 'mean': an op of its own (ops/bce_backward.py), as in PyTorch."""
     inputs = ("self", "target")
     saved = ("self", "target")
     attrs = ("reduction",)

@@ -14,6 +14,7 @@ import numpy as np
 from .. import kernels
 from ..core.node import OpNode, quiet
 from ..compat.dtypes import no_bool_kernel
+from ..kernels.degenerate import sign
 from ..core.ops.selection import zeros_like  # noqa: F401  (the rules call it)
 
 LN2 = 0.6931471805599453     # M_LN2
@@ -75,7 +76,7 @@ class SignBackward0(OpNode):
     self: zeros_like(grad)
     """
     def forward(self, a):
-        return a.copy() if a.dtype.kind == "b" else np.sign(a)     # a bool tensor is its own sign
+        return a.copy() if a.dtype.kind == "b" else sign(a)     # a bool tensor is its own sign; NaN's is 0
 
     def backward(self, grad):
         return np.zeros_like(grad)

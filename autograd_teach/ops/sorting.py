@@ -7,7 +7,9 @@ even when no graph is recorded); the op then picks the values at them."""
 import numpy as np
 
 from ..core.node import OpNode
-from ..core.ops.reduction import MaxBackward0, value_selecting_reduction_backward  # noqa: F401  (the rules call it)
+from ..kernels.degenerate import evenly_distribute
+from ..core.ops.reduction import (MaxBackward0, evenly_distribute_backward,  # noqa: F401  (the rules call them)
+                                  value_selecting_reduction_backward)
 from ..core.ops.shape import check_dim
 
 
@@ -77,6 +79,20 @@ def kth_indices(a, k, dim, keepdim):
     return d, idx if keepdim else idx.squeeze(d)
 
 
+def median_indices(a, dim, keepdim):
+    """(dim, indices) of x.median(dim): the lower median, or where a slice
+    holds a NaN its first NaN (PyTorch's median is NaN there; kthvalue
+    counts NaN as the largest value instead)."""
+    size = a.shape[check_dim(dim, a.ndim)] if a.ndim else 1
+    if size == 0:
+        raise IndexError(f"median(): Expected reduction dim {check_dim(dim, a.ndim)} to have non-zero size.")
+    d, idx = kth_indices(a, (size + 1) // 2, dim, keepdim)
+    if a.ndim and a.dtype.kind == "f":
+        nans = np.isnan(a)
+        idx = np.where(nans.any(axis=d, keepdims=keepdim), np.argmax(nans, axis=d, keepdims=keepdim), idx)
+    return d, idx
+
+
 class KthvalueBackward0(OpNode):
     """out = self.kthvalue(k, dim, keepdim)   (values; the indices are saved)
 
@@ -120,11 +136,4 @@ class MedianBackward0(OpNode):
         return np.asarray(flat[-1] if nans.any() else flat[(a.size - 1) // 2])   # nan, if any, is the median
 
     def backward(self, grad, a, result):
-        mask = (a == result) | (np.isnan(a) & np.isnan(result))
-        return mask * (grad / mask.sum())
-
-
-def evenly_distribute_backward(grad, self, result):
-    """max()/min()/median() of all elements: ties share the gradient evenly."""
-    mask = (self == result) | (self.isnan() & result.isnan())
-    return mask * (grad / mask.sum())
+        return evenly_distribute(grad, a, result)

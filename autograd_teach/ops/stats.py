@@ -1,10 +1,15 @@
 """prod, var and std: reductions whose derivative needs the input back."""
+import math
+import warnings
+
 import numpy as np
 
 from ..compat import dtypes
 from ..core.node import OpNode, quiet
+from ..kernels.degenerate import accumulates_in_float32
 from ..core.ops.join import StackBackward0
 from ..core.ops.reduction import _expand_back, normalize_dims
+from ..core.ops.selection import where  # noqa: F401  (the rules call it)
 
 
 def _prod_grad(a, axis):
@@ -15,6 +20,16 @@ def _prod_grad(a, axis):
     before = np.cumprod(np.concatenate([ones, a[..., :-1]], axis=-1), axis=-1)
     after = np.flip(np.cumprod(np.flip(np.concatenate([a[..., 1:], ones], axis=-1), -1), axis=-1), -1)
     return np.moveaxis(before * after, -1, axis)
+
+
+def _prod(a, axis, keepdims):
+    """The product along axis. float16 multiplies left to right, each product
+    rounded to float16, as PyTorch's CPU prod (unlike its sums, it does not
+    accumulate float16 in float32; numpy's prod pairs them up)."""
+    if a.dtype != np.float16 or a.shape[axis] == 0:
+        return a.prod(axis=axis, keepdims=keepdims)
+    with np.errstate(over="ignore"):
+        return np.take(np.multiply.accumulate(a, axis=axis), [-1] if keepdims else -1, axis=axis)
 
 
 class ProdBackward0(OpNode):
@@ -28,12 +43,17 @@ class ProdBackward0(OpNode):
     saved = ("self", "result")
 
     def forward(self, a):
-        return a.prod()
+        return _prod(a.reshape(-1), 0, False)
 
     def out_dtype(self, dt):
         return dt if dt.is_floating_point else dtypes.int64
 
+    @quiet
     def backward(self, grad, a, result):
+        if a.ndim == 0:
+            return grad
+        if not (a == 0).any():     # PyTorch: result / self, so a NaN or inf input spreads as there
+            return grad * (result / a)
         return grad * _prod_grad(a.reshape(-1), 0).reshape(a.shape)
 
 
@@ -50,14 +70,18 @@ class ProdBackward1(OpNode):
     def forward(self, a, dim, keepdim=False):
         (self.dim,) = normalize_dims(dim, a.ndim)
         self.keepdim = keepdim
-        return a.prod(axis=self.dim if a.ndim else None, keepdims=keepdim)
+        return _prod(a, self.dim, keepdim) if a.ndim else a.copy()
 
     out_dtype = ProdBackward0.out_dtype
 
     def backward(self, grad, a, result):
         if a.ndim == 0:
             return grad
-        return _expand_back(grad, a.shape, (self.dim,), self.keepdim) * _prod_grad(a, self.dim)
+        grad = _expand_back(grad, a.shape, (self.dim,), self.keepdim)
+        if not (a == 0).any():     # PyTorch: result / self where no element is 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return grad * (_expand_back(result, a.shape, (self.dim,), self.keepdim) / a)
+        return grad * _prod_grad(a, self.dim)
 
 
 class VarBackward0(OpNode):
@@ -65,55 +89,72 @@ class VarBackward0(OpNode):
 
     self: var_backward(grad, self, dim, correction, keepdim)
 
-    var_backward: grad * 2 * (self - self.mean(dim, True)) / (N - correction),
-    N the number of elements reduced, grad unsqueezed back over dim.
+    var_backward: (2 / (N - correction)) * grad * (self - self.mean(dim, True)),
+    grad unsqueezed back over dim; N is the number of elements reduced, or 1
+    for dim=() (which reduces over all dims, as PyTorch's _safe_size counts
+    it: the gradient is then infinite). With all dims and N <= correction:
+    grad * (nan where self == mean, else inf).
     """
     saved = ("self",)
     attrs = ("correction", "dim", "keepdim")
     to_float = True
 
+    @accumulates_in_float32
     @quiet
     def forward(self, a, dim=None, correction=1, keepdim=False):
         if a.dtype.kind != "f":
             raise RuntimeError(f"std and var only support floating point and complex dtypes")
         self.dim = None if dim is None else normalize_dims(dim, a.ndim)
         self.correction, self.keepdim = correction, keepdim
-        axis = self.dim if a.ndim else None
+        axis = self.dim if a.ndim and self.dim else None     # dim=() reduces over all dims
         n = a.size if axis is None else int(np.prod([a.shape[d] for d in axis]))
-        self._n = n
+        outputs = 1 if axis is None else a.size // n if n else 0
+        if (a.size // outputs if outputs else 0) - correction <= 0:    # PyTorch: input numel / output numel
+            name = type(self).__name__[:3].lower()
+            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                          "reduction factor (input numel divided by output numel). (Triggered internally at "
+                          "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=4)
         centered = a - a.mean(axis=axis, keepdims=True)
         return (centered * centered).sum(axis=axis, keepdims=keepdim) / max(n - correction, 0)
 
     @quiet
     def backward(self, grad, a):
-        axis = self.dim if a.ndim else None
-        if axis is not None:
-            grad = _expand_back(grad, a.shape, axis, self.keepdim)
-        centered = a - a.mean(axis=axis, keepdims=True)
-        return grad * 2 * centered / max(self._n - self.correction, 0)
+        return _var_grad(grad, a, self.dim, self.correction, self.keepdim)
+
+
+def _var_grad(grad, a, dim, correction, keepdim):
+    """PyTorch's var_backward on arrays (see VarBackward0)."""
+    t = a.dtype.type
+    if not a.ndim or dim is None:
+        mean = a.mean(keepdims=True)
+        if a.size - correction <= 0:
+            return grad * np.where(a == mean, t(np.nan), t(np.inf))
+        return t(2.0 / (a.size - correction)) * grad * (a - mean)
+    grad = _expand_back(grad, a.shape, dim, keepdim)
+    n = int(np.prod([a.shape[d] for d in dim]))             # 1 for dim=()
+    mean = a.mean(axis=dim or None, keepdims=True)
+    return t(np.float64(2.0) / (n - correction)) * grad * (a - mean)
 
 
 class StdBackward0(VarBackward0):
     """out = self.var(dim, correction, keepdim).sqrt()
 
-    self: var_backward(grad / (2 * result), self, dim, correction, keepdim)
+    self: var_backward((grad / (result * 2)).masked_fill(result == 0, 0), self, dim, correction, keepdim)
 
-    The derivative of sqrt(var) is var's over 2 * std (PyTorch's std_backward).
+    The derivative of sqrt(var) is var's over 2 * std; where std is 0 (a
+    constant input) the gradient is 0, as PyTorch's std_backward masks it.
     """
     saved = ("self", "result")
 
+    @accumulates_in_float32
     @quiet
     def forward(self, a, dim=None, correction=1, keepdim=False):
         return np.sqrt(super().forward(a, dim, correction, keepdim))
 
     @quiet
     def backward(self, grad, a, result):
-        axis = self.dim if a.ndim else None
-        if axis is not None:
-            grad = _expand_back(grad, a.shape, axis, self.keepdim)
-            result = _expand_back(result, a.shape, axis, self.keepdim)
-        centered = a - a.mean(axis=axis, keepdims=True)
-        return grad * centered / (max(self._n - self.correction, 0) * result)
+        grad_var = np.where(result == 0, np.zeros((), grad.dtype), grad / (result * 2))
+        return _var_grad(grad_var, a, self.dim, self.correction, self.keepdim)
 
 
 class CumsumBackward0(OpNode):
@@ -125,6 +166,7 @@ class CumsumBackward0(OpNode):
     """
     attrs = ("dim",)
 
+    @accumulates_in_float32
     def forward(self, a, dim):
         (self.dim,) = normalize_dims(dim, a.ndim)
         return np.cumsum(a, axis=self.dim) if a.ndim else a.copy()
@@ -132,6 +174,7 @@ class CumsumBackward0(OpNode):
     def out_dtype(self, dt):
         return dt if dt.is_floating_point else dtypes.int64
 
+    @accumulates_in_float32
     def backward(self, grad):
         if grad.ndim == 0:
             return grad
@@ -154,6 +197,7 @@ class CumprodBackward0(OpNode):
     saved = ("self", "result")
     attrs = ("dim",)
 
+    @accumulates_in_float32
     def forward(self, a, dim):
         (self.dim,) = normalize_dims(dim, a.ndim)
         return np.cumprod(a, axis=self.dim) if a.ndim else a.copy()
@@ -199,9 +243,16 @@ def unsqueeze_to(grad, dim, keepdim):
 
 
 def var_backward(grad, self, dim, correction, keepdim):
-    n = self.numel() if dim is None else int(np.prod([self.shape[d] for d in dim]))
-    mean = self.mean() if dim is None else self.mean(tuple(dim), True)
-    return unsqueeze_to(grad, dim, keepdim) * 2 * (self - mean) / max(n - correction, 0)
+    if self.dim() == 0 or dim is None:
+        mean = self.mean()
+        if self.numel() - correction <= 0:
+            return grad * where(self == mean, math.nan, math.inf)
+        return (2.0 / (self.numel() - correction)) * grad * (self - mean)
+    n = int(np.prod([self.shape[d] for d in dim]))          # 1 for dim=(), as PyTorch's _safe_size
+    mean = self.mean(tuple(dim), True) if dim else self.mean().reshape((1,) * self.dim())
+    with np.errstate(divide="ignore"):
+        scale = float(np.float64(2.0) / (n - correction))
+    return scale * unsqueeze_to(grad, dim, keepdim) * (self - mean)
 
 
 def prod_others(self, dim=None):

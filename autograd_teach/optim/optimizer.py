@@ -5,6 +5,8 @@ single-tensor loop, in Tensor ops, run under no_grad as PyTorch runs it
 version). The rounding PyTorch's kernels do, fused multiply-adds in add with
 an alpha, lerp and addcmul, is those ops' business (kernels/float32.py,
 ops/ternary.py), so 100 steps give PyTorch's bits."""
+import warnings
+
 from ..core.grad_mode import no_grad
 from ..nn.parameter import zero_grad_of
 from ..core.tensor import Tensor
@@ -43,6 +45,10 @@ class Optimizer:
                 raise ValueError(f"parameter group didn't specify a value of required optimization "
                                  f"parameter {name}")
             group.setdefault(name, default)
+        if len({id(p) for p in group["params"]}) != len(group["params"]):   # each is then updated twice
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in future, this will "
+                          "cause an error; see github.com/pytorch/pytorch/issues/40967 for more information",
+                          UserWarning, stacklevel=3)
         seen = {id(p) for g in self.param_groups for p in g["params"]}
         if any(id(p) in seen for p in group["params"]):
             raise ValueError("some parameters appear in more than one parameter group")
@@ -59,22 +65,38 @@ class Optimizer:
                 loss = closure()
         with no_grad():
             for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, p.grad, self.state.setdefault(p, {}), group)
+                params = [p for p in group["params"] if p.grad is not None]
+                states = [self._state_for_step(p) for p in params]
+                for p, state in zip(params, states):
+                    self._update(p, p.grad, state, group)
+                for p, state in zip(params, states):
+                    if state:
+                        self.state[p] = state
         return loss
+
+    # Whether a step reads every parameter's state before updating any, and
+    # stores it after (SGD's momentum_buffer_list): then a parameter listed
+    # twice starts two buffers on its first step, and one without state (plain
+    # SGD) has none in state_dict. Otherwise (Adam...) the state is created
+    # as each parameter comes, and a parameter listed twice shares it.
+    reads_state_first = False
+
+    def _state_for_step(self, p):
+        return dict(self.state.get(p, ())) if self.reads_state_first else self.state.setdefault(p, {})
 
     def _update(self, param, grad, state, group):
         raise NotImplementedError(f"{type(self).__name__} must say how one parameter is updated")
 
     # -- saving and loading ---------------------------------------------------------
     def state_dict(self):
-        index, groups = {}, []
+        index, groups, start = {}, [], 0
         for group in self.param_groups:
             packed = {k: v for k, v in group.items() if k != "params"}
-            for p in group["params"]:
-                index.setdefault(id(p), len(index))
+            # numbered as PyTorch numbers them: by position, a parameter listed
+            # twice in a group under its last position
+            index.update({id(p): i for i, p in enumerate(group["params"], start) if id(p) not in index})
             packed["params"] = [index[id(p)] for p in group["params"]]
+            start += len(packed["params"])
             groups.append(packed)
         state = {index[id(p)]: dict(s) for p, s in self.state.items() if id(p) in index}
         return {"state": state, "param_groups": groups}

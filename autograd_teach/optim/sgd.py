@@ -18,6 +18,8 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
+    reads_state_first = True    # PyTorch's SGD gathers the momentum buffers first (see Optimizer)
+
     def _update(self, param, grad, state, group):
         """PyTorch's _single_tensor_sgd for one parameter."""
         if group["maximize"]:

@@ -11,6 +11,11 @@ result's dtype, shape, requires_grad, grad_fn name and values, then every
 leaf's .grad. An op that fails prints its exception type and first line,
 so refusals are compared too.
 
+After them come the programs of tests/golden/fuzz_degenerate.py (NaN and
+degenerate inputs, empty dims, dim=(), float16, .data and requires_grad_
+between forward and backward, in-place writes into the base of expands and
+splits, broadcasting masks, nn modules and losses), made from SEED + 1.
+
 The programs are made from SEED alone (random.Random(SEED)); the recorder
 stores each one's source beside its output, and the test checks the
 generator still makes exactly those sources, so a failure names a case
@@ -298,7 +303,19 @@ def programs(seed=SEED, n=N_CASES):
             case.step(k)
         case.finish()
         out.append((f"fuzz_{i:03d}", "\n".join(case.lines) + "\n"))
-    return out
+    return out + _degenerate().programs(seed + 1)
+
+
+def _degenerate():
+    """tests/golden/fuzz_degenerate.py, the second family, loaded by path as
+    this file is (the recorder and the test load tests/golden/ files so)."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("golden_fuzz_degenerate",
+                                                  Path(__file__).with_name("fuzz_degenerate.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 _RECORD = None

@@ -13,6 +13,7 @@ import numpy as np
 from ... import kernels
 from ...compat import dtypes
 from ..node import NUMBERS, OpNode, quiet
+from ...kernels.degenerate import atan2_recip
 from .selection import full_like, where, zeros_like  # noqa: F401  (the rules call them)
 
 
@@ -218,8 +219,8 @@ class PowBackward2(OpNode):
 class Atan2Backward0(OpNode):
     """out = torch.atan2(self, other)   (the angle of the point (other, self))
 
-    self: grad * other / (self * self + other * other)
-    other: grad * -self / (self * self + other * other)
+    self: grad * other * atan2_recip(self, other)
+    other: grad * -self * atan2_recip(self, other)
     """
     inputs = ("self", "other")
     saved = ("self", "other")
@@ -231,8 +232,7 @@ class Atan2Backward0(OpNode):
 
     @quiet
     def backward(self, grad, a, b):
-        denom = a * a + b * b
-        return grad * b / denom, grad * -a / denom
+        return grad * b * atan2_recip(a, b), grad * -a * atan2_recip(a, b)     # 0 at the origin
 
 
 # -- the number overloads ------------------------------------------------------

@@ -6,6 +6,7 @@ import numpy as np
 from ... import kernels
 from ...compat import dtypes, random
 from ..node import OpNode, quiet
+from ...kernels.degenerate import sign
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 
 
@@ -72,7 +73,7 @@ class AbsBackward0(OpNode):
         return np.abs(a)
 
     def backward(self, grad, a):
-        return grad * np.sign(a)
+        return grad * sign(a)     # 0 at NaN, as PyTorch's sgn
 
 
 class SgnBackward0(OpNode):
@@ -87,7 +88,7 @@ class SgnBackward0(OpNode):
     saved = ("self", "result")
 
     def forward(self, a):
-        return a.copy() if a.dtype.kind == "b" else np.sign(a)     # a bool tensor is its own sign
+        return a.copy() if a.dtype.kind == "b" else sign(a)     # a bool tensor is its own sign; NaN's is 0
 
     def backward(self, grad, a, result):
         return np.zeros_like(grad)

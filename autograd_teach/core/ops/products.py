@@ -44,7 +44,7 @@ class DotBackward0(_Product):
                                "elements respectively")
 
     def forward(self, a, b):
-        return np.dot(a, b)
+        return kernels.dot(a, b)
 
     def backward(self, grad, a, b):
         need_a, need_b = self.needs_input_grad
@@ -151,12 +151,12 @@ class BmmBackward0(_Product):
             raise RuntimeError(f"expected scalar type {da.legacy_name} but found {db.legacy_name}")
 
     def forward(self, a, b):
-        return np.matmul(a, b)
+        return kernels.matmul(a, b)
 
     def backward(self, grad, a, b):
         need_a, need_b = self.needs_input_grad
-        return (grad @ np.swapaxes(b, -1, -2) if need_a else None,
-                np.swapaxes(a, -1, -2) @ grad if need_b else None)
+        return (kernels.matmul(grad, np.swapaxes(b, -1, -2)) if need_a else None,
+                kernels.matmul(np.swapaxes(a, -1, -2), grad) if need_b else None)
 
 
 # -- the functions the rules call, by PyTorch's names (FunctionsManual.cpp) ----------------

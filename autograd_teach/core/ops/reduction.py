@@ -5,6 +5,8 @@ import numpy as np
 from ... import kernels
 from ...compat import dtypes
 from ..node import OpNode, quiet
+from ...kernels.degenerate import (accumulates_in_float32, check_amax_dims, check_inf_norm_dims,  # noqa: F401
+                                  evenly_distribute, evenly_distribute_backward, logsumexp_dims, reduced_axes, sign)
 from .selection import ScatterBackward0, where
 from .shape import check_dim
 
@@ -57,7 +59,7 @@ class SumBackward1(OpNode):
 
     def forward(self, a, dim, keepdim=False):
         self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
-        return kernels.sum(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
+        return kernels.sum(a, axis=reduced_axes(self.dim, a.ndim), keepdims=keepdim)
 
     out_dtype = SumBackward0.out_dtype
 
@@ -101,10 +103,10 @@ class MeanBackward1(OpNode):
             MeanBackward0.forward(self, a)
         self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
         with np.errstate(invalid="ignore", divide="ignore"):   # the mean of nothing is nan, silently, as in PyTorch
-            return kernels.mean(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
+            return kernels.mean(a, axis=reduced_axes(self.dim, a.ndim), keepdims=keepdim)
 
     def backward(self, grad):
-        n = int(np.prod([self.self_sym_sizes[d] for d in self.dim])) if self.self_sym_sizes else 1
+        n = int(np.prod([self.self_sym_sizes[d] for d in self.dim or range(len(self.self_sym_sizes))]))
         with np.errstate(divide="ignore", invalid="ignore"):   # an empty dim: nothing to spread
             return _expand_back(grad / n, self.self_sym_sizes, self.dim, self.keepdim)
 
@@ -112,9 +114,9 @@ class MeanBackward1(OpNode):
 class MaxBackward1(OpNode):
     """out = self.max()   (of all elements)
 
-    self: (self == result) * (grad / (self == result).sum())
+    self: evenly_distribute_backward(grad, self, result)
 
-    Ties share the gradient evenly (PyTorch: evenly_distribute_backward(grad, self, result)).
+    Ties share the gradient evenly; a NaN result sends it to the NaNs.
     """
     saved = ("self", "result")
     _reduce = staticmethod(np.max)
@@ -126,16 +128,15 @@ class MaxBackward1(OpNode):
         return self._reduce(a)
 
     def backward(self, grad, a, result):
-        mask = a == result
-        return mask * (grad / mask.sum())
+        return evenly_distribute(grad, a, result)
 
 
 class MinBackward1(MaxBackward1):
     """out = self.min()   (of all elements)
 
-    self: (self == result) * (grad / (self == result).sum())
+    self: evenly_distribute_backward(grad, self, result)
 
-    Ties share the gradient evenly (PyTorch: evenly_distribute_backward(grad, self, result)).
+    Ties share the gradient evenly; a NaN result sends it to the NaNs.
     """
     _reduce = staticmethod(np.min)
 
@@ -198,11 +199,13 @@ class LinalgVectorNormBackward0(OpNode):
     attrs = ("ord", "dim", "keepdim")
     to_float = True
 
+    @accumulates_in_float32
     def forward(self, a, ord=2, dim=None, keepdim=False):
         self.ord, self.keepdim = ord, keepdim
-        self.dim = None if dim is None else normalize_dims(dim, a.ndim)
+        self.dim = None if dim is None else normalize_dims(dim, a.ndim) or None   # dim=(): all dims
         axis = self.dim if a.ndim else None
         absa = np.abs(a)
+        check_inf_norm_dims(a, ord, dim, self.dim)
         if ord == float("inf"):
             return absa.max(axis=axis, keepdims=keepdim)
         if ord == 2:
@@ -222,13 +225,13 @@ class LinalgVectorNormBackward0(OpNode):
         if self.ord == 2:
             scale = np.where(result == 0, 0, a / result)
         elif self.ord == 1:
-            scale = np.sign(a)
-        elif self.ord == float("inf"):
-            mask = np.abs(a) == result
-            scale = np.sign(a) * mask / mask.sum(axis=self.dim, keepdims=True)
+            scale = sign(a)
+        elif self.ord == float("inf"):   # the NaNs are maxima too, and their sign is 0
+            mask = (np.abs(a) == result) | np.isnan(a)
+            scale = sign(a) * mask / mask.sum(axis=self.dim, keepdims=True)
         else:
             p = self.ord
-            scale = np.where(result == 0, 0, np.sign(a) * np.abs(a) ** (p - 1) / result ** (p - 1))
+            scale = np.where(result == 0, 0, sign(a) * np.abs(a) ** (p - 1) / result ** (p - 1))
         return grad * scale
 
 
@@ -246,12 +249,10 @@ class AmaxBackward0(OpNode):
     _reduce = staticmethod(np.max)
 
     def forward(self, a, dim=(), keepdim=False):
-        self.dim = normalize_dims(dim, a.ndim) if a.ndim and dim != () else tuple(range(a.ndim))
+        self.dim = normalize_dims(dim, a.ndim) or tuple(range(a.ndim))   # dim=(): all dims
         self.keepdim = keepdim
         name = type(self).__name__[:4].lower()
-        for d in self.dim:
-            if a.shape[d] == 0:
-                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        check_amax_dims(name, a, dim, normalize_dims(dim, a.ndim) and self.dim)
         return self._reduce(a, axis=self.dim, keepdims=keepdim) if a.ndim else a.copy()
 
     def backward(self, grad, a, result):
@@ -283,9 +284,10 @@ class LogsumexpBackward0(OpNode):
     attrs = ("dim", "keepdim")
     to_float = True
 
+    @accumulates_in_float32
     @quiet
     def forward(self, a, dim, keepdim=False):
-        self.dim, self.keepdim = normalize_dims(dim, a.ndim) if a.ndim else (), keepdim
+        self.dim, self.keepdim = logsumexp_dims(normalize_dims(dim, a.ndim), a.ndim, keepdim) if a.ndim else (), keepdim
         if not a.ndim:
             return a.copy()
         m = a.max(axis=self.dim, keepdims=True) if a.size else np.zeros((1,) * a.ndim, a.dtype)
@@ -310,8 +312,9 @@ class NansumBackward0(OpNode):
     saved = ("self",)
     attrs = ("dim", "keepdim")
 
+    @accumulates_in_float32
     def forward(self, a, dim=None, keepdim=False):
-        self.dim = normalize_dims(dim, a.ndim) if dim is not None and a.ndim else tuple(range(a.ndim))
+        self.dim = (dim is not None and a.ndim and normalize_dims(dim, a.ndim)) or tuple(range(a.ndim))
         self.keepdim = keepdim
         return np.nansum(a, axis=self.dim, keepdims=keepdim)
 
@@ -351,15 +354,15 @@ def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim):
         return None                    # a count of nonzeros is flat: no gradient at all
     if dim is not None and not keepdim and self.dim():
         grad, result = _unsqueeze_dims(grad, dim), _unsqueeze_dims(result, dim)
-    sign = self._wrap(np.sign(self._data))    # sign(self) is flat: a constant of the graph
+    sign_ = self._wrap(sign(self._data))    # sign(self) is flat: a constant of the graph
     if ord == 2:
         return grad * (self / result).masked_fill_(result == 0, 0)
     if ord == 1:
         return self.sgn() * grad
     if ord == float("inf"):
-        mask = np.abs(self._data) == result._data
-        return grad * self._wrap(np.sign(self._data) * mask / mask.sum(axis=dim, keepdims=True))
-    return where(result == 0, 0.0, grad * sign * self.abs().pow(ord - 1) / result.pow(ord - 1))
+        mask = (np.abs(self._data) == result._data) | np.isnan(self._data)
+        return grad * self._wrap(sign(self._data) * mask / mask.sum(axis=dim, keepdims=True))
+    return where(result == 0, 0.0, grad * sign_ * self.abs().pow(ord - 1) / result.pow(ord - 1))
 
 
 def scale_grad_by_count(grad, mask, dims):

@@ -264,10 +264,12 @@ class Module:
 
     # -- saving and loading --------------------------------------------------------
     def state_dict(self, *, destination=None, prefix="", keep_vars=False):
-        """name -> tensor, detached (sharing storage) unless keep_vars."""
+        """name -> tensor, detached (sharing storage) unless keep_vars. A module
+        used twice (shared weights) is saved under each of its names, as
+        PyTorch's state_dict recurses into every child."""
         out = OrderedDict() if destination is None else destination
         metadata = vars(out).setdefault("_metadata", OrderedDict())   # PyTorch's: each module's version
-        for name, module in self.named_modules(prefix=prefix.rstrip(".")):
+        for name, module in self.named_modules(prefix=prefix.rstrip("."), remove_duplicate=False):
             metadata[name] = {"version": module._version}
             head = name + "." if name else ""
             for key, value in list(module._parameters.items()) + module._persistent_buffers():
@@ -283,7 +285,7 @@ class Module:
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         metadata = getattr(state_dict, "_metadata", None)
         state_dict = dict(state_dict)     # a copy: a module may fill in keys old checkpoints lack
-        for name, module in self.named_modules():
+        for name, module in self.named_modules(remove_duplicate=False):
             version = None if metadata is None else metadata.get(name, {}).get("version")
             module._upgrade_state_dict(state_dict, name + "." if name else "", version)
         own = self.state_dict(keep_vars=True)
