@@ -48,16 +48,20 @@ $(TORCH_STAMP): $(STAMP)
 # One pytest run: unit, property, golden and browser tests under tests/, and
 # nbval over every executed lesson (stored outputs, SVG diagrams included,
 # must match a fresh run; only object addresses are masked).
-# Then the tests whose float32 bits numpy's BLAS could change, again under
-# OpenBLAS's Haswell kernel (another summation order than AVX-512's), where
-# the CPU can run it: the package's bits must not depend on the kernel.
+# Then the tests whose float32 bits numpy's BLAS could change, again under the
+# other OpenBLAS setting: with OPENBLAS_CORETYPE unset where the machine sets
+# it, else under the Haswell kernel (another summation order than AVX-512's)
+# where the CPU can run it. The package's bits must not depend on the kernel.
 BLAS_TESTS := tests/test_golden.py tests/test_matmul_order.py tests/test_float32_bits.py tests/test_fuzz.py \
   tests/test_viz_goldens.py
 test: $(STAMP) $(TORCH_STAMP)
 	@sh scripts/ensure_chromium.sh
 	$(PY) -m pytest tests notebooks --nbval --nbval-current-env \
 	  --nbval-sanitize-with notebooks/nbval_sanitize.cfg
-	@if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then \
+	@if [ -n "$${OPENBLAS_CORETYPE:-}" ]; then \
+	  echo "again with OPENBLAS_CORETYPE unset (it was $$OPENBLAS_CORETYPE):"; \
+	  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(PY) -m pytest -q -p no:cacheprovider $(BLAS_TESTS); \
+	elif grep -qw avx2 /proc/cpuinfo 2>/dev/null; then \
 	  echo "again under OPENBLAS_CORETYPE=Haswell:"; \
 	  OPENBLAS_CORETYPE=Haswell $(PY) -m pytest -q -p no:cacheprovider $(BLAS_TESTS); fi
 
