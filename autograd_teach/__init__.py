@@ -117,3 +117,11 @@ def _tensors_only(name):
 logical_and, logical_or, logical_xor, fmax, fmin, isclose = map(
     _tensors_only, ("logical_and", "logical_or", "logical_xor", "fmax", "fmin", "isclose"))
 from .compat.shape_functions import meshgrid, repeat_interleave  # noqa: E402,F401
+
+# --- torch.func: grad, vjp, jvp, vmap, jacrev, jacfwd, hessian ---
+from . import func  # noqa: E402,F401
+from .compat.einsum import einsum  # noqa: E402,F401
+logcumsumexp = _function_form("logcumsumexp")  # noqa: E305
+from .ops.bernoulli import bernoulli  # noqa: E402,F401
+from .ops.unique import unique, unique_consecutive  # noqa: E402,F401
+det, inverse = linalg.det, linalg.inv  # noqa: E305

@@ -46,3 +46,25 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     if len(dim) == 1 and not isinstance(ord, str):   # 'fro' and 'nuc' are matrix norms only
         return vector_norm(A, ord, dim, keepdim, dtype=dtype)
     return matrix_norm(A, ord, dim, keepdim, dtype=dtype)
+
+
+# -- determinant, inverse, solve, Cholesky (ops/linalg_inverse.py) --------------------------------
+LinAlgError = O.linalg_inverse.LinAlgError
+
+
+def det(A):
+    return O.LinalgDetBackward0.apply(A)
+
+
+def inv(A):
+    return O.LinalgInvExBackward0.apply(A)
+
+
+def solve(A, B, *, left=True):
+    if not left:
+        raise NotImplementedError("autograd_teach: linalg.solve(left=False) is not implemented")
+    return O.LinalgSolveExBackward0.apply(A, B)
+
+
+def cholesky(A, *, upper=False):
+    return O.LinalgCholeskyExBackward0.apply(A, upper)

@@ -3,6 +3,7 @@
     .venv/bin/python scripts/build_lessons.py            # every lesson, both languages, and the index
     .venv/bin/python scripts/build_lessons.py 02 05      # only lessons 02 and 05 (and the index)
     .venv/bin/python scripts/build_lessons.py --check    # only compare sources, run nothing
+    .venv/bin/python scripts/build_lessons.py --index-only   # only the index and the README's list
 
 The first line is the one command that rebuilds and re-executes everything
 (run it after any change to the renderer's output, then commit notebooks/).
@@ -28,20 +29,27 @@ and the Chinese side by side::
     print("完成")      # 中文的注释和输出
     %% answer
     guess = 4.0        # the exercise above, solved: the answer key
+    %% wrong
+    guess = 5.0        # optional: a wrong attempt, for the learner-path test
 
 A ``%% md`` cell must have both an ``:: en`` and a ``:: zh`` part.  A
 ``%% code`` cell without parts is shared by both languages; with parts, the
 two may differ only in comments and string literals (tests/test_lessons.py
 compares their tokens).  A ``%% answer`` block belongs to the exercise cell
 just before it (a cell calling ``check(...)``): it is that cell as a solved
-learner would write it.  It never reaches the notebooks; the tests run every
-lesson with the answers in place and require ✓ from every ``check``.
+learner would write it.  It never reaches the notebooks; the tests walk every
+lesson as a learner would (tests/test_lessons_path.py): each exercise run as
+given, then wrong, then right, then right again, then Run All once more, in
+one kernel, and require the prompt, ✗, ✓, ✓ and ✓.  A ``%% wrong`` block (after
+the answer) is the wrong attempt; without one it is the exercise with every
+``...`` replaced by a number no exercise expects (:func:`wrong_version`).
 
 From a source this script writes ``notebooks/en/NN_name.ipynb`` and
 ``notebooks/zh/NN_name.ipynb``: the same cells in the same order with the
 same ids, then runs each one with nbclient in a kernel of the Python running
 this script, and stores the outputs.  ``notebooks/index.ipynb`` (markdown
-only) is written from the lessons' titles and ``PROMISES``.
+only) and the README's lesson list are written from the lessons' titles and
+goals (each lesson's first cell states one, on a ``**Goal:**`` line).
 
 The Chinese text is checked against ``notebooks/src/glossary.md`` (one term
 per idea) and for ASCII punctuation in Chinese prose: ``check_chinese``;
@@ -83,7 +91,7 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 ID_NAMESPACE = uuid.UUID("6f1c3c52-5a0e-4d8e-9a57-2b7f4d1e0a11")  # any fixed UUID
 
-_MARKER = re.compile(r"^%%\s*(md|code|answer)\s*$")
+_MARKER = re.compile(r"^%%\s*(md|code|answer|wrong)\s*$")
 _LANG = re.compile(r"^::\s*(en|zh)\s*$")
 
 
@@ -135,17 +143,20 @@ def _fail(message):
 def parse_source(text, where="<source>"):
     """The cells of a lesson source, in order: dicts ``{"type": "markdown" or
     "code", "en": str, "zh": str}``; a code cell followed by a ``%% answer``
-    block also has ``"answer": {"en": str, "zh": str}``."""
+    block also has ``"answer": {"en": str, "zh": str}`` (and ``"wrong"``, the
+    same, after a ``%% wrong`` block)."""
     cells, kind, body, start = [], None, [], 0
 
     def finish():
         if kind is None:
             return
         parts = _parts(body, where, start, kind)
-        if kind == "answer":
-            if not cells or cells[-1]["type"] != "code" or "answer" in cells[-1]:
-                raise SourceError(f"{where}:{start}: an answer block must follow its exercise's code cell")
-            cells[-1]["answer"] = parts
+        if kind in ("answer", "wrong"):
+            if not cells or cells[-1]["type"] != "code" or kind in cells[-1] or \
+                    (kind == "wrong" and "answer" not in cells[-1]):
+                raise SourceError(f"{where}:{start}: an {kind} block must follow its exercise's code cell"
+                                  + (" and its answer" if kind == "wrong" else ""))
+            cells[-1][kind] = parts
         else:
             cells.append({"type": "code" if kind == "code" else "markdown", **parts})
 
@@ -254,6 +265,27 @@ def build_notebook(source_path, lang, answers=False):
     return nb
 
 
+WRONG_GUESS = "-1234.5"  # no exercise expects it, and it is a plain number: the cell still runs
+
+
+def wrong_version(cell, lang):
+    """A wrong attempt at an exercise cell: its ``%% wrong`` block, or the cell with
+    every ``...`` token replaced by ``WRONG_GUESS`` (a "fix the code" cell, with no
+    ``...``, is wrong as given)."""
+    if "wrong" in cell:
+        return cell["wrong"][lang]
+    import io
+    import tokenize
+    source = cell[lang]
+    lines = source.splitlines(keepends=True)
+    dots = [t.start for t in tokenize.generate_tokens(io.StringIO(source).readline)
+            if t.type == tokenize.OP and t.string == "..."]
+    for row, col in reversed(dots):
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + WRONG_GUESS + line[col + 3:]
+    return "".join(lines)
+
+
 def title_of(nb):
     """The first '# ' heading of a notebook's first cell."""
     for line in nb.cells[0].source.splitlines():
@@ -268,36 +300,23 @@ Short lessons on how PyTorch's autograd works, each in English and in Chinese
 (the same code in both). Every lesson runs the code of a Chinese PyTorch tutorial
 on `autograd_teach`, which prints what PyTorch prints, draws the autograd graph before
 and after `backward()`, and replays the backward pass node by node in a widget.
-Each ends with exercises: predict, then check; the last one asks for code.
+Each ends with exercises: predict, then check, as often as you like; most end with one that asks for code.
 
 几节短课，讲清 PyTorch 的 autograd（自动求导）是怎么工作的。每节课都有英文版和中文版，
 两者的代码相同。课程中的代码来自几篇中文 PyTorch 教程，运行在 `autograd_teach`
 上——它打印的结果与 PyTorch 一致；每节课都会画出 `backward()` 前后的计算图，并用一个小部件
-逐个节点地回放反向传播。每节课最后都有练习：先预测，再核对；最后一道要写代码。"""
+逐个节点地回放反向传播。每节课最后都有练习：先预测，再核对，运行多少次都可以；多数课的最后一道要写代码。"""
 
-# One line per lesson: what you will be able to do after it.
-PROMISES = {
-    "01": ("see what autograd records, walk the graph, and read the widget",
-           "看懂 autograd 记录了什么，沿计算图行走，读懂小部件"),
-    "02": ("compute a gradient with `backward()`, by the chain rule summed over paths",
-           "用 `backward()` 求梯度：链式法则，按路径求和"),
-    "03": ("differentiate a vector output: the `gradient` argument is a vector-Jacobian product",
-           "对向量输出求导：`gradient` 参数就是向量-雅可比积"),
-    "04": ("know which tensors get `.grad`, and what `retain_graph` keeps",
-           "知道哪些张量有 `.grad`，`retain_graph` 保留了什么"),
-    "05": ("keep computations out of the graph, safely",
-           "安全地把计算挪到计算图之外"),
-    "06": ("differentiate any Python code, loops and branches included",
-           "对任意 Python 代码求导，包括循环和分支"),
-    "07": ("write a training loop by hand, from a straight line to a small network",
-           "亲手写训练循环，从直线到小型神经网络"),
-    "08": ("write a node's backward yourself and prove it right with `gradcheck`",
-           "自己写一个节点的反向传播，并用 `gradcheck` 证明它是对的"),
-    "09": ("train the same models with `nn`, `optim` and a `DataLoader`, and see the same graph",
-           "用 `nn`、`optim` 和 `DataLoader` 训练同样的模型，看到同一张计算图"),
-    "10": ("differentiate a gradient: `create_graph=True`, x³'' drawn, a Hessian-vector product",
-           "对梯度再求导：`create_graph=True`，画出 x³ 的二阶导数，海森-向量积"),
-}
+GOAL = {"en": "**Goal:**", "zh": "**目标：**"}  # one line in each lesson's first cell
+
+
+def goal_of(nb, lang):
+    """A lesson's one stated goal: the text after its first cell's "**Goal:**" line."""
+    lines = [line for line in nb.cells[0].source.splitlines() if line.startswith(GOAL[lang])]
+    if len(lines) != 1:
+        raise SourceError(f"a lesson's first cell must state one goal, a line starting with {GOAL[lang]}")
+    return lines[0][len(GOAL[lang]):].strip()
+
 
 INDEX_TAIL = """## How to use them · 使用方法
 
@@ -339,8 +358,9 @@ def build_index(lessons):
     """The markdown-only lesson index, linking both languages of every lesson."""
     rows = ["| # | English | 中文 |", "| --- | --- | --- |"]
     for stem, path in lessons.items():
-        en, zh = (title_of(build_notebook(path, lang)) for lang in LANGS)
-        promise_en, promise_zh = PROMISES[stem[:2]]
+        en_nb, zh_nb = (build_notebook(path, lang) for lang in LANGS)
+        en, zh = title_of(en_nb), title_of(zh_nb)
+        promise_en, promise_zh = goal_of(en_nb, "en"), goal_of(zh_nb, "zh")
         rows.append(f"| {stem[:2]} | [{en}](en/{stem}.ipynb)<br>{promise_en} "
                     f"| [{zh}](zh/{stem}.ipynb)<br>{promise_zh} |")
     nb = nbformat.v4.new_notebook()
@@ -349,6 +369,35 @@ def build_index(lessons):
     for i, text in enumerate((INDEX_HEAD, "\n".join(rows), INDEX_TAIL, INDEX_PYTORCH)):
         nb.cells.append(nbformat.v4.new_markdown_cell(text, id=f"index-{i:03d}"))
     return nb
+
+
+README = ROOT / "README.md"
+README_BEGIN = "<!-- the lesson list: written by scripts/build_lessons.py from the lessons' titles and goals -->"
+README_END = "<!-- end of the lesson list -->"
+
+
+def readme_lessons(lessons):
+    """The README's lesson list: how many, then each title and its goal."""
+    count = len(lessons)
+    lines = [README_BEGIN,
+             f"{count} lessons, each in English (`notebooks/en/`) and Chinese (`notebooks/zh/`),",
+             "listed side by side in `notebooks/index.ipynb`, built from one source per lesson",
+             "(`notebooks/src/`, `scripts/build_lessons.py`) and stored executed, so nbval",
+             "checks every output, diagrams included:", ""]
+    for k, path in enumerate(lessons.values(), 1):
+        nb = build_notebook(path, "en")
+        title = title_of(nb).split(" · ", 1)[-1]
+        goal = goal_of(nb, "en")
+        lines.append(f"{k}. {title}. {goal[:1].upper()}{goal[1:]}")
+    return "\n".join(lines + ["", README_END])
+
+
+def with_readme_lessons(text, lessons):
+    """README text with its lesson list (between the two markers) rewritten."""
+    start, end = text.find(README_BEGIN), text.find(README_END)
+    if start < 0 or end < start:
+        raise SourceError(f"README.md has no lesson list between {README_BEGIN!r} and {README_END!r}")
+    return text[:start] + readme_lessons(lessons) + text[end + len(README_END):]
 
 
 def execute(nb, cwd):
@@ -426,19 +475,26 @@ def main(argv=None):
     parser.add_argument("lessons", nargs="*", help="lesson numbers or names (default: all)")
     parser.add_argument("--check", action="store_true",
                         help="only check that the notebooks' cells match their sources")
+    parser.add_argument("--index-only", action="store_true",
+                        help="only write notebooks/index.ipynb and the README's lesson list (runs nothing)")
     args = parser.parse_args(argv)
     lessons = lesson_sources()
+
     if args.check:
         stale = check_sources(lessons)
         for stem, path in lessons.items():
             stale += check_chinese(parse_source(path.read_text(encoding="utf-8"), stem), stem)
+        readme = README.read_text(encoding="utf-8")
+        if with_readme_lessons(readme, lessons) != readme:
+            stale.append("README.md (its lesson list)")
         for s in stale:
             print(f"out of date or not following the glossary: {s}")
         print("notebooks match their sources" if not stale else
               "run scripts/build_lessons.py to rebuild")
         return 1 if stale else 0
-    chosen = {k: v for k, v in lessons.items()
-              if not args.lessons or any(k == a or k.startswith(a + "_") or k[:2] == a for a in args.lessons)}
+    chosen = {} if args.index_only else {
+        k: v for k, v in lessons.items()
+        if not args.lessons or any(k == a or k.startswith(a + "_") or k[:2] == a for a in args.lessons)}
     if args.lessons and not chosen:
         parser.error(f"no lesson matches {args.lessons}; have {list(lessons)}")
     for stem, path in chosen.items():
@@ -451,7 +507,8 @@ def main(argv=None):
             nb = execute(build_notebook(path, lang), target.parent)
             write(normalize(nb, f"{lang}/{stem}"), target)
     write(build_index(lessons), NOTEBOOKS / "index.ipynb")
-    print("wrote notebooks/index.ipynb")
+    README.write_text(with_readme_lessons(README.read_text(encoding="utf-8"), lessons), encoding="utf-8")
+    print("wrote notebooks/index.ipynb and the README's lesson list")
     return 0
 
 

@@ -8,6 +8,8 @@
   the factory function, so the Tensor's module is core.tensor);
 - no function in the core is longer than 40 lines, and the Tensor class is
   under 400;
+- float32 kernel code (float64 round trips, fused multiply-adds, PyTorch's
+  summation orders) is in autograd_teach/kernels/ only;
 - a module writes no other module's private attributes (x._name = ... where
   _name belongs to a class or global of another module), and reads another
   module's private names only through the protocol tensor.py documents, or
@@ -137,6 +139,26 @@ def test_the_core_is_read_in_one_sitting():
     assert len(lines) >= 10 and sum(lines.values()) < 6000, sum(lines.values())
 
 
+KERNEL_CODE = re.compile(r"\bvia_float64\(|^[ \t]*def (?:_?fma(?:32|64|_\w+)?|sleef_\w*|cascade_\w*|_two_sum|_round_to_odd)\(", re.M)
+
+
+def kernel_code(source):
+    return KERNEL_CODE.findall(source)
+
+
+def test_float32_kernel_code_lives_in_the_kernel_folder():
+    """Ops call kernels.exp(a), kernels.sum(a), kernels.fma(...): no fused
+    multiply-add, PyTorch-order sum or float64 round trip is written elsewhere."""
+    bad = {str(p.relative_to(PACKAGE)): kernel_code(p.read_text()) for p in MODULES
+           if PACKAGE / "kernels" not in p.parents and kernel_code(p.read_text())}
+    assert not bad, bad
+
+
+def test_the_kernel_check_can_fail():
+    assert kernel_code("y = via_float64(np.exp, a)\n") and kernel_code("def _fma(a, b, c, dt):\n")
+    assert not kernel_code("y = kernels.exp(a)\nz = kernels.fma(a, b, c)\n")
+
+
 def test_no_module_is_shadowed_by_a_name_in_its_package():
     """import autograd_teach.x.y and autograd_teach.x.y (the attribute) are the same module."""
     shadowed = []
@@ -234,16 +256,23 @@ def test_one_name_one_meaning():
 
 
 def test_the_tour_links_to_the_lines_it_names():
-    """docs/how_it_works.md is built from how_it_works.in.md: a link's line is
-    the first one containing the text the source names, so a tour whose code
-    moved fails here until scripts/build_tour.py is run again."""
+    """docs/how_it_works.md is built from how_it_works.in.md, whose links name
+    the code by qualified name ({{core/node.py::OpNode.apply}}), never by
+    line: a tour whose code moved fails here until scripts/build_tour.py is
+    run again, and one whose code was renamed fails in build()."""
     import importlib.util
     spec = importlib.util.spec_from_file_location("build_tour", PACKAGE.parent / "scripts" / "build_tour.py")
     tour = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tour)
+    source = (PACKAGE.parent / "docs" / "how_it_works.in.md").read_text()
+    assert "../autograd_teach/" not in source, "link by {{path::qualified.name}}"
     assert (PACKAGE.parent / "docs" / "how_it_works.md").read_text() == tour.build(), \
         "run: python scripts/build_tour.py"
     links = re.findall(r"\]\(\.\./autograd_teach/([\w/]+\.py)#L(\d+)\)", tour.build())
     assert len(links) >= 30
     for path, line in links:
         assert int(line) <= len((PACKAGE / path).read_text().splitlines()), (path, line)
+    assert tour.line_of("core/node.py", "OpNode.apply") == tour.definition(
+        MODULES[CORE / "node.py"], "OpNode.apply").lineno
+    with pytest.raises(LookupError):
+        tour.line_of("core/node.py", "OpNode.no_such_method")

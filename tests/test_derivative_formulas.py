@@ -304,7 +304,7 @@ CASES = {
         for red in ("mean", "sum", "none")],
     "MulBackward1": [("cross_entropy with label smoothing", lambda r: [t(4, 3, rng=r)],
                       lambda x: F.cross_entropy(x, torch.tensor([0, 2, 1, 2]), label_smoothing=0.1))],
-    # the Scalar overloads a create_graph backward records (core/ops/scalar.py): x + 2.5 inside a rule
+    # the Scalar overloads a create_graph backward records (core/ops/arithmetic.py): x + 2.5 inside a rule
     "AddBackward1": [("tensor + number", lambda r: [t(2, 3, rng=r)], lambda x: ops.AddBackward1.apply(x, 2.5))],
     "SubBackward1": [("tensor - number", lambda r: [t(2, 3, rng=r)], lambda x: ops.SubBackward1.apply(x, 2.5))],
     "DivBackward1": [("cross_entropy with class probabilities", lambda r: [t(4, 3, rng=r), t(4, 3, low=0, high=1, rng=r)],
@@ -441,6 +441,10 @@ CASES.update({
                           lambda b, c: (b * 1).addcmul_(b, c, value=2))],
     "AddcdivBackward0": [("value", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r), t(3, low=0.5, high=2, rng=r)],
                           lambda a, b, c: torch.addcdiv(a, b, c, value=0.1))],
+    "ClampBackward0": [("tensors, broadcast, some crossed", lambda r: [t(3, 4, rng=r), t(4, rng=r), t(3, 1, rng=r)],
+                        lambda x, lo, hi: x.clamp(min=lo, max=hi)),
+                       ("min tensor", lambda r: [t(3, 4, rng=r), t(3, 4, rng=r)], lambda x, lo: x.clamp(min=lo)),
+                       ("max tensor", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, hi: torch.clamp(x, max=hi))],
     "ClampMinBackward0": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp_min(0.2))],
     "ClampMaxBackward0": [("number", lambda r: [t(3, 4, rng=r)], lambda x: torch.clamp_max(x, -0.1))],
     "ClampMinBackward1": [("tensor, broadcast", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, m: x.clamp_min(m))],
@@ -493,6 +497,49 @@ for _red in ("mean", "sum", "none"):
 CASES["XlogyBackward0"] = [("kl_div with a target that requires grad",
                             lambda r: [t(2, 3, low=0.1, high=1, rng=r), t(2, 3, low=0.1, high=1, rng=r)],
                             lambda a, b: ops.xlogy.xlogy(a, b))]
+
+# -- round(decimals=), div(rounding_mode=), logcumsumexp, bernoulli (ops/rounding_modes.py, ops/bernoulli.py) --
+CASES.update({
+    "RoundBackward1": [("decimals", lambda r: [t(2, 3, rng=r)], lambda x: x.round(decimals=2)),
+                       ("negative decimals", lambda r: [t(2, 3, rng=r)], lambda x: (x * 100).round(decimals=-1))],
+    "DivBackward2": [(str(mode), lambda r: [t(2, 3, rng=r), t(3, low=0.5, high=2, rng=r)],
+                      (lambda m: lambda x, y: x.div(y, rounding_mode=m))(mode)) for mode in (None, "trunc", "floor")],
+    "DivBackward3": [(str(mode), lambda r: [t(2, 3, rng=r)], (lambda m: lambda x: x.div(-1.5, rounding_mode=m))(mode))
+                     for mode in (None, "floor")],
+    "LogcumsumexpBackward0": [("dim 1", lambda r: [t(2, 4, rng=r)], lambda x: x.logcumsumexp(1)),
+                              ("dim 0, large", lambda r: [t(3, 2, low=50, high=60, rng=r)], lambda x: x.logcumsumexp(0))],
+    "BernoulliBackward0": [("probabilities", lambda r: [t(2, 3, low=0.1, high=0.9, rng=r)], lambda p: torch.bernoulli(p))],
+    "BernoulliBackward1": [("bernoulli_", lambda r: [t(2, 3, rng=r)], modified(lambda y: y.bernoulli_(0.5)))],
+    # no derivative in PyTorch: backward raises its NotImplementedError (tests/test_d2l_more_ops.py)
+    "Unique2Backward0": [("values", lambda r: [t(2, 3, rng=r)], lambda x: torch.unique(x))],
+    "UniqueDimBackward0": [("rows", lambda r: [t(2, 3, rng=r)], lambda x: torch.unique(x, dim=0))],
+    "UniqueConsecutiveBackward0": [("runs", lambda r: [t(2, 3, rng=r)], lambda x: torch.unique_consecutive(x))],
+})
+# -- det, inv, solve, cholesky (ops/linalg_inverse.py): well-conditioned inputs, batched too --
+def _spd(x):
+    """x xᵀ + 3 I: symmetric positive definite, for cholesky."""
+    return x.matmul(x.mT) + 3 * torch.eye(x.shape[-1], dtype=x.dtype)
+
+
+CASES.update({
+    "LinalgDetBackward0": [("matrix", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.det(a)),
+                           ("batch", lambda r: [t(2, 2, 2, rng=r)], lambda a: a.det())],
+    "LinalgInvExBackward0": [("matrix", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.inv(a + 3 * torch.eye(3))),
+                             ("batch", lambda r: [t(2, 2, 2, rng=r)], lambda a: (a + 3 * torch.eye(2)).inverse())],
+    "LinalgSolveExBackward0": [("matrix", lambda r: [t(3, 3, rng=r), t(3, 2, rng=r)],
+                                lambda a, b: torch.linalg.solve(a + 3 * torch.eye(3), b)),
+                               ("vector", lambda r: [t(3, 3, rng=r), t(3, rng=r)],
+                                lambda a, b: torch.linalg.solve(a + 3 * torch.eye(3), b))],
+    "LinalgCholeskyExBackward0": [("lower", lambda r: [t(3, 3, rng=r)], lambda x: torch.linalg.cholesky(_spd(x))),
+                                  ("upper, batch", lambda r: [t(2, 3, 3, rng=r)],
+                                   lambda x: torch.linalg.cholesky(_spd(x), upper=True))],
+})
+
+
+# Ops whose backward PyTorch refuses with a NotImplementedError of its own wording (not a not_implemented rule)
+NO_DERIVATIVE = {"Unique2Backward0": "_unique2", "UniqueDimBackward0": "unique_dim",
+                 "UniqueConsecutiveBackward0": "unique_consecutive"}
+NO_RULE.update(dict.fromkeys(NO_DERIVATIVE, "PyTorch gives it no derivative: backward raises NotImplementedError"))
 
 
 def _backward_of(f, g, shape):
@@ -804,7 +851,7 @@ def test_malformed_rules_are_errors_not_silence():
     assert formulas.rules(Inherited) == {}      # a rule belongs to the class that states it
 
 
-# -- a number in a rule is a C++ Scalar (core/ops/scalar.py) ------------------------------
+# -- a number in a rule is a C++ Scalar (core/ops/arithmetic.py) ------------------------------
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64])
 @pytest.mark.parametrize("op", ["+", "-", "*", "/"])
@@ -814,7 +861,7 @@ def test_a_rules_arithmetic_with_a_number_gives_pythons_values_with_one_edge(op,
     number is no input: its node has an edge for the tensor only, or, for
     number - t and number / t (C++ fills a tensor with the number), a None
     edge in the number's place. And its gradient is right."""
-    from autograd_teach.core.ops.scalar import binary
+    from autograd_teach.core.ops.arithmetic import binary
     x = torch.tensor([[1.5, -2.0], [4.0, 0.5]]).to(dtype)
     if dtype.is_floating_point:
         x.requires_grad_()

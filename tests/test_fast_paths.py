@@ -243,3 +243,186 @@ def test_a_given_root_gradient_of_the_same_dtype_is_not_copied_nor_kept():
     y = x * 3                         # a non-leaf root: its own grad_fn, no AccumulateGrad made for it
     y.backward(torch.ones(2))
     assert x.grad.tolist() == [5.0, 5.0]
+
+
+def large_specials(shape, seed):
+    """float32 values of `shape`, a quarter of them the special values."""
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal(shape) * 30).astype(np.float32)
+    mask = rng.random(shape) < 0.25
+    a[mask] = rng.choice(SPECIALS, size=int(mask.sum()))
+    return a
+
+
+def test_large_via_float64_and_sigmoid_in_place_are_the_general_lines():
+    from autograd_teach.kernels import float32 as F
+    with np.errstate(all="ignore"):
+        for a in (large_specials((70, 64), 5), large_specials((64, 70), 6).T, large_specials((4096,), 7)):
+            assert a.size >= F.IN_PLACE
+            for fn in (np.exp, np.tanh, np.sin, np.log1p):
+                assert same_bits(F.via_float64(fn, a), fn(a.astype(np.float64)).astype(np.float32)), fn
+            assert same_bits(F.sigmoid(a), 1 / (1 + np.exp((-a).astype(np.float64)).astype(np.float32)))
+
+
+def _col2im_by_offsets(cols, size, stride, padding, dilation):
+    from autograd_teach.ops import conv
+    nd = len(size)
+    padded = np.zeros(cols.shape[:2] + tuple(s + 2 * p for s, p in zip(size, padding)), cols.dtype)
+    conv._add_offsets(padded, cols, cols.shape[2:2 + nd], cols.shape[2 + nd:], stride, dilation)
+    return padded[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, size))]
+
+
+@pytest.mark.parametrize("kernel,size,padding", [((2, 2), (8, 8), (0, 0)), ((3, 2), (7, 9), (1, 0)), ((2,), (9,), (1,))])
+def test_tiled_windows_add_in_one_step_as_offset_by_offset(kernel, size, padding):
+    from autograd_teach.ops import conv
+    out = tuple((s + 2 * p - k) // k + 1 for s, p, k in zip(size, padding, kernel))
+    for dtype in (np.float32, np.float64):
+        cols = large_specials((2, 3) + kernel + out, 8).astype(dtype)
+        with np.errstate(all="ignore"):
+            assert same_bits(conv._col2im(cols, size, kernel, padding, (1,) * len(kernel)),
+                             _col2im_by_offsets(cols, size, kernel, padding, (1,) * len(kernel)))
+
+
+def _conv_transpose_by_offsets(x, w, size, padding, dilation, groups):
+    n, c, g, kernel, in_size = x.shape[0], x.shape[1], groups, w.shape[2:], x.shape[2:]
+    cols = w.reshape(g, c // g, -1).transpose(0, 2, 1) @ x.reshape(n, g, c // g, int(np.prod(in_size)))
+    cols = cols.reshape(n, w.shape[1] * g, *kernel, *in_size)
+    return _col2im_by_offsets(cols, size, (1,) * len(kernel), padding, dilation)
+
+
+@pytest.mark.parametrize("x_shape,w_shape,padding,dilation,groups", [
+    ((3, 4, 6, 5), (4, 2, 3, 2), (0, 0), (1, 1), 1),
+    ((2, 4, 5, 7), (4, 3, 2, 3), (1, 2), (2, 1), 2),
+    ((2, 2, 9), (2, 3, 4), (2,), (3,), 1),
+    ((0, 2, 4, 4), (2, 1, 2, 2), (0, 0), (1, 1), 1),
+])
+def test_conv_transpose_on_whole_rows_is_offset_by_offset(x_shape, w_shape, padding, dilation, groups):
+    """Stride 1 (the input's gradient of every stride-1 convolution): x is
+    widened with zero columns; the sums and their order must not change,
+    -0.0, inf and nan in x included; a weight with inf or nan takes the
+    general way (0 * inf would be nan)."""
+    from autograd_teach.ops import conv
+    k = w_shape[2:]
+    size = tuple(i - 1 - 2 * p + d * (kk - 1) + 1 for i, p, d, kk in zip(x_shape[2:], padding, dilation, k))
+    for dtype in (np.float32, np.float64):
+        x = large_specials(x_shape, 9).astype(dtype)
+        for w in (np.random.default_rng(10).standard_normal(w_shape).astype(dtype), large_specials(w_shape, 11).astype(dtype)):
+            with np.errstate(all="ignore"):
+                got = conv._conv_transpose(x, w, (1,) * len(k), padding, (0,) * len(k), dilation, groups)
+                want = _conv_transpose_by_offsets(x, w, size, padding, dilation, groups)
+            assert same_bits(got, np.ascontiguousarray(want)), (dtype, w)
+
+
+def test_float32_fma_in_place_is_random_fma32():
+    """kernels/float32.fma (the optimizers' and add(alpha)'s kernel) works on its
+    float64 sum in place and checks the halfway cases on the bits left over;
+    it must be random.fma32 bit for bit: halfway sums (c near -a*b), zeros,
+    results below float32's normal range, inf, nan, broadcast scalars."""
+    from autograd_teach.kernels.float32 import fma
+    from autograd_teach.compat.random import fma32
+    rng = np.random.default_rng(12)
+    a = large_specials((5000,), 13)
+    b = rng.standard_normal(5000).astype(np.float32)
+    near = (a.astype(np.float64) * b).astype(np.float32)
+    with np.errstate(all="ignore"):
+        for c in (near, -near, np.zeros_like(near), near * np.float32(1e-30), np.float32(1e-38) * b, large_specials((5000,), 14)):
+            assert same_bits(fma(a, b, c), fma32(a, b, c))
+            assert same_bits(fma(a, np.float32(-0.1), c), fma32(a, np.float32(-0.1), c))
+            assert same_bits(fma(np.float32(0.9), b, c), fma32(np.float32(0.9), b, c))
+        assert same_bits(np.asarray(fma(np.float32(3), np.float32(1e-20), np.float32(1))),
+                         np.asarray(fma32(np.float32(3), np.float32(1e-20), np.float32(1)))[()])
+
+
+def _sequential_products(a, b):
+    acc = a[:, 0:1] * b[0:1, :]
+    for i in range(1, a.shape[1]):
+        acc = acc + a[:, i:i + 1] * b[i:i + 1, :]
+    return acc
+
+
+@pytest.mark.parametrize("block", (1 << 20, 7))
+def test_small_output_products_are_summed_left_to_right(block, monkeypatch):
+    """mm's small outputs (PyTorch's own loop, not BLAS) sum all products at
+    once with numpy's reduction over K: the loop's sums exactly, a NaN's
+    payload aside (it prints as nan alike), and a sum of products that are
+    all -0.0 is 0.0 (torch 2.13: torch.full((3, 5), -0.) @ torch.ones(5, 2)
+    is +0.0), where the loop gave -0.0. In blocks of rows too."""
+    monkeypatch.setattr(matmul_order, "BLOCK", block)
+    rng = np.random.default_rng(15)
+    with np.errstate(all="ignore"):
+        for m, k, n in ((256, 256, 10), (3, 5, 2), (4, 100, 11), (5, 512, 3), (9, 4, 2)):
+            for a, b in ((rng.standard_normal((m, k)), rng.standard_normal((k, n))),
+                         (rng.choice(SPECIALS, (m, k)), rng.choice(SPECIALS, (k, n)))):
+                a, b = a.astype(np.float32), b.astype(np.float32)
+                got, want = matmul_order.mm(a, b), _sequential_products(a, b)
+                nan = np.isnan(got) & np.isnan(want)
+                assert same_bits(np.where(nan, 0, got), np.where(nan, 0, want)), (m, k, n)
+        zeros = matmul_order.mm(np.full((3, 5), -0.0, np.float32), np.ones((5, 2), np.float32))
+        assert zeros.tolist() == [[0.0] * 2] * 3 and not np.signbit(zeros).any()
+
+
+def test_a_tensor_dataset_batch_is_the_collated_rows():
+    """A DataLoader over a TensorDataset with default_collate takes each
+    tensor's rows in one indexing; it must give what stacking each example's
+    rows gives (values, dtype, shape, strides, no graph), and keep the
+    general way where that differs: a tensor that requires grad (its graph),
+    an index out of range (PyTorch's error)."""
+    import autograd_teach as torch
+    from autograd_teach.utils.data import dataloader as D
+    x = torch.tensor(large_specials((7, 3, 2), 16))
+    y = torch.arange(7)
+    z = torch.tensor(np.arange(7) % 2 == 0)
+    ds = torch.utils.data.TensorDataset(x, y, z, x[:, 0, 0])
+    for index in ([3, 1, 6], [0], [-1, 2], list(range(7))):
+        got = D._rows_at_once(ds.tensors, index)
+        want = D.default_collate([ds[i] for i in index])
+        assert len(got) == len(want) == 4
+        for g, w in zip(got, want):
+            assert same_bits(g.numpy(), w.numpy()) and g.numpy().strides == w.numpy().strides
+            assert g.grad_fn is None and not g.requires_grad and g._base is None
+    assert [b[1].tolist() for b in torch.utils.data.DataLoader(ds, 3)] == [[0, 1, 2], [3, 4, 5], [6]]
+    w = torch.ones(7, requires_grad=True)
+    batch = next(iter(torch.utils.data.DataLoader(torch.utils.data.TensorDataset(w), 3)))
+    assert D._rows_at_once((w,), [0, 1]) is None and batch[0].grad_fn.name() == "StackBackward0"
+    with torch.no_grad():
+        assert D._rows_at_once((w,), [0, 1]) is not None
+    assert D._rows_at_once(ds.tensors, [7]) is None and D._rows_at_once(ds.tensors, [-8]) is None
+    with pytest.raises(IndexError, match="index 7 is out of bounds for dimension 0 with size 7"):
+        list(torch.utils.data.DataLoader(ds, batch_sampler=[[1, 7]]))
+
+
+def test_sigmoid_backward_in_one_array_is_the_formula():
+    from autograd_teach.core.ops.pointwise import SigmoidBackward0
+    node = SigmoidBackward0.__new__(SigmoidBackward0)
+    with np.errstate(all="ignore"):
+        for dtype in (np.float32, np.float64):
+            for result, grad in ((large_specials((64, 65), 17), large_specials((64, 65), 18)),
+                                 (large_specials((5,), 19), large_specials((3, 5), 20)),
+                                 (large_specials((3, 5), 21).T, large_specials((5, 3), 22)),
+                                 (np.asarray(np.float32(0.25)), np.asarray(np.float32(-0.0)))):
+                r, g = result.astype(dtype), grad.astype(dtype)
+                assert same_bits(np.asarray(node.backward(g, r)), np.asarray(g * (1 - r) * r))
+        r32, g64 = large_specials((4, 4), 23), large_specials((4, 4), 24).astype(np.float64)
+        assert same_bits(node.backward(g64, r32), g64 * (1 - r32) * r32)
+
+
+def test_a_large_weight_gradient_is_the_same_sums_in_another_order(monkeypatch):
+    """Past SMALL_COLUMNS the weight's gradient hands its columns to the
+    product transposed: the same sums, in BLAS's other order, so equal to
+    float32 rounding (not bit for bit: docs/float32.md says where the bits
+    are PyTorch's); below it, the pixel-by-pixel layout, whose bits are."""
+    from autograd_teach.ops import conv
+    rng = np.random.default_rng(25)
+    for x_shape, kernel, stride, padding, dilation, groups, out_c in (
+            ((8, 2, 12, 11), (3, 3), (1, 1), (1, 1), (1, 1), 1, 4),
+            ((4, 4, 9, 10), (2, 3), (2, 1), (0, 2), (1, 2), 2, 6)):
+        x = rng.standard_normal(x_shape).astype(np.float32)
+        out = conv._conv(x, rng.standard_normal((out_c, x_shape[1] // groups) + kernel).astype(np.float32),
+                         stride, padding, dilation, groups)
+        grad = rng.standard_normal(out.shape).astype(np.float32)
+        small = conv._conv_weight(x, grad, kernel, stride, padding, dilation, groups)
+        monkeypatch.setattr(conv, "SMALL_COLUMNS", 0)
+        large = conv._conv_weight(x, grad, kernel, stride, padding, dilation, groups)
+        monkeypatch.undo()
+        assert large.shape == small.shape and large.dtype == np.float32
+        np.testing.assert_allclose(large, small, rtol=1e-5, atol=1e-5)

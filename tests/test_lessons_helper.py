@@ -32,6 +32,28 @@ def test_a_right_guess_shows_the_answer(capsys, lang):
     assert out.startswith("✓") and MESSAGES[lang]["answer"] + " [4.0, 8.0]" in out
 
 
+@pytest.mark.parametrize("guess,answer,kind", [
+    (4.5, torch.ones(2, 2), "a tensor of shape (2, 2)"),
+    ("yes", False, "a bool"),
+    ([1.0], 3, "a number"),
+    (1.0, ["SumBackward0", "MulBackward0"], "a list of 2 strings"),
+    (3, torch.tensor([1.0, 2.0, 3.0]), "a list of 3 numbers"),
+    (3, None, "None"),
+])
+def test_a_wrong_guess_says_what_kind_of_answer_is_wanted(capsys, guess, answer, kind):
+    out = _say(capsys, Checker("en"), guess, answer)
+    assert "✗" in out and f"The answer is {kind}" in out
+    assert MESSAGES["en"]["answer"] not in out
+
+
+def test_a_wrong_guess_of_the_right_kind_says_so_and_gives_the_hint(capsys):
+    out = _say(capsys, Checker("zh"), [[0.0, 1.0], [2.0, 3.0]], torch.full((2, 2), 4.5), hint="每个元素都一样")
+    assert "类型对了" in out and "(2, 2)" in out and "提示： 每个元素都一样" in out
+    assert "4.5" not in out
+    out = _say(capsys, Checker("en"), [[4.5, 4.5], [4.5, 4.5]], torch.full((2, 2), 4.5), hint="never shown")
+    assert out.startswith("✓") and "never shown" not in out
+
+
 def test_reveal_is_explicit(capsys):
     out = _say(capsys, Checker("zh"), ..., torch.tensor(3.0), reveal=True)
     assert "3.0" in out and MESSAGES["zh"]["revealed"] in out
@@ -44,7 +66,13 @@ def test_matching_rules():
     assert not matches(0.11, torch.tensor(0.1))
     assert matches([[1, 2]], torch.tensor([[1.0, 2.0]]))
     assert not matches([1, 2], torch.tensor([[1.0, 2.0]]))  # the shape counts
-    assert not matches(1, True) and not matches(True, 1)   # True is not 1 here
+    assert matches(0, False) and matches(1, True)          # 0/1 for a bool answer
+    assert matches([1, 0, 1], [True, False, True])
+    assert not matches(2, True) and not matches(0.0, False)
+    assert not matches(True, 1)                            # but True is not the count 1
+    assert matches(180, torch.tensor([180.0])) and matches([[4.5]], 4.5)  # one number, any nesting
+    assert not matches(4.5, torch.full((2, 2), 4.5))       # four numbers are not one
+    assert matches(None, None) and not matches([], None)
     assert matches(["SumBackward0"], ["SumBackward0"])
     assert not matches("3", 3)
     assert matches(float("nan"), float("nan"))

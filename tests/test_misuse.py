@@ -204,3 +204,86 @@ def test_setitem_out_of_bounds_gives_pytorchs_message(shape, index, text):
     # was numpy's "...for axis 0 with size 0"
     with pytest.raises(IndexError, match="^" + text + "$"):
         torch.zeros(shape)[index] = 1.0
+
+
+# -- torch.load of crafted files (issue 20): BUILD reaches into no tensor -------------
+import io as _io  # noqa: E402
+import pickle as _pickle  # noqa: E402
+
+from autograd_teach.compat import serialization as _serialization  # noqa: E402
+
+
+def _file_of(obj, *, then=b""):
+    """What torch.save writes for obj, with `then` (more opcodes) spliced in before the final STOP."""
+    buf = _io.BytesIO()
+    torch.save(obj, buf)
+    raw = buf.getvalue()
+    assert raw.endswith(b".")
+    return _io.BytesIO(raw[:-1] + then + b".")
+
+
+SET_DATA = b"}\x8c\x05_data\x8c\x01xsb"                  # {"_data": "x"}, BUILD
+SET_DATA_SLOTS = b"N}\x8c\x05_data\x8c\x01xs\x86b"      # (None, {"_data": "x"}), BUILD: the slot state
+
+
+@pytest.mark.parametrize("obj", [torch.ones(2), torch.nn.Parameter(torch.ones(2)), [torch.ones(1)]],
+                         ids=["tensor", "parameter", "list"])
+@pytest.mark.parametrize("build", [SET_DATA, SET_DATA_SLOTS], ids=["dict state", "slot state"])
+def test_load_refuses_a_build_on_anything_but_an_ordered_dict(obj, build):
+    with pytest.raises(_pickle.UnpicklingError, match=r"^Weights only load failed\. In PyTorch 2\.6") as info:
+        torch.load(_file_of(obj, then=build))
+    assert "Can only build Tensor, Parameter, OrderedDict or types allowlisted via `add_safe_globals`, but got " \
+           "<class " in str(info.value)
+    assert torch.load(_file_of(obj)) is not None       # the same file without the BUILD loads
+
+
+def test_a_state_dict_keeps_its_metadata_through_save_and_load():
+    m = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.BatchNorm1d(2))
+    sd = torch.load(_file_of(m.state_dict()))
+    assert dict(sd._metadata) == {"": {"version": 1}, "0": {"version": 1}, "1": {"version": 2}}
+    del sd["1.num_batches_tracked"]
+    with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "1.num_batches_tracked"'):
+        m.load_state_dict(sd)
+
+
+class _Rebuild:
+    """Pickles as a call of the loader's own _rebuild_tensor, with any arguments."""
+
+    def __init__(self, *args):
+        self.args = args
+
+    def __reduce__(self):
+        return _serialization._rebuild_tensor, self.args
+
+
+def _crafted(*args):
+    return _io.BytesIO(_serialization.MAGIC + _pickle.dumps(_Rebuild(*args), protocol=4))
+
+
+@pytest.mark.parametrize("args, error, text", [
+    ((b"a\0\0\0", "<U1", (1,), False), TypeError, "can't convert np.ndarray of type numpy.str_"),
+    ((b"\0" * 8, "O", (1,), False), TypeError, "can't convert np.ndarray of type numpy.object_"),
+    ((b"\0" * 8, "<f4", (3,), False), RuntimeError, r"setStorage: sizes \[3\], strides \[1\], storage offset 0, "
+                                                   r"and itemsize 4 requiring a storage size of 12 are out of "
+                                                   r"bounds for storage of size 8"),
+    ((b"\0" * 8, "<f4", ("2",), False), TypeError, "expected a tuple of sizes"),
+    ((b"\0" * 4, "<f4", (1,), "yes"), RuntimeError, "requires_grad must be a bool"),
+    ((b"\0" * 8, "<i8", (1,), True), RuntimeError, "only Tensors of floating point"),
+])
+def test_load_refuses_a_tensor_rebuilt_from_nonsense(args, error, text):
+    with pytest.raises(error, match=text):
+        torch.load(_crafted(*args))
+    good = torch.load(_crafted(b"\0\0\x80\x3f", "<f4", (1,), True))
+    assert good.tolist() == [1.0] and good.requires_grad
+
+
+@pytest.mark.parametrize("make", [lambda: torch.tensor([1 + 2j]), lambda: torch.tensor(1j),
+                                  lambda: torch.full((2,), 1j), lambda: torch.tensor(np.array([1j]))])
+def test_complex_numbers_are_refused_saying_there_are_no_complex_tensors(make):
+    """PyTorch makes complex tensors; this core has none, and says so (not 'Could not infer dtype of list',
+    nor numpy's ComplexWarning and a silently real tensor)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(TypeError, match=r"^autograd_teach has no complex(64|128) tensors \(PyTorch's"):
+            make()

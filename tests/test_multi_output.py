@@ -252,17 +252,30 @@ def test_edge_sizes():
     np.testing.assert_array_equal(big.grad.numpy(), expected)
 
 
-def test_in_place_on_the_base_after_split_gives_the_right_gradient():
-    """PyTorch refuses to use the outputs once their base changed in place;
-    here they are re-derived from it (AsStridedBackward0): the gradient is
-    still that of what they hold."""
+def test_outputs_of_split_are_refused_once_their_base_changed_in_place():
+    """As PyTorch: no history is re-derived for them (grad_fn raises, repr says
+    <Invalid>), whether the base changed with grad mode on or off; requires_grad
+    and ops under no_grad do not ask."""
     x = leaf(4)
     y = x * 1
     a, b = y.split(2)
     y.mul_(3)
-    (a * b).sum().backward()
-    xs = x.detach().numpy()
-    np.testing.assert_allclose(x.grad.numpy(), 9 * np.concatenate([xs[2:], xs[:2]]))
+    for use in (lambda: a.grad_fn, lambda: (a * b).sum(), lambda: b.is_leaf):
+        with pytest.raises(RuntimeError, match="^Output [01] of Split is a view and its base or another view"):
+            use()
+    assert "grad_fn=<Invalid>" in repr(a) and a.requires_grad
+    with torch.no_grad():
+        assert (a * 1).tolist() == (3 * x.detach()[:2]).tolist()
+    w = leaf(4)
+    first, _ = w.unbind()[:2]
+    with torch.no_grad():
+        w.mul_(2)
+    with pytest.raises(RuntimeError, match="^Output 0 of Unbind is a view and its base"):
+        first * 1
+    base = torch.ones(4)
+    c, d = base.split(2)       # no history to protect: re-derived as any view
+    base.mul_(2)
+    assert c.grad_fn is None and c.tolist() == [2, 2]
 
 
 def test_in_place_on_an_output_is_refused_only_inside_a_graph():

@@ -115,7 +115,7 @@ def test_empty_batch_through_linear_and_losses():
 def test_nll_loss_misuse():
     with pytest.raises(IndexError, match="Target 5 is out of bounds"):
         F.nll_loss(torch.zeros(2, 3), torch.tensor([0, 5]))
-    with pytest.raises(RuntimeError, match="expected scalar type Long but found Float"):
+    with pytest.raises(RuntimeError, match="expected target dtype to be Long or Byte, but got Float"):
         F.nll_loss(torch.zeros(2, 3), torch.tensor([0.0, 1.0]))
     with pytest.raises(ValueError, match=r"Expected input batch_size \(2\) to match target batch_size \(3\)"):
         F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1, 2]))

@@ -2,9 +2,10 @@
 anomaly detection, and the old Variable."""
 from .function import Function  # noqa: F401
 from .functional import backward, grad  # noqa: F401
-from . import functional, graph  # noqa: F401  (torch.autograd.functional.jacobian, hessian; .graph)
+from . import forward_ad, functional, graph  # noqa: F401  (torch.autograd.functional.jacobian, hessian; .graph)
 from .gradchecks import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
 from .anomaly_mode import detect_anomaly, set_detect_anomaly  # noqa: F401
+from . import node_call  # noqa: F401  (grad_fn(*grads): sets Node.call)
 
 
 def Variable(data, requires_grad=False):

@@ -21,11 +21,14 @@ backward receives one gradient per output, zeros for an output that got none
 (None instead after ctx.set_materialize_grads(False)); see
 core/ops/multi_output.py for how a node with several outputs gets its gradients.
 """
+import functools
+import inspect
 import warnings
 
 import numpy as np
 
-from ..core import grad_mode
+from ..core import grad_mode, views
+from ..forward_mode import dual
 from ..core.node import FREED, SavedTensor, next_sequence_nr, unbroadcast
 from ..core.ops.multi_output import MultiOutputNode
 from ..core.ops.shape import ViewBackward0
@@ -50,6 +53,10 @@ class BackwardCFunction(MultiOutputNode):
         return f"<torch.autograd.function.{type(self).__name__} object at {hex(id(self))}>"
 
     def save_for_backward(self, *tensors):
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, Tensor):     # a number belongs on ctx (ctx.k = 3)
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
         self._saved = tuple(None if t is None else SavedTensor(t) for t in tensors)
 
     def mark_dirty(self, *tensors):
@@ -195,6 +202,13 @@ def _alias_if_input(out, args, several):
     return out
 
 
+def _mark_view_of_input(out, args, several):
+    """A view of an input made inside forward (under its no_grad) is, as in
+    PyTorch, a view made in a custom Function, not a no_grad view: changing it
+    in place is refused with the custom Function's message (views.py)."""
+    views.mark_custom_function_view(out, args, CustomFunctionMultiView if several else CustomFunctionView)
+
+
 def _wrap_output(ctx, k, out, args, recording, several):
     """Output k of forward as apply returns it: a dirty input itself (version
     bumped), an input returned as-is as a view of it, and, if it is
@@ -206,6 +220,7 @@ def _wrap_output(ctx, k, out, args, recording, several):
         return _dirty_output(ctx, k, out, recording)
     differentiable = out._data.dtype.kind == "f" and not any(out is n for n in ctx._non_differentiable)
     out = _alias_if_input(out, args, several)     # after the check: the view is a new object
+    _mark_view_of_input(out, args, several)
     if recording and differentiable:
         out._set_grad_fn(ctx, k)
     return out
@@ -245,19 +260,41 @@ class Function:
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
+    def setup_context(ctx, inputs, output):
+        """The recommended form (PyTorch 2): forward(*args) computes, without
+        ctx; setup_context(ctx, inputs, output) then saves what backward needs."""
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
     def backward(ctx, *grads):
         raise NotImplementedError("You must implement either the backward or vjp method for your custom "
                                   "autograd.Function to use it with backward mode AD.")
 
+    @staticmethod
+    def jvp(ctx, *tangents):
+        """Forward-mode AD: the outputs' tangents from the inputs' (None where an input has none)."""
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it "
+                                  "with forward mode AD.")
+
     @classmethod
-    def apply(cls, *args):
+    def apply(cls, *args, **kwargs):
+        setup_context = cls.setup_context is not Function.setup_context
+        if setup_context:    # as PyTorch: the arguments bound to forward's signature, defaults filled in
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args = bound.args
         node_cls = cls.__dict__.get("_node_class")
         if node_cls is None:   # one node class per Function, named as PyTorch names it
             node_cls = type(f"{cls.__name__}Backward", (BackwardCFunction,), {"_fn": cls})
             cls._node_class = node_cls
         ctx = node_cls(args)
-        with grad_mode.no_grad():    # forward's own ops are not recorded, as in PyTorch
-            out = cls.forward(ctx, *args)
+        # forward's own ops are not recorded, as in PyTorch, nor are their tangents (jvp gives those)
+        with grad_mode.no_grad(), dual.suspended():
+            if setup_context:
+                out = cls.forward(*args)
+                cls.setup_context(ctx, args, out)
+            else:
+                out = cls.forward(ctx, *args)
         outs = out if isinstance(out, tuple) else (out,)
         recording = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
         if recording:   # the edges first: a dirty input's edge is to its history before forward
@@ -266,5 +303,53 @@ class Function:
             ctx.sequence_nr = next_sequence_nr()
         ctx.num_outputs = len(outs)
         ctx.output_metadata = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor) else None for o in outs)
-        outs = tuple(_wrap_output(ctx, k, o, args, recording, len(outs) > 1) for k, o in enumerate(outs))
+        with dual.suspended():
+            outs = tuple(_wrap_output(ctx, k, o, args, recording, len(outs) > 1) for k, o in enumerate(outs))
+        if dual.levels:        # forward-mode AD: the outputs' tangents, from the Function's jvp
+            dual.custom_jvp(cls, ctx, args, outs, Function.jvp)
         return outs if isinstance(out, tuple) else outs[0]
+
+
+ONCE = "trying to differentiate twice a function that was marked with @once_differentiable"
+
+
+class Error(MultiOutputNode):
+    """PyTorch's DelayedError node: what the gradients of a once_differentiable
+    backward hang from under create_graph=True, so that differentiating them
+    again fails here, with this message, rather than giving a wrong zero."""
+
+    def __init__(self, message, num_outputs):
+        self.message, self.num_outputs = message, num_outputs
+
+    def name(self):
+        return "torch::autograd::Error"
+
+    def call_backward(self, grads):
+        raise RuntimeError(self.message)
+
+    call_backward_on_tensors = call_backward
+
+
+def once_differentiable(backward):
+    """Decorate a custom Function's backward that is not itself differentiable
+    (say, computed in numpy): it runs under no_grad, and where a graph was
+    asked for (create_graph=True) its gradients hang from an Error node, so a
+    second differentiation raises instead of silently giving zero."""
+    @functools.wraps(backward)
+    def wrapper(ctx, *grads):
+        with grad_mode.no_grad():
+            outputs = backward(ctx, *grads)
+        if not grad_mode.is_grad_enabled() or not any(isinstance(g, Tensor) and g.requires_grad for g in grads):
+            return outputs
+        several = isinstance(outputs, tuple)
+        outputs = outputs if several else (outputs,)
+        err = Error(ONCE, len(outputs))
+        err.next_functions = tuple(o.detach().requires_grad_()._grad_edge() if isinstance(o, Tensor) else (None, 0)
+                                   for o in outputs)
+        err.sequence_nr = next_sequence_nr()
+        outputs = tuple(Tensor._wrap(o._data, None, err) if isinstance(o, Tensor) else o for o in outputs)
+        for k, o in enumerate(outputs):
+            if isinstance(o, Tensor):
+                o._set_grad_fn(err, k)
+        return outputs if several else outputs[0]
+    return wrapper

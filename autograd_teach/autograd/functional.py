@@ -18,18 +18,28 @@ from ..core.tensor import Tensor, as_tuple, backward, gradient_roots  # noqa: F4
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
-         is_grads_batched=False):
+         is_grads_batched=False, materialize_grads=False):
     """Return d(outputs)/d(inputs) without touching any .grad.
 
     create_graph=True records the backward, so the gradients returned have a
     grad_fn and can be differentiated again (d2y/dx2, Hessian-vector
     products); retain_graph defaults to create_graph. is_grads_batched=True:
     the first dim of each grad_output is a batch, one backward per row
-    (PyTorch vmaps them; the results are the same), stacked."""
+    (PyTorch vmaps them; the results are the same), stacked.
+    materialize_grads=True: zeros, not None, for an input the outputs do not use."""
+    if materialize_grads:
+        if allow_unused is False:
+            raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+                             "allow_unused=False.")
+        result = grad(outputs, inputs, grad_outputs, retain_graph, create_graph, True, is_grads_batched)
+        return tuple(zeros_like(x, requires_grad=create_graph) if g is None else g
+                     for g, x in zip(result, as_tuple(inputs)))
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)
     retain_graph = create_graph if retain_graph is None else retain_graph
     outputs, inputs = as_tuple(outputs), as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     for t in inputs:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")

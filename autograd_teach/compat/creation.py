@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from . import dtypes, random, range_factories
+from .device import check as check_device
 from .size import Size
 from ..core.tensor import Tensor
 from ..core.tensor_methods import infer_array
@@ -35,6 +36,7 @@ def _finish(data, dtype=None, requires_grad=False):
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
                       "or sourceTensor.clone().detach().requires_grad_(True), rather than "
@@ -88,6 +90,7 @@ def _float_dtype(dtype, fn):
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     try:
         shape = _size(size)
     except RuntimeError:    # a negative size: PyTorch's zeros words it its own way
@@ -97,57 +100,71 @@ def zeros(*size, dtype=None, device=None, requires_grad=False):
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     return _finish(np.ones(_size(size), dtype=(dtypes.as_dtype(dtype) or dtypes.default_float).np),
                    None, requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     return zeros(_size(size), dtype=dtype, requires_grad=requires_grad)
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    check_device(device)
+    if isinstance(fill_value, complex):
+        dtypes.from_numpy(np.complex64)     # no complex tensors here: the error says so
     dt = dtypes.as_dtype(dtype) or dtypes.result_type(fill_value)
     return _finish(np.full(_size((size,)), fill_value, dtype=dt.np), None, requires_grad)
 
 
 def zeros_like(t, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     return zeros(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
 def ones_like(t, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     return ones(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
 def full_like(t, fill_value, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     return full(t.shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
 def empty_like(t, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     return zeros_like(t, dtype=dtype, requires_grad=requires_grad)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, **kw):
+    check_device(device)
     size = _size_kw(size, kw)
     dt = _float_dtype(dtype, "check_uniform_bounds")
     return _finish(random.uniform(_size(size), 0.0, 1.0, dt.np, generator), None, requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, **kw):
+    check_device(device)
     size = _size_kw(size, kw)
     dt = _float_dtype(dtype, "normal_kernel_cpu")
     return _finish(random.normal(_size(size), 0.0, 1.0, dt.np, generator), None, requires_grad)
 
 
-def rand_like(t, dtype=None, requires_grad=False):
+def rand_like(t, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     return rand(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
-def randn_like(t, dtype=None, requires_grad=False):
+def randn_like(t, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     return randn(t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
     """randint(high, size) or randint(low, high, size), as in PyTorch."""
+    check_device(device)
     if size is None and isinstance(high, (tuple, list)):
         low, high, size = 0, low, high
     elif high is None:
@@ -156,6 +173,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     return _finish(random.permutation(n, generator), dtype, requires_grad)
@@ -164,6 +182,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
     """int64 when every argument is an integer, float32 otherwise (as PyTorch).
     The values are PyTorch's to the last bit (range_factories.arange_values)."""
+    check_device(device)
     if end is None:
         start, end = 0, start
     args = [a.item() if isinstance(a, Tensor) else a for a in (start, end, step)]   # 0-d tensors: numbers
@@ -180,6 +199,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     """PyTorch's values to the last bit (range_factories.linspace_values)."""
+    check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     dt = dtypes.as_dtype(dtype) or dtypes.default_float
@@ -189,5 +209,6 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
 
 
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+    check_device(device)
     dt = dtypes.as_dtype(dtype) or dtypes.default_float
     return _finish(np.eye(n, m, dtype=dt.np), None, requires_grad)

@@ -83,6 +83,18 @@ def c_name(d):
     return _C_NAMES[d.name]
 
 
+def no_bool_kernel(a, kernel):
+    """PyTorch has no kernel of this op for bool tensors (a: an array)."""
+    if a.dtype.kind == "b":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
+def check_floating(d, kernel):
+    """PyTorch's error when a kernel has no version for d (an integer or bool dtype)."""
+    if not d.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{d.legacy_name}'")
+
+
 def promote_types(a, b):
     """torch.promote_types for the dtypes we support."""
     if a is b:

@@ -23,7 +23,7 @@ The pieces:
 
 PyTorch's kernels are compiled with fused multiply-add contraction, so
 ``x * std + mean`` is one rounding there, not two; ``fma32``/``fma64``
-emulate that instruction exactly.  float64 Box-Muller calls the C library's
+(kernels/fma_exact.py) emulate that instruction exactly.  float64 Box-Muller calls the C library's
 log/sin/cos, which Python's ``math`` module calls too.
 
 Limits (what is NOT guaranteed to match):
@@ -58,6 +58,9 @@ import math
 import threading
 
 import numpy as np
+
+from ..kernels.avx_mathfun import log256_ps, sincos256_ps
+from ..kernels.fma_exact import fma32, fma64
 
 _DEFAULT_SEED = 67280421310721
 
@@ -168,67 +171,6 @@ def _stream(generator):
 
 
 # ---------------------------------------------------------------------------
-# Fused multiply-add: what the compiled kernels compute for x * a + b
-# ---------------------------------------------------------------------------
-
-def _two_sum(a, b):
-    """s, e with s = fl(a + b) and s + e == a + b exactly (Knuth)."""
-    s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
-
-
-def _round_to_odd(s, e):
-    """Round s + e (exact value, s = fl(s + e)) to odd instead of to nearest:
-    when inexact and s's last bit is even, step one ulp toward e.  Rounding a
-    round-to-odd result again to fewer bits rounds correctly (Boldo and
-    Melquiond, 'Emulation of FMA and correctly rounded sums', 2008)."""
-    s, e = np.asarray(s), np.asarray(e)
-    even = (s.view(np.int64) & 1) == 0
-    fix = (e != 0) & even
-    return np.where(fix, np.nextafter(s, np.where(e > 0, np.inf, -np.inf)), s)
-
-
-def fma32(a, b, c):
-    """float32 fma(a, b, c).  a*b is exact in float64 (24+24 bits), so only
-    the sum rounds twice: to float64, then to float32.  That can go wrong
-    only when the float64 sum lands exactly halfway between two float32s
-    (or is tiny); those few are redone with a round-to-odd float64 sum,
-    which then rounds to float32 correctly."""
-    a, b, c = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b, c))
-    p = a * b
-    s = np.asarray(p + c)
-    out = s.astype(np.float32)
-    halfway = (s.view(np.int64) & 0x1FFFFFFF) == 0x10000000
-    redo = halfway | (np.abs(s) < 2.0**-125)
-    if redo.any():
-        p, c = np.broadcast_arrays(p, c)
-        out[redo] = _round_to_odd(*_two_sum(p[redo], c[redo])).astype(np.float32)
-    return out
-
-
-def _split(a):
-    t = 134217729.0 * a          # 2**27 + 1 (Veltkamp splitting)
-    hi = t - (t - a)
-    return hi, a - hi
-
-
-def fma64(a, b, c):
-    """float64 fma(a, b, c), emulated exactly: a*b = ph + pl exactly
-    (Dekker), c + ph = sh + sl exactly, then sh + round_to_odd(sl + pl)."""
-    if np.ndim(b) == 0 and np.ndim(c) == 0 and b == 1 and c == 0:
-        return np.asarray(a, np.float64) + 0.0     # a*1 + 0 is exact: skip the work
-    a, b, c = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c)))
-    ph = a * b
-    ah, al = _split(a)
-    bh, bl = _split(b)
-    pl = ((ah * bh - ph) + ah * bl + al * bh) + al * bl
-    sh, sl = _two_sum(c, ph)
-    v = _round_to_odd(*_two_sum(sl, pl))
-    return sh + v
-
-
-# ---------------------------------------------------------------------------
 # Uniform: uniform_real_distribution (core/DistributionsHelper.h)
 # ---------------------------------------------------------------------------
 
@@ -323,62 +265,12 @@ def _normal16_f64(u, mean, std):
                            fma64(radius * libm(math.sin, theta), std, mean)], axis=1)
 
 
-# float32: normal_fill_16_AVX2 with log256_ps and sincos256_ps from
-# native/cpu/avx_mathfun.h (Cephes polynomials in float32).  Each fma32
-# below is a multiply-add that the compiler fused in PyTorch's binary.
 _F = np.float32
-_LOG_P = [_F(c) for c in (7.0376836292E-2, -1.1514610310E-1, 1.1676998740E-1,
-                          -1.2420140846E-1, 1.4249322787E-1, -1.6668057665E-1,
-                          2.0000714765E-1, -2.4999993993E-1, 3.3333331174E-1)]
-
-
-def _log256_ps(x):
-    """log for x in (0, 1]: x = m * 2**e with m in [0.5, 1), polynomial in m."""
-    bits = x.view(np.int32)
-    e = ((bits >> 23) - 0x7F).astype(np.float32) + _F(1)
-    m = ((bits & ~0x7F800000) | 0x3F000000).view(np.float32)      # mantissa, [0.5, 1)
-    small = m < _F(0.707106781186547524)                           # then use 2m, e-1
-    e = e - np.where(small, _F(1), _F(0))
-    m = (m - _F(1)) + np.where(small, m, _F(0))
-    z = m * m
-    y = _LOG_P[0]
-    for p in _LOG_P[1:]:
-        y = fma32(y, m, p)
-    y = y * m
-    y = fma32(y, z, e * _F(-2.12194440e-4))
-    y = fma32(-z, _F(0.5), y)
-    return fma32(e, _F(0.693359375), m + y)
-
-
-def _sincos256_ps(x):
-    """sin and cos for x >= 0: reduce by multiples of pi/4 (in three parts
-    for precision), then one polynomial for sin and one for cos."""
-    j = (x * _F(1.27323954473516)).astype(np.int32)     # x * 4/pi, truncated
-    j = (j + 1) & ~1
-    y = j.astype(np.float32)
-    x = fma32(y, _F(-0.78515625), x)
-    x = fma32(y, _F(-2.4187564849853515625e-4), x)
-    x = fma32(y, _F(-3.77489497744594108e-8), x)
-    z = x * x
-    c = fma32(_F(2.443315711809948E-005), z, _F(-1.388731625493765E-003))
-    c = fma32(c, z, _F(4.166664568298827E-002))
-    c = fma32(z, c * z, -(z * _F(0.5))) + _F(1)
-    s = fma32(_F(-1.9515295891E-4), z, _F(8.3321608736E-3))
-    s = fma32(s, z, _F(-1.6666654611E-1))
-    s = fma32(x, z * s, x)
-    use_s = (j & 2) == 0           # which polynomial is the sine
-    zero = _F(0)
-    s_part, c_part = np.where(use_s, s, zero), np.where(use_s, zero, c)
-    sin = s_part + c_part
-    cos = (s - s_part) + (c - c_part)
-    sin = np.where((j & 4) != 0, -sin, sin)
-    cos = np.where((~(j - 2) & 4) != 0, -cos, cos)
-    return sin, cos
 
 
 def _normal16_f32(u, mean, std):
-    radius = np.sqrt(_log256_ps(_F(1) - u[:, :8]) * _F(-2))
-    sin, cos = _sincos256_ps(_F(2.0 * math.pi) * u[:, 8:])
+    radius = np.sqrt(log256_ps(_F(1) - u[:, :8]) * _F(-2))
+    sin, cos = sincos256_ps(_F(2.0 * math.pi) * u[:, 8:])
     return np.concatenate([fma32(radius * cos, std, mean),
                            fma32(radius * sin, std, mean)], axis=1)
 
@@ -429,6 +321,18 @@ def bernoulli(shape, p, generator=None):
     with g.lock:
         u = _uniform01_f64(g.engine, n)
     return (u < p).astype(np.float64).reshape(shape)
+
+
+def bernoulli_tensor(p, generator=None):
+    """torch.bernoulli(p) with a tensor of probabilities, as PyTorch's CPU
+    kernel (bernoulli_tensor_cpu_kernel): per element, in order, a
+    bernoulli_distribution<float>: one random() word, its low 24 bits times
+    2**-24, and 1 if that is < p. Returns 0/1 float64 of p's shape."""
+    g = _stream(generator)
+    with g.lock:
+        words = g.engine.random(p.size)
+    u = (words & np.uint32(2**24 - 1)).astype(np.float32) * np.float32(2.0**-24)
+    return (u.reshape(p.shape) < p.astype(np.float32)).astype(np.float64)
 
 
 def random_int64(generator=None):

@@ -26,13 +26,13 @@ Not reproduced: float16 (PyTorch computes it in float32 vectors of its own
 width) and lengths above PyTorch's GRAIN_SIZE (32768), which PyTorch splits
 between threads, each chunk starting its own vectors.
 
-numpy has no fma: random.fma64 / fma32 emulate it exactly (the random
+numpy has no fma: kernels/fma_exact.py's fma64 / fma32 emulate it exactly (the random
 number kernels need it too)."""
 import math
 
 import numpy as np
 
-from .random import fma32, fma64
+from ..kernels.fma_exact import fma32, fma64
 
 VECTOR_BYTES = 32      # AVX2 registers: 8 float32 or 4 float64 per vector
 

@@ -30,6 +30,7 @@ import threading
 import numpy as np
 
 from . import grad_mode
+from .node import quiet_call
 
 _observers = []          # what add_observer subscribed; empty unless someone asked
 _observers_lock = threading.Lock()
@@ -40,7 +41,7 @@ def accumulate_into(buffer, grad):
     numpy scalar, which a node writing into its gradient (CopySlices) would
     write into a copy of: make it an array again. (Tensors under create_graph
     add as Tensors.)"""
-    total = buffer + grad
+    total = quiet_call(np.add, buffer, grad) if type(buffer) is np.ndarray else buffer + grad   # inf - inf: nan, silently
     return np.asarray(total) if isinstance(total, np.generic) else total
 
 

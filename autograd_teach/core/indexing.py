@@ -8,8 +8,9 @@ CopySlices.
 """
 import numpy as np
 
-from . import grad_mode
+from . import grad_mode, views
 from .. import ops as O
+from ..compat import overlap
 
 INVALID_INDEX = "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices"
 
@@ -55,12 +56,14 @@ def _basic(t, index, lone_slice):
                 out = O.SliceBackward0.apply(out, dim, _int_slice(i))
             dim += 1
         elif isinstance(i, (int, np.integer)) or (_is_tensor(i) and i.dim() == 0):
+            if _is_tensor(i):
+                _index_array(i)      # a 0-d float tensor cannot index either
             size = out.shape[dim]
             if not -size <= int(i) < size:
                 raise IndexError(f"index {int(i)} is out of bounds for dimension {real - 1} with size {size}")
             out = O.SelectBackward0.apply(out, dim, int(i))
         else:
-            raise IndexError(f"{INVALID_INDEX} (got {type(i).__name__})")
+            raise IndexError(f"{INVALID_INDEX} (got {_type_name(i)})")
     if out is not t:
         return out
     return O.SliceBackward0.apply(t, 0, slice(None)) if lone_slice else O.AliasBackward0.apply(t)
@@ -79,6 +82,8 @@ def setitem(t, index, value):
     if _is_tensor(value) and value.dim() > 0 and (region is None or value.shape != region.shape):
         value = fit(value, None if region is None else region.shape)   # as PyTorch's copy_to and index_put_ see it
     idx = np_index(index if isinstance(index, tuple) else (index,))
+    if _is_tensor(value) and views.may_share_memory((t if region is None else region)._data, value._data):
+        overlap.check_no_partial_overlap((t if region is None else region)._data, value._data)
     if _advanced_on_t(t, parts):    # PyTorch's index_put_ on t itself
         t._inplace(lambda src, v: O.IndexPutBackward0.apply(src, v, idx), value)
         return
@@ -161,19 +166,43 @@ def _is_advanced(i):
 
 
 def np_index(index):
-    """The same index for a numpy array."""
+    """The same index for a numpy array, with PyTorch's errors for what cannot index."""
     out = []
     for i in index:
         if _is_tensor(i):
-            out.append(i._data)
+            out.append(_index_array(i))
         elif isinstance(i, (list, range)):
-            out.append(np.asarray(i))
-        elif isinstance(i, float):
-            raise IndexError(f"{INVALID_INDEX} (got float)")
+            a = np.asarray(i)
+            out.append(a.astype(np.int64) if a.dtype.kind == "f" else a)   # PyTorch makes a float list a long tensor
+        elif isinstance(i, (float, np.floating)):
+            raise IndexError(f"{INVALID_INDEX} (got {_type_name(i)})")
         else:
-            out.append(i)
+            out.append(_int_slice(i) if isinstance(i, slice) else i)
+    arrays = [a.shape for a in out if isinstance(a, np.ndarray) and a.dtype.kind != "b"]
+    try:
+        np.broadcast_shapes(*arrays)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                         + ", ".join("[" + ", ".join(map(str, s)) + "]" for s in arrays)) from None
     return tuple(out) if len(out) != 1 else out[0]
 
 
+def _index_array(t):
+    if t._data.dtype.kind not in "iub":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return t._data
+
+
+def _type_name(i):
+    """What PyTorch calls the type of a bad index: float, numpy.float64."""
+    module = type(i).__module__
+    return type(i).__name__ if module == "builtins" else f"{module.split('.')[0]}.{type(i).__name__}"
+
+
 def _int_slice(s):
-    return slice(*(None if v is None else int(v) for v in (s.start, s.stop, s.step)))
+    bounds = (s.start, s.stop, s.step)
+    if any(v is not None and not isinstance(v, (int, np.integer)) and not (_is_tensor(v) and v.dim() == 0
+                                                                          and v._data.dtype.kind in "iu")
+           for v in bounds):
+        raise TypeError("slice indices must be integers or None or have an __index__ method")
+    return slice(*(None if v is None else int(v) for v in bounds))

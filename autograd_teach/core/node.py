@@ -19,13 +19,16 @@ inputs backward needs. Tensors are reached through the small protocol that
 tensor.py documents (`t._data`, `t._wrap(array)`, ...).
 """
 import itertools
+import re
 import weakref
 from collections import namedtuple
 
 import numpy as np
 
 from ..compat import dtypes
+from ..compat.numpy_errors import quiet_call  # noqa: F401  (engine and tensor import it from here)
 from . import grad_mode, rules, saved_hooks
+from ..forward_mode import dual     # forward-mode AD; the core's other modules reach it through here
 
 # PyTorch's sequence_nr: each node gets the next number; the engine runs the
 # ready node with the highest one first (see engine.py).
@@ -36,7 +39,8 @@ def next_sequence_nr():
     return next(_sequence_nr)
 
 
-NUMBERS = frozenset({int, float, bool})   # what may stand in a tensor's place: 2 * x
+# what may stand in a tensor's place: 2 * x, or None for an absent optional tensor (clamp(min=t))
+NUMBERS = frozenset({int, float, bool, type(None)})
 NO_EDGE = (None, 0)                       # the next_functions entry of an input that needs no gradient
 SavedInfo = namedtuple("SavedInfo", "name value saved_version current_version")
 
@@ -91,6 +95,10 @@ class Node:
     # Tensor._wrap (array -> Tensor), to show what a node saved as tensors
     # (grad_fn._saved_self). tensor.py sets it: this module cannot import tensor.py.
     wrap = None
+    call = None  # grad_fn(*grads), PyTorch's Node.__call__: set by autograd/node_call.py
+
+    def __call__(self, *grads):
+        return self.call(*grads)
 
     def name(self):
         return type(self).__name__
@@ -225,7 +233,7 @@ INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do no
 class SavedTensor:
     """In PyTorch: SavedVariable. The array backward needs, the version counter
     it shares with its tensor, and the version it had when saved."""
-    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr", "hooks")
+    __slots__ = ("data", "box", "version", "ref", "made_by", "output_nr", "hooks", "tangents")
 
     def __init__(self, t, output_of=None):
         if t._inference:
@@ -241,6 +249,7 @@ class SavedTensor:
             self.ref, self.made_by = weakref.ref(t), t.grad_fn
         self.output_nr = t._output_nr   # which output of made_by it was (unbind, split: several)
         self.hooks = saved_hooks.pack(t) if saved_hooks.in_use else None   # saved_tensors_hooks
+        self.tangents = dual.tangents_of(t) if dual.levels else None   # forward-mode AD (forward_mode/dual.py)
         if self.hooks is not None:
             self.data = None          # as in PyTorch, only what pack_hook returned is kept
 
@@ -255,6 +264,9 @@ class SavedTensor:
         t = self.ref() if self.ref is not None else None
         made_by = t.grad_fn if t is not None and t.grad_fn is not None else self.made_by
         fn = None if made_by is None else (made_by.__name__ if isinstance(made_by, type) else made_by.name())
+        if t is None and self.ref is not None and getattr(made_by, "is_view", False) \
+                and not getattr(made_by, "custom_function_view", False):
+            fn = "AsStridedBackward0"   # a view gone since: PyTorch keeps it, and it was re-derived when changed
         shape = ", ".join(map(str, self.data.shape))
         which = f", which is output 0 of {op_name(fn)}," if fn else ""
         tensor_type = dtypes.from_numpy(self.data.dtype).legacy_name + "Tensor"
@@ -283,13 +295,17 @@ class SavedTensor:
             t = node.wrap(self.data, self.box, self.made_by)
         if self.output_nr:            # output k of a node with several outputs
             t._set_grad_fn(t.grad_fn, self.output_nr)
+        dual.give_tangents(t, self.tangents)     # a dual tensor comes back dual
         return t
 
 
 def op_name(node_name):
     # PyTorch's messages drop "Backward0" but keep another overload's number:
-    # MulBackward0 -> Mul, MaxBackward1 -> Max1
-    return node_name.replace("Backward0", "").replace("Backward", "")
+    # MulBackward0 -> Mul, MaxBackward1 -> Max1; C++ nodes keep their name
+    # (torch::autograd::CopyBackwards, torch::autograd::CopySlices)
+    if node_name.startswith("torch::"):
+        return node_name
+    return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)
 
 
 def result_dtype(op, inputs, params):
@@ -354,7 +370,7 @@ class OpNode(Node):
 
     @classmethod
     def apply(cls, *args):
-        """The op on tensors, in three steps: forward, views, graph."""
+        """The op on tensors, in three steps: forward, views, graph (and, in forward mode, the tangent)."""
         inputs, params = args[:len(cls.inputs)], args[len(cls.inputs):]
         first, node = inputs[0], cls.__new__(cls)
         # 1. The forward on numpy arrays, in the dtype PyTorch gives the result:
@@ -374,7 +390,7 @@ class OpNode(Node):
             arrays.append(a)
         if cls.elementwise and type(inputs[1]) not in NUMBERS and arrays[0].shape != arrays[1].shape:
             check_broadcast(arrays[0].shape, arrays[1].shape)
-        data = node.forward(*arrays, *params)
+        data = quiet_call(node.forward, *arrays, *params)    # inf and nan as PyTorch: no numpy warning
         if type(data) is not np.ndarray:
             data = np.asarray(data)
         if data.dtype is not dt.np and not cls.is_view:
@@ -388,6 +404,8 @@ class OpNode(Node):
         # 3. The node joins the graph: edges to the inputs, what backward needs.
         if recording:
             node.record(inputs, out)
+        if dual.levels:     # 4. Forward-mode AD (forward_mode/dual.py), while a dual level exists: out's tangent
+            dual.propagate(cls, node, inputs, params, out, OpNode.apply.__func__)
         return out
 
     def out_dtype(self, dt):
@@ -438,7 +456,7 @@ class OpNode(Node):
                 saved.append(s)
         if grad is None:     # only None reached this node (see engine.py): it sends None on
             return (None,) * len(self.next_functions)
-        grads = self.backward(grad, *saved)
+        grads = quiet_call(self.backward, grad, *saved)
         if type(grads) is not tuple:
             grads = (grads,)
         out = []
@@ -449,7 +467,7 @@ class OpNode(Node):
             if type(g) is not np.ndarray:
                 g = np.asarray(g)
             if g.shape != meta[0]:
-                g = unbroadcast(g, meta[0])
+                g = quiet_call(unbroadcast, g, meta[0])
             out.append(g if g.dtype is meta[1] else g.astype(meta[1]))
         return tuple(out)
 
@@ -560,6 +578,7 @@ class OpNode(Node):
 
 # Ops whose values can be inf/nan (1/0, log 0, ...) return them silently, as PyTorch does.
 quiet = np.errstate(divide="ignore", invalid="ignore", over="ignore")
+
 
 
 def unbroadcast(grad, shape):

@@ -39,7 +39,7 @@ Scalar, so its + - * / between a tensor and a number record the Scalar
 overloads (`exponent * self.pow(exponent - 1)` records MulBackward1, as
 PyTorch's pow_backward does, where Python's `2 * x` records MulBackward0).
 `evaluate` compiles each rule so that its + - * / go through
-ops/scalar.py's `binary`, which says which node each case records.
+core/ops/arithmetic.py's `binary`, which says which node each case records.
 
 What `evaluate` returns is the rule's value before un-broadcasting: where an
 input was broadcast, the engine then sums it back to the input's shape (and
@@ -193,8 +193,7 @@ def evaluate(node, grad, values=None, create_graph=False):
     todo = _differentiated(node)
     if not todo:
         return {}
-    env = dict(namespace(node))
-    wanted = set().union(*(_names_in(t) for t in todo.values())) - env.keys()
+    wanted = set().union(*(_names_in(t) for t in todo.values())) - namespace(node).keys()
     given = dict(values) if values is not None else {}
     given.update(saved_values(node, wanted - given.keys()))
     # A number that stood in a tensor's place (the 2 of x * 2) is a tensor in
@@ -203,15 +202,17 @@ def evaluate(node, grad, values=None, create_graph=False):
     for name in set(getattr(type(node), "saved", ())) & given.keys():
         if type(given[name]) in (int, float, bool):
             given[name] = getattr(node, "_saved_" + name)
-    env.update(given)
-    env.update({"__builtins__": _BUILTINS, "math": math, "grad": grad, _BINARY: _binary()})
-    where = type(node).__name__
     # In alphabetical order of the input names, as PyTorch's generated backward
     # runs its formulas (load_derivatives.py sorts them): with create_graph the
     # order numbers the nodes they record, and so the order a later backward runs them.
     with grad_mode.set_grad_enabled(create_graph):
-        return {name: eval(_compiled(where, name, todo[name]), env)  # noqa: S307 (our docstrings)
-                for name in sorted(todo)}
+        return {name: evaluate_text(node, name, todo[name], {**given, "grad": grad}) for name in sorted(todo)}
+
+
+def evaluate_text(op, name, text, values):
+    """A rule, or a forward rule (forward_mode/jvp_rules.py), on values: + - * / as C++'s; grad mode as it is."""
+    env = {**namespace(op), **values, "__builtins__": _BUILTINS, "math": math, _BINARY: _binary()}
+    return eval(_compiled(_class(op).__name__, name, text), env)  # noqa: S307 (our docstrings and tables)
 
 
 # -- a rule's + - * / as C++ computes them (see the docstring) ------------------------
@@ -242,7 +243,7 @@ def _compiled(where, name, text):
 
 
 def _binary():
-    # ops/scalar.py holds the Scalar overloads. This module imports no op (the
+    # ops/arithmetic.py holds the Scalar overloads. This module imports no op (the
     # node base imports it), so it finds them loaded, as it finds a rule's functions.
-    binary = sys.modules[__package__ + ".ops.scalar"].binary
+    binary = sys.modules[__package__ + ".ops.arithmetic"].binary
     return lambda op, right, left: binary(op, left, right)

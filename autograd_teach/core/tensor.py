@@ -34,37 +34,16 @@ import numpy as np
 
 from . import engine, grad_mode, views
 from .. import ops as O
-from ..compat import dtypes, printing
+from ..compat import dtypes, messages, printing
+from ..compat.device import check as check_device, device
 from ..compat.size import Size
+from ..compat.storage import Storage
 from ..ops.methods import OpMethods
-from .node import Node, RemovableHandle, call_post_hooks
+from .node import Node, RemovableHandle, call_post_hooks, dual, quiet_call
 from .tensor_methods import TensorMethods, unwrap
 from .views import InplaceOrView
 
 UINT64_MAX = 2 ** 64 - 1
-
-NONLEAF_GRAD_WARNING = (
-    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
-    "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
-    "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
-    "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
-    "for more information. (Triggered internally at "
-    "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
-class device:
-    def __init__(self, type="cpu"):
-        self.type = type
-
-    def __repr__(self):
-        return f"device(type='{self.type}')"
-
-    def __str__(self):
-        return self.type
-
-    def __eq__(self, other):
-        return str(self) == str(other)
-
-    __hash__ = object.__hash__
-
 
 _CPU = device("cpu")
 
@@ -188,7 +167,7 @@ class Tensor(InplaceOrView, TensorMethods, OpMethods):
     @property
     def grad(self):
         if self.grad_fn is not None and not self._retains_grad:
-            warnings.warn(NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            warnings.warn(messages.NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
@@ -293,7 +272,7 @@ class Tensor(InplaceOrView, TensorMethods, OpMethods):
 
     # -- conversion and printing -------------------------------------------------
     def __repr__(self):
-        if self._no_grad_view and views.is_invalid(self):
+        if views.is_invalid(self):
             suffixes = ["grad_fn=<Invalid>"]    # its base changed in place: PyTorch prints this
         elif self.grad_fn is not None:
             suffixes = [f"grad_fn=<{type(self.grad_fn).__name__}>"]
@@ -301,6 +280,7 @@ class Tensor(InplaceOrView, TensorMethods, OpMethods):
             suffixes = ["requires_grad=True"]
         else:
             suffixes = []
+        suffixes += dual.tangent_suffix(self) if dual.levels else []     # a dual tensor's tangent (forward mode)
         return printing.format_tensor(self._data, self.dtype.name, suffixes)
 
     __str__ = __repr__
@@ -378,11 +358,21 @@ class Tensor(InplaceOrView, TensorMethods, OpMethods):
     __hash__ = object.__hash__
 
     def to(self, *args, **kwargs):
-        dtype = kwargs.get("dtype")
+        """to(dtype), to(device), to(device, dtype), to(other): the CPU is the only device here."""
+        dtype, where = kwargs.get("dtype"), kwargs.get("device")
         for a in args:
             if isinstance(a, dtypes.dtype):
                 dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, (str, device, int)) and not isinstance(a, bool):
+                where = a
+        check_device(where)
         return self if dtype is None else self._cast(dtype)
+
+    def cuda(self, device=None, non_blocking=False):
+        check_device("cuda" if device is None else device)
+        return self
 
     def _cast(self, dtype):
         dtype = dtypes.as_dtype(dtype)
@@ -447,7 +437,7 @@ def deepcopy_leaf(t, memo):
     all not t's AccumulateGrad (sharing it would send the copy's gradients
     into t's .grad). A copy of a non-leaf is refused, as in PyTorch."""
     if t.grad_fn is not None:
-        raise RuntimeError(DEEPCOPY_NON_LEAF)
+        raise RuntimeError(messages.DEEPCOPY_NON_LEAF)
     if id(t) in memo:
         return memo[id(t)]
     new = memo[id(t)] = rebuilt(views.plain_class(type(t)), t._data.copy(order="K"), t._requires_grad)
@@ -459,9 +449,6 @@ def deepcopy_leaf(t, memo):
     return new
 
 
-DEEPCOPY_NON_LEAF = ("Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at "
-                     "the moment.  If you were attempting to deepcopy a module, this may be because of a "
-                     "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001")
 Node.wrap = staticmethod(Tensor._wrap)    # how a node shows what it saved (node.py cannot import this module)
 
 
@@ -526,7 +513,7 @@ def accumulate_grad(leaf, grad, undo):
         leaf._grad = Tensor._wrap(grad.astype(leaf._data.dtype))   # a copy (np.array's, without its argument parsing)
     else:
         undo.append((_restore_grad, leaf, old, old._data.copy()))
-        old._data += grad
+        quiet_call(np.add, old._data, grad, old._data)     # += (inf - inf: nan, silently, as PyTorch's)
         old._bump_version()
 
 
@@ -611,11 +598,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     roots = gradient_roots(as_tuple(tensors), grad_tensors, create_graph)
     if create_graph:
         # Attributed to this line, so Python's default filter shows it once, as PyTorch does (TORCH_WARN_ONCE)
-        warnings.warn(CREATE_GRAPH_CYCLE_WARNING, UserWarning, stacklevel=1)
+        warnings.warn(messages.CREATE_GRAPH_CYCLE_WARNING, UserWarning, stacklevel=1)
     if inputs is None:
         engine.execute(roots, retain_graph=bool(retain_graph), create_graph=create_graph, wrap=Tensor._wrap)
         return
     inputs = as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     capture = {t._grad_edge()[0]: None for t in inputs}
     leaves = [t._grad_edge()[0] for t in inputs if t.grad_fn is None]   # their AccumulateGrad runs, as in PyTorch
     engine.execute(roots, retain_graph=bool(retain_graph), capture=capture, create_graph=create_graph,
@@ -682,43 +671,13 @@ def warn_float_of_grad():
     (TORCH_WARN_ONCE), at the caller's line; int(), bool() and .item() do not."""
     if not FLOAT_OF_GRAD_WARNED:
         FLOAT_OF_GRAD_WARNED.append(True)     # (list.append: atomic, so once with threads too)
-        warnings.warn(FLOAT_OF_GRAD_WARNING, UserWarning, stacklevel=3)
+        warnings.warn(messages.FLOAT_OF_GRAD_WARNING, UserWarning, stacklevel=3)
 
 
 FLOAT_OF_GRAD_WARNED = []    # the once-per-process flag of warn_float_of_grad, as PyTorch's
-FLOAT_OF_GRAD_WARNING = (
-    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
-    "Consider using tensor.detach() first. (Triggered internally at "
-    "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)")
-
-
-CREATE_GRAPH_CYCLE_WARNING = (
-    "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
-    "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to "
-    "avoid this. If you have to use this function, make sure to reset the .grad fields of your parameters "
-    "to None after use to break the cycle and avoid the leak. (Triggered internally at "
-    "/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp:1307.)")
 
 
 # -- small helpers ------------------------------------------------------------------
-
-class Storage:
-    """What untyped_storage() returns: enough to compare data_ptr()s."""
-
-    def __init__(self, data):
-        while isinstance(data.base, np.ndarray):
-            data = data.base
-        self.array = data
-
-    def data_ptr(self):
-        return self.array.__array_interface__["data"][0]
-
-    def nbytes(self):
-        return self.array.nbytes
-
-    def size(self):
-        return self.array.nbytes
-
 
 def _dims(shape):
     return "[" + ", ".join(map(str, shape)) + "]"

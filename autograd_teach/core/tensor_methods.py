@@ -9,22 +9,13 @@ import warnings
 
 import numpy as np
 
-from ..compat import dtypes
+from ..compat import dtypes, messages, nested
 from . import grad_mode
 from .. import ops as O
 from ..compat import shape_functions
 from .indexing import getitem, setitem
 from .node import check_broadcast
 from ..compat.numpy_names import numpy_names
-
-T_ND_WARNING = (
-    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will "
-    "throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
-    "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered internally "
-    "at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
-T_0D_WARNING = (
-    "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases. (Triggered internally "
-    "at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4321.)")
 
 
 class TensorMethods:
@@ -42,7 +33,9 @@ class TensorMethods:
     def mul(self, other):
         return O.MulBackward0.apply(self, _operand(other, self))
 
-    def div(self, other):
+    def div(self, other, **rounding_mode):
+        if rounding_mode:       # div(rounding_mode=...), even None, is another op: ops/rounding_modes.py
+            return O.rounding_modes.div(self, _operand(other, self), **rounding_mode)
         return O.DivBackward0.apply(self, _operand(other, self))
 
     def pow(self, exponent):
@@ -136,6 +129,8 @@ class TensorMethods:
         return O.ReluBackward0.apply(self)
 
     def clamp(self, min=None, max=None):
+        if isinstance(min, TensorMethods) or isinstance(max, TensorMethods):
+            return O.clamp_fmod.clamp(self, min, max)
         return O.ClampBackward1.apply(self, min, max)
 
     clip = clamp
@@ -245,8 +240,16 @@ class TensorMethods:
     def reshape_as(self, other):
         return self.reshape(other.shape)
 
-    def flatten(self):
-        return self if self.dim() == 1 else self.reshape(-1)   # PyTorch returns a 1-D tensor itself
+    def flatten(self, start_dim=0, end_dim=-1):
+        """Dims start_dim..end_dim merged into one (reshape: a view where it can be)."""
+        start, end = (O.shape.check_dim(d, self.dim()) for d in (start_dim, end_dim))
+        if self.dim() == 0:
+            return self.reshape(1)
+        if start > end:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+        if start == end:
+            return self          # PyTorch returns the tensor itself
+        return self.reshape(self.shape[:start] + (-1,) + self.shape[end + 1:])
 
     def t(self):
         return O.TBackward0.apply(self)
@@ -270,7 +273,7 @@ class TensorMethods:
     @property
     def T(self):
         if self.dim() != 2:     # PyTorch 2.x deprecates .T except on matrices, but still permutes
-            warnings.warn(T_0D_WARNING if self.dim() == 0 else T_ND_WARNING, UserWarning, stacklevel=2)
+            warnings.warn(messages.T_0D_WARNING if self.dim() == 0 else messages.T_ND_WARNING, UserWarning, stacklevel=2)
         return O.PermuteBackward0.apply(self, tuple(range(self.dim() - 1, -1, -1)))
 
     def transpose(self, dim0, dim1):
@@ -435,7 +438,17 @@ def infer_array(data, dtype=None):
     (the caller casts from them)."""
     if isinstance(data, (np.ndarray, np.generic)):
         return np.array(data)
-    arr = np.array(unwrap(data))
+    if isinstance(data, (list, tuple)) and any(isinstance(v, TensorMethods) and v._data.size != 1 for v in data):
+        nested.check_nested(data)     # a list of tensors: PyTorch wants one-element tensors there
+    try:
+        arr = np.array(unwrap(data))
+    except ValueError:                # a ragged list: PyTorch's error, not numpy's
+        nested.check_nested(data)
+        raise
+    if arr.dtype.kind in "OUS":
+        nested.check_nested(data)
+    if arr.dtype.kind == "c":         # no complex tensors here: the error says so (Python's complex: complex64)
+        dtypes.from_numpy(np.complex64)
     if arr.dtype.kind in "uO" or (arr.dtype.kind == "f" and arr.size and np.abs(arr).max() >= 2.0**63):
         _check_long(data)
     if arr.dtype.kind == "f" or arr.size == 0:

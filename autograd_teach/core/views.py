@@ -29,7 +29,8 @@ import numpy as np
 
 from . import grad_mode
 from .. import ops as O
-from .node import op_name
+from ..compat import overlap
+from .node import SavedTensor, dual, op_name
 
 # np.may_share_memory without numpy's Python-level __array_function__ dispatch,
 # which costs more than the check (every view op runs it)
@@ -50,6 +51,15 @@ NO_GRAD_VIEW_REBASE = (
     "grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
     "code by moving both the view and the inplace either both inside the no_grad block (if you don't want the "
     "inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+MULTI_VIEW_REBASE = (
+    "Output {} of {} is a view and its base or another view of its base has been modified inplace. This view is "
+    "the output of a function that returns multiple views. Such functions do not allow the output views to be "
+    "modified inplace. You should replace the inplace operation by an out-of-place one.")
+CUSTOM_VIEW_REBASE = (
+    "Output {} of {} is a view and its base or another view of its base has been modified inplace. This view was "
+    "created inside a custom Function (or because an input was returned as-is) and the autograd logic to handle "
+    "view+inplace would override the custom backward associated with the custom Function, leading to incorrect "
+    "gradients. This behavior is forbidden. You can fix this by cloning the output of the custom Function.")
 CUSTOM_VIEW_INPLACE = (
     "Output 0 of {} is a view and is being modified inplace. This view was created inside a custom Function (or "
     "because an input was returned as-is) and the autograd logic to handle view+inplace would override the custom "
@@ -135,6 +145,7 @@ class InplaceOrView:
         self from before an in-place write."""
         t = self._wrap(self._data.copy(order="K"))
         t._copy_history(self)
+        dual.copy_tangents(self, t)     # and its tangents (forward-mode AD)
         return t
 
     def _copy_history(self, other):
@@ -149,25 +160,41 @@ class InplaceOrView:
             self._retains_grad = False
             self.retain_grad()
 
-    def _inplace(self, op, *args, view=False):
+    def _inplace(self, op, *args, view=False, read_first=False):
         """Run op out of place, write the result into self's storage, bump the
-        version, and (inside a graph) make the new node self's grad_fn."""
+        version, and (inside a graph) make the new node self's grad_fn.
+        (read_first: the op reads its tensor arguments before it writes, as
+        fill_ reads its value, so they may overlap self.)"""
         if self.is_inference() and not grad_mode.is_inference_mode_enabled():
             raise RuntimeError(INFERENCE_INPLACE)
         self._check_inplace(view)
         if any(st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape)):   # an expand()
             raise RuntimeError(EXPAND_OVERLAP)
+        if not (view or read_first):     # (x[index] = v checks the region it writes: indexing.setitem)
+            for a in args:
+                if hasattr(a, "_data") and may_share_memory(self._data, a._data):
+                    overlap.check_no_partial_overlap(self._data, a._data)
         needs_graph = grad_mode.is_grad_enabled() and (
             self._requires_grad or any(getattr(a, "_requires_grad", False) for a in args))
         result = op(self._snapshot() if needs_graph else self, *args)
         self._check_inplace_result(result)
+        dual.after_inplace(self, result, self._base, self._view_chain)     # forward mode: self's tangent is result's
         if needs_graph and self._base is not None and result.grad_fn is not None:
             return self._rewrite_base_history(result)
         self._data[...] = result._data
         self._bump_version()
         if result.grad_fn is not None:
             self._take_history(result.grad_fn)
+            self._saved_as_result(result.grad_fn)
         return self
+
+    def _saved_as_result(self, node):
+        """In PyTorch an in-place op's output is self: a node that saved its
+        result (sigmoid_, exp_, relu_...) saved self, at the version the op
+        left it, so that changing self in place again makes backward refuse."""
+        for s in (getattr(node, "saved_values", None) or {}).values():
+            if type(s) is SavedTensor and s.ref is None and s.hooks is None:
+                s.data, s.box, s.version = self._data, self._version_box, self._version_box[0]
 
     def _check_inplace_result(self, result):
         if result.dtype is not self.dtype and not np.can_cast(result._data.dtype, self._data.dtype, "same_kind"):
@@ -189,6 +216,7 @@ class InplaceOrView:
         base._bump_version()
         base._take_history(new_base.grad_fn)
         self.grad_fn   # noqa: B018 -- read: self is re-derived from base now, as PyTorch's rebase_history does
+        self._saved_as_result(result.grad_fn)
         return self
 
     def _views_go_stale(self):
@@ -197,8 +225,7 @@ class InplaceOrView:
         a view made before the change sees the change's gradient too. As in
         PyTorch, that happens when the view's grad_fn is next read."""
         for view in list(self._views):
-            if not any(getattr(op, "custom_function_view", False) for op, _ in view._view_chain):
-                _mark_stale(view)
+            _mark_stale(view)
 
     def _rederive_view(self):
         """Reading grad_fn of a view whose base changed: its new history is
@@ -206,6 +233,9 @@ class InplaceOrView:
         fresh = _fresh_classes[type(self)]
         if self._no_grad_view:     # PyTorch refuses to give it a history (its repr: grad_fn=<Invalid>)
             raise RuntimeError(NO_GRAD_VIEW_REBASE)
+        refused = _refused_on_rebase(self)   # an output of split/unbind or of a custom Function (or a view of one)
+        if refused:
+            raise RuntimeError(refused.format(self._output_nr, op_name(fresh.grad_fn.__get__(self).name())))
         if fresh.grad_fn.__get__(self) is None and not self._base._requires_grad:
             self.__class__ = fresh      # no history before, none to take now
             return
@@ -226,8 +256,8 @@ class InplaceOrView:
     def mul_(self, other):
         return self._inplace(type(self).mul, other)
 
-    def div_(self, other):
-        return self._inplace(type(self).div, other)
+    def div_(self, other, **rounding_mode):
+        return self._inplace(lambda t, o: t.div(o, **rounding_mode), other)
 
     def pow_(self, exponent):
         return self._inplace(type(self).pow, exponent)
@@ -243,7 +273,7 @@ class InplaceOrView:
             if value.dim() != 0:
                 raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
                                    f"{value.dim()} dimensions.")
-            return self._inplace(O.FillBackward3.apply, value)
+            return self._inplace(O.FillBackward3.apply, value, read_first=True)
         return self._inplace(O.FillBackward2.apply, value)
 
     def uniform_(self, a=0.0, b=1.0, *, generator=None):
@@ -254,7 +284,7 @@ class InplaceOrView:
 
     # in-place forms of ops the nn code uses
     def masked_fill_(self, mask, value):
-        return self._inplace(type(self).masked_fill, mask, value)
+        return self._inplace(O.selection.masked_fill, mask, value, True)
 
     def exp_(self):
         return self._inplace(type(self).exp)
@@ -302,6 +332,7 @@ class InplaceOrView:
     __isub__ = sub_
     __imul__ = mul_
     __itruediv__ = div_
+
 
 
 # -- plumbing: how a stale view re-derives its grad_fn when it is read --------------
@@ -371,10 +402,33 @@ def plain_class(cls):
     return cls
 
 
+def mark_custom_function_view(out, inputs, mark):
+    """out, returned by a custom Function's forward, is a view of one of its
+    inputs: its chain of view ops ends with `mark` (CustomFunctionView), and
+    it is no no_grad view, though made under the forward's no_grad."""
+    if out._base is None or not any(out._base is a or out._base is getattr(a, "_base", None) for a in inputs):
+        return
+    if not any(getattr(op, "custom_function_output", False) for op, _ in out._view_chain):
+        out._view_chain += ((mark, (tuple(out.shape),)),)
+    out.__class__ = plain_class(type(out))
+
+
 def is_invalid(view):
-    """A view made under no_grad whose base has changed in place since: it has
-    no valid history (reading grad_fn raises; PyTorch prints grad_fn=<Invalid>)."""
-    return type(view) in _fresh_classes and type(view) in _no_grad_types
+    """A view whose base has changed in place since it was made under no_grad,
+    or by split/unbind or a custom Function: it has no valid history (reading
+    grad_fn raises; PyTorch prints grad_fn=<Invalid>)."""
+    return type(view) in _fresh_classes and (type(view) in _no_grad_types or _refused_on_rebase(view) is not None)
+
+
+def _refused_on_rebase(view):
+    """PyTorch's message (to format with the output's number and node) for a
+    view with a history that may not be re-derived from its changed base: an
+    output of split/unbind or of a custom Function, or a view of one."""
+    kinds = {k for op, _ in view._view_chain for k in ("multi_output_view", "custom_function_view")
+             if getattr(op, k, False)}
+    if not kinds or _fresh_classes[type(view)].grad_fn.__get__(view) is None:
+        return None
+    return MULTI_VIEW_REBASE if "multi_output_view" in kinds else CUSTOM_VIEW_REBASE
 
 
 def _stale_grad_fn(view):
@@ -387,6 +441,8 @@ def _stale_grad_fn(view):
 def _stale_requires_grad(view):
     if type(view) in _no_grad_types:      # it requires grad as its base does; only its grad_fn is invalid now
         return True
+    if _refused_on_rebase(view):
+        return True     # as in PyTorch, requires_grad (and an op under no_grad) does not read its invalid grad_fn
     _stale_grad_fn(view)
     return view._requires_grad
 

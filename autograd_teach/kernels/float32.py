@@ -18,7 +18,11 @@ of `1.`, and `.item()` shows the drift. What makes most of the difference
   with one rounding, so do the helpers here (through float64, where a * b
   is exact).
 """
+import math
+
 import numpy as np
+
+from .fma_exact import _round_to_odd, _two_sum, fma64
 
 LANES_BYTES = 32       # 8 float32 or 4 float64 lanes: what the goldens show (measured, not the CPU's 16)
 ILP = 4                # row_sum's accumulators side by side (ilp_factor)
@@ -29,12 +33,62 @@ GRAIN = 32768          # above this PyTorch splits a sum over threads: numpy's o
 FLOAT32, FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)   # astype(dtype) is faster than astype(type)
 
 
+IN_PLACE = 4096     # from this many elements the float64 copy is worked on in place (one array fewer)
+
+
 def via_float64(fn, a, *args):
     """fn computed in float64 and rounded once to a's float dtype: the
     correctly rounded result in nearly every case (float64 inputs unchanged)."""
     if a.dtype != FLOAT32:
         return fn(a, *args)
-    return fn(a.astype(FLOAT64), *args).astype(FLOAT32)
+    x = a.astype(FLOAT64)
+    if a.size >= IN_PLACE and not args and type(fn) is np.ufunc:    # a large array: a new one costs more than fn
+        return fn(x, out=x).astype(FLOAT32)
+    return fn(x, *args).astype(FLOAT32)
+
+
+def sigmoid(a):
+    """1 / (1 + exp(-a)) as PyTorch's formula, exp rounded once (via float64);
+    large arrays are worked on in place, which gives the same bits."""
+    if a.dtype != FLOAT32 or a.size < IN_PLACE:
+        return 1 / (1 + via_float64(np.exp, -a))
+    x = a.astype(FLOAT64)
+    np.negative(x, out=x)
+    out = np.exp(x, out=x).astype(FLOAT32)
+    out += 1
+    return np.divide(1, out, out=out)
+
+
+def rounded_once(fn, name):
+    """fn as a kernel: float32 computed in float64 and rounded once (what
+    via_float64 does), one call, as fast as calling via_float64."""
+    def kernel(a, *args):
+        if a.dtype != FLOAT32:
+            return fn(a, *args)
+        return fn(a.astype(FLOAT64), *args).astype(FLOAT32)
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"{name}: float32 computed in float64 and rounded once (PyTorch's bits nearly always)."
+    return kernel
+
+
+exp, sin, cos, tanh, tan = (rounded_once(f, n) for f, n in (
+    (np.exp, "exp"), (np.sin, "sin"), (np.cos, "cos"), (np.tanh, "tanh"), (np.tan, "tan")))
+log1p, expm1, log2, log10, exp2 = (rounded_once(f, n) for f, n in (
+    (np.log1p, "log1p"), (np.expm1, "expm1"), (np.log2, "log2"), (np.log10, "log10"), (np.exp2, "exp2")))
+asin, acos, atan, sinh, cosh = (rounded_once(f, n) for f, n in (
+    (np.arcsin, "asin"), (np.arccos, "acos"), (np.arctan, "atan"), (np.sinh, "sinh"), (np.cosh, "cosh")))
+atan2, pow = rounded_once(np.arctan2, "atan2"), rounded_once(np.power, "pow")   # noqa: A001
+log_exact = rounded_once(np.log, "log_exact")       # the correctly rounded log (log below is MKL's)
+# numpy has no erf, and its expm1 is not correctly rounded: math's are, in float64
+erf = rounded_once(np.vectorize(math.erf, otypes=[np.float64]), "erf")
+expm1_exact = rounded_once(np.vectorize(math.expm1, otypes=[np.float64]), "expm1_exact")
+
+
+def pow_scalar(base, e):
+    """base ** e for a number base (ATen's pow.Scalar), rounded once in e's dtype."""
+    if e.dtype != FLOAT32:
+        return np.power(base, e)
+    return np.power(base, e.astype(FLOAT64)).astype(FLOAT32)
 
 
 def log(a):
@@ -240,12 +294,14 @@ def sub_product(c, a, b):
 
 def add_scaled(a, alpha, b):
     """a + alpha * b rounded once: PyTorch's add/sub kernels with an alpha
-    are one fused multiply-add (alpha rounded to the dtype first)."""
+    are one fused multiply-add (alpha rounded to the dtype first), as
+    `param.add_(grad, alpha=-lr)` in every optimizer."""
     dtype = np.result_type(a, b)
-    if dtype != np.float32:
+    if dtype == FLOAT64:
+        return fma64(b, np.float64(alpha), a)
+    if dtype != FLOAT32:
         return a + alpha * b
-    alpha = float(np.float32(alpha))
-    return (np.asarray(a, np.float64) + alpha * np.asarray(b, np.float64)).astype(np.float32)
+    return fma(b, np.float32(alpha), a)
 
 
 def power(a, exponent):
@@ -302,10 +358,33 @@ def norm2(a, axis=None, keepdims=False):
 # -- SLEEF's expf, as PyTorch's vectorised kernels call it -------------------------------
 
 def fma(a, b, c):
-    """round(a * b + c) once, as the CPU's fused multiply-add: a float32
-    product is exact in float64 (the sum is rounded there, then to float32;
-    a double rounding is possible, and rare)."""
-    return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)).astype(np.float32)
+    """round(a * b + c) once, as a CPU's fused multiply-add, for float32 a, b
+    and c: their product is exact in float64 (24 + 24 bits), so the sum rounds
+    once there and once more to float32. That second rounding goes wrong only
+    when the first landed exactly halfway between two float32 (or below
+    float32's normal range): those few are redone with a round-to-odd float64
+    sum, which then rounds correctly (random.fma32 explains it). Large arrays
+    are worked on in place: a fresh 1 MB temporary costs more than the sum."""
+    s = np.multiply(a, b, dtype=FLOAT64)
+    if type(s) is not np.ndarray:              # 0-d inputs give a scalar
+        s = np.asarray(s)
+    if s.shape == getattr(c, "shape", s.shape):
+        s += c
+    else:
+        s = np.add(s, c, dtype=FLOAT64)
+    out = s.astype(FLOAT32)
+    low = s.view(np.int64)
+    low &= _DROPPED_BITS                       # (s is not needed any more)
+    redo = low == _HALFWAY
+    redo |= np.abs(out) < _TINY
+    if np.count_nonzero(redo):
+        a, b, c = np.broadcast_arrays(*(np.asarray(v, FLOAT32) for v in (a, b, c)))
+        out[redo] = _round_to_odd(*_two_sum(a[redo].astype(FLOAT64) * b[redo], c[redo].astype(FLOAT64)))
+    return out if out.ndim else out[()]
+
+
+_DROPPED_BITS, _HALFWAY = np.int64(0x1FFFFFFF), np.int64(0x10000000)   # float64's 29 bits below float32's
+_TINY = np.float32(2.0 ** -125)
 
 
 _EXPF_POLY = (0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,

@@ -35,6 +35,8 @@ def mm(a, b):
         # for longer K it switches to pairwise sums on contiguous rows
         # order="C": a row-major result, as PyTorch's mm (x.contiguous() reads the layout)
         return c_einsum("ik,k->i" if b.ndim == 1 else "ik,kj->ij", a, b, order="C")
+    if b.ndim == 2 and b.shape[1] >= 2:
+        return _products_summed_in_order(a, b)
     vec = b.ndim == 1
     if vec:
         b = b[:, None]
@@ -42,6 +44,26 @@ def mm(a, b):
     for i in range(1, k):
         acc = acc + a[:, i:i + 1] * b[i:i + 1, :]
     return acc[:, 0] if vec else acc
+
+
+BLOCK = 1 << 20    # products held at once: rows are taken in blocks of about this many
+
+
+def _products_summed_in_order(a, b):
+    """The same sums as the loop in mm, left to right, without a Python step
+    per k: all products of a block of rows, (rows, K, N), then numpy's
+    reduction over K, which adds one K after another for each element (a
+    reduction over an axis that is not the innermost is not pairwise; N >= 2
+    keeps it so). It starts from +0, as PyTorch's kernel does: products that
+    are all -0.0 sum to 0.0 (the loop gave -0.0)."""
+    m, k, n = a.shape[0], a.shape[1], b.shape[1]
+    rows = max(1, BLOCK // (k * n))
+    if m <= rows:
+        return np.add.reduce(a[:, :, None] * b[None, :, :], axis=1)
+    out = np.empty((m, n), np.result_type(a, b))
+    for start in range(0, m, rows):
+        out[start:start + rows] = np.add.reduce(a[start:start + rows, :, None] * b[None, :, :], axis=1)
+    return out
 
 
 LANES = 8    # float32 lanes of the vector dot product below

@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 
 from .. import ops as O
-from ..compat import random
+from ..compat import dtypes, random
 from ..compat.creation import from_numpy, zeros
 
 
@@ -14,13 +14,21 @@ def mse_loss(input, target, reduction="mean"):
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
                       f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
                       "Please ensure they have the same size.", UserWarning, stacklevel=2)
+    dtypes.check_floating(dtypes.result_type(input, target), "mse_cpu")
     return O.MseLossBackward0.apply(input, target, reduction)
 
 
 def binary_cross_entropy_with_logits(input, target, reduction="mean"):
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    return O.BinaryCrossEntropyWithLogitsBackward0.apply(input, target, reduction)
+    dtypes.check_floating(input.dtype, "log_sigmoid_cpu")
+    if target.dtype is dtypes.bool_:       # PyTorch's kernel computes 1 - target
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
+    if not target.is_floating_point():     # ... in place, in a tensor of target's dtype
+        raise RuntimeError(f"result type {dtypes.result_type(input, target).legacy_name} can't be cast to the "
+                           f"desired output type {target.dtype.legacy_name}")
+    return O.BinaryCrossEntropyWithLogitsBackward0.apply(input, target, reduction, target.dtype)
 
 
 def relu(input, inplace=False):
@@ -92,11 +100,19 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     Class probabilities as target, and label smoothing, build the graph
     PyTorch's C++ builds for them (its nodes, in its order)."""
     class_dim = 0 if input.dim() == 1 else 1
+    if input.shape == target.shape:     # as PyTorch: then the target holds class probabilities
+        if not target.is_floating_point():
+            raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
+                               f"{target.dtype.legacy_name}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     lsm = input.log_softmax(class_dim)
-    if target.is_floating_point():
+    if input.shape == target.shape:
         return _cross_entropy_probs(lsm, target, weight, reduction, label_smoothing, class_dim)
     nll = nll_loss(lsm, target, weight, None, ignore_index, None, reduction)
-    if not label_smoothing:
+    if label_smoothing <= 0:     # PyTorch ignores a negative one
         return nll
     if weight is not None:
         raise NotImplementedError("autograd_teach: cross_entropy(weight=..., label_smoothing=...) is not "
@@ -121,7 +137,7 @@ def _cross_entropy_probs(lsm, target, weight, reduction, label_smoothing, class_
     if weight is not None:
         raise NotImplementedError("autograd_teach: cross_entropy(weight=...) with class probabilities is not "
                                   "implemented")
-    if label_smoothing:
+    if label_smoothing > 0:
         target = target * (1 - label_smoothing) + label_smoothing / lsm.shape[class_dim]
     prod = lsm * target
     if reduction == "none":
@@ -147,6 +163,9 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if target.shape != input.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    if target.dtype is not input.dtype:
+        raise RuntimeError(f"Found dtype {target.dtype.legacy_name} but expected {input.dtype.legacy_name}")
+    dtypes.check_floating(input.dtype, "binary_cross_entropy")
     if weight is not None:
         raise NotImplementedError("autograd_teach: binary_cross_entropy(weight=...) is not implemented")
     return O.BinaryCrossEntropyBackward0.apply(input, target, reduction)
@@ -224,7 +243,16 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     variance taken over the last len(normalized_shape) dims."""
     if isinstance(normalized_shape, int):    # nn.LayerNorm takes an int; F.layer_norm does not
         raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int")
+    dtypes.check_floating(input.dtype, "LayerNormKernelImpl")
+    _check_mixed_dtype(input, weight, bias)
     return O.NativeLayerNormBackward0.apply(input, normalized_shape, weight, bias, eps)
+
+
+def _check_mixed_dtype(input, *params):
+    """batch_norm and layer_norm take parameters of input's dtype (PyTorch's CPU kernels)."""
+    if any(p is not None and p.dtype is not input.dtype for p in params):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float"
+                           if input.dtype is dtypes.float32 else "mixed dtype (CPU): all inputs must share same datatype.")
 # --- more activations (ops/activations.py) ---
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -444,6 +472,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     elif eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    dtypes.check_floating(input.dtype, "batch_norm")
+    _check_mixed_dtype(input, running_mean, running_var, weight, bias)
     if input.numel() == 0:    # ATen's _batch_norm_impl_index: no statistics, but a graph to the parameters
         out = input.clone()
         out = out if weight is None else out * weight[0]
@@ -476,6 +506,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     _warn_size(input, target)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    dtypes.check_floating(dtypes.result_type(input, target), "smooth_l1_cpu")
     input, target = _broadcast_tensors(input, target)
     if beta == 0.0:
         return l1_loss(input, target, reduction=reduction)
@@ -487,6 +518,13 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     _warn_size(input, target)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    promoted = dtypes.result_type(input, target)
+    dtypes.check_floating(promoted, "huber_cpu")
+    if promoted is not input.dtype:        # PyTorch's loss has input's dtype
+        if not input.is_floating_point():
+            raise RuntimeError(f"result type {promoted.legacy_name} can't be cast to the desired output type "
+                               f"{input.dtype.legacy_name}")
+        target = target.to(input.dtype)
     input, target = _broadcast_tensors(input, target)
     if weight is None:
         return O.HuberLossBackward0.apply(input, target, reduction, delta)
@@ -511,6 +549,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       UserWarning, stacklevel=2)
     if reduction not in ("mean", "sum", "none", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    if not (input.is_floating_point() and target.is_floating_point()):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     # ATen's C++ evaluates the right operand first (it records the later node: it runs first in backward)
     if log_target:
         diff = target - input

@@ -36,7 +36,8 @@ from ..core.ops.alias import AliasBackward0  # noqa: F401
 from .as_strided import AsStridedBackward0  # noqa: F401
 from ..core.ops.matmul import matmul, matmul_nd  # noqa: F401
 from ..core.ops.reshape import ReshapeAliasBackward0, UnsafeViewBackward0, reshape_node  # noqa: F401
-from ..core.ops.arithmetic import (AddBackward0, Atan2Backward0, DivBackward0, MulBackward0, NegBackward0, PowBackward0,  # noqa: F401
+from ..core.ops.arithmetic import (AddBackward0, AddBackward1, Atan2Backward0, DivBackward0, DivBackward1,  # noqa: F401
+                                   MulBackward0, MulBackward1, NegBackward0, PowBackward0, SubBackward1,
                                    PowBackward1, PowBackward2, ReciprocalBackward0, RsubBackward1, SubBackward0)
 from ..core.ops.products import BmmBackward0, DotBackward0, MmBackward0, MvBackward0  # noqa: F401
 from .loss import BinaryCrossEntropyWithLogitsBackward0, MseLossBackward0, MseLossBackwardBackward0  # noqa: F401
@@ -56,16 +57,15 @@ from ..core.ops.shape import (CloneBackward0, CopyBackwards, ExpandBackward0, In
 # --- the ops of torch.nn and of d2l's chapters ---
 from ..core.ops.join import CatBackward0, StackBackward0  # noqa: F401,E402
 from ..core.ops.multi_output import SplitBackward0, SplitWithSizesBackward0, UnbindBackward0  # noqa: F401,E402
-from .nn_ops import (AddmmBackward0, BinaryCrossEntropyBackward0, DivBackward1, LogSoftmaxBackward0,  # noqa: F401,E402,E501
-                     LeakyReluBackward0, LeakyReluBackward1, MulBackward1, NllLossBackward0, SoftmaxBackward0)
+from .nn_ops import (AddmmBackward0, BinaryCrossEntropyBackward0, LogSoftmaxBackward0,  # noqa: F401,E402,E501
+                     LeakyReluBackward0, LeakyReluBackward1, NllLossBackward0, SoftmaxBackward0)
 from .random_ops import NormalBackward1, NormalBackward2, NormalBackward3  # noqa: F401,E402
-from .select_ops import (MaskedFillBackward0, MaximumBackward0, MinimumBackward0, RemainderBackward0,  # noqa: F401,E402,E501
+from .selection import (MaskedFillBackward0, MaximumBackward0, MinimumBackward0, RemainderBackward0,  # noqa: F401,E402,E501
                          RemainderBackward1)
 from .stats import CumsumBackward0, ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
-from ..core.ops.scalar import AddBackward1, SubBackward1  # noqa: F401,E402
 from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402
 from .gelu import GeluBackward0, GeluBackwardBackward0  # noqa: F401,E402
-from .unary import (AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, CoshBackward0,  # noqa: F401,E402
+from .pointwise import (AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, CoshBackward0,  # noqa: F401,E402
                     ErfBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, Log10Backward0,
                     Log1PBackward0, Log2Backward0, RoundBackward0, RsqrtBackward0, SignBackward0, SinhBackward0,
                     TanBackward0, TruncBackward0)
@@ -102,3 +102,8 @@ from .batch_norm import NativeBatchNormBackward0  # noqa: F401,E402
 from .loss import (HuberLossBackward0, HuberLossBackwardBackward0, SmoothL1LossBackward0,  # noqa: F401,E402
                    SmoothL1LossBackwardBackward0)
 from .xlogy import XlogyBackward0  # noqa: F401,E402
+from .rounding_modes import DivBackward2, DivBackward3, LogcumsumexpBackward0, RoundBackward1  # noqa: F401,E402
+from .bernoulli import BernoulliBackward0, BernoulliBackward1  # noqa: F401,E402
+from .unique import Unique2Backward0, UniqueConsecutiveBackward0, UniqueDimBackward0  # noqa: F401,E402
+from .linalg_inverse import (LinalgCholeskyExBackward0, LinalgDetBackward0, LinalgInvExBackward0,  # noqa: F401,E402
+                             LinalgSolveExBackward0)

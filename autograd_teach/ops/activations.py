@@ -10,38 +10,29 @@ sides), elu takes its negative branch at 0 (x <= 0), softplus switches to the
 identity strictly above the threshold.
 
 float32: the transcendental parts are computed in float64 and rounded once
-(`via_float64`, docs/float32.md).
+(autograd_teach/kernels, docs/float32.md).
 """
-import math
-
 import numpy as np
 
+from .. import kernels
 from ..core.node import OpNode, quiet
-from ..kernels.float32 import via_float64
-from ..core.ops.scalar import AddBackward1
+from ..core.ops.arithmetic import AddBackward1
 from .no_derivative import NoDerivative, not_implemented  # noqa: F401  (its rule calls it)
 from ..core.ops.selection import where, zeros_like  # noqa: F401  (the rules call them)
-
-_expm1 = np.vectorize(math.expm1, otypes=[np.float64])   # correctly rounded, as PyTorch's float64 expm1 (numpy's is not)
-
-
-def _exp(x):
-    return via_float64(np.exp, x)
-
 
 def _softplus(x, beta, threshold):
     """PyTorch's kernel, step by step in x's dtype: log1p(exp(x * beta)) / beta."""
     t = x.dtype.type
     bx = x * t(beta)
     with np.errstate(over="ignore"):
-        return np.where(bx > threshold, x, via_float64(np.log1p, _exp(bx)) / t(beta))
+        return np.where(bx > threshold, x, kernels.log1p(kernels.exp(bx)) / t(beta))
 
 
 def _softplus_grad(grad, x, beta, threshold):
     t = x.dtype.type
     bx = x * t(beta)
     with np.errstate(over="ignore", invalid="ignore"):
-        z = _exp(bx)
+        z = kernels.exp(bx)
         return np.where(bx > threshold, grad, grad * z / (z + t(1)))
 
 
@@ -66,14 +57,14 @@ def _elu(x, alpha, scale, input_scale):
     t = x.dtype.type
     neg, pos, ipt = t(alpha) * t(scale), t(scale), t(input_scale)
     with np.errstate(over="ignore"):
-        return np.where(x <= 0, via_float64(_expm1, np.minimum(x * ipt, 0)) * neg, x * pos)   # (math.expm1 overflows)
+        return np.where(x <= 0, kernels.expm1_exact(np.minimum(x * ipt, 0)) * neg, x * pos)   # (math.expm1 overflows)
 
 
 def _elu_grad(grad, x, alpha, scale, input_scale):
     t = x.dtype.type
     neg, pos, ipt = t(alpha) * t(scale), t(scale), t(input_scale)
     with np.errstate(over="ignore"):
-        return np.where(x <= 0, grad * ipt * neg * _exp(x * ipt), grad * pos)
+        return np.where(x <= 0, grad * ipt * neg * kernels.exp(x * ipt), grad * pos)
 
 
 def _elu_grad_from_result(grad, result, alpha, scale, input_scale):
@@ -115,7 +106,7 @@ def _sigmoid(x):
     """1 / (1 + exp(-x)) in x's dtype, as PyTorch's silu kernels compute it."""
     t = x.dtype.type
     with np.errstate(over="ignore"):
-        return t(1) / (t(1) + _exp(-x))
+        return t(1) / (t(1) + kernels.exp(-x))
 
 
 class SiluBackward0(OpNode):
@@ -129,7 +120,7 @@ class SiluBackward0(OpNode):
     def forward(self, a):
         t = a.dtype.type
         with np.errstate(over="ignore"):
-            return a / (t(1) + _exp(-a))
+            return a / (t(1) + kernels.exp(-a))
 
     @quiet
     def backward(self, grad, a):

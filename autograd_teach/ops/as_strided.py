@@ -14,7 +14,7 @@ import numpy as np
 
 from ..core.node import OpNode
 from ..core.ops.selection import index_backward, new_zeros
-from ..core.ops.shape import replay_view
+from ..core.ops.shape import ViewBackward0, replay_view
 
 
 class AsStridedBackward0(OpNode):
@@ -35,7 +35,14 @@ class AsStridedBackward0(OpNode):
 
     def backward(self, grad):
         out = np.zeros(self.base_shape, dtype=grad.dtype)
-        replay_view(out, self.view)[...] = grad   # a view written in place never overlaps itself
+        region = replay_view(out, self.view)
+        if region.flags.writeable:      # each element of the base read once
+            region[...] = grad
+            return out
+        # an expand reads an element several times (numpy makes it read-only):
+        # that element gets the sum of their gradients
+        positions = replay_view(np.arange(out.size).reshape(self.base_shape), self.view)
+        np.add.at(out.reshape(-1), positions.reshape(-1), grad.reshape(-1))
         return out
 
     @property
@@ -54,4 +61,5 @@ def as_strided_backward(grad, self_sym_sizes, view):
     numel = int(np.prod(self_sym_sizes, dtype=np.int64))
     positions = replay_view(np.arange(numel).reshape(self_sym_sizes), view).reshape(-1)
     flat = index_backward(new_zeros(grad, (numel,)), (positions,), grad.reshape(-1))
-    return flat.reshape(tuple(self_sym_sizes))
+    # PyTorch's helper ends with as_strided of its flat storage: so does its grad_fn
+    return AsStridedBackward0.apply(flat, ((ViewBackward0, (tuple(self_sym_sizes),)),))

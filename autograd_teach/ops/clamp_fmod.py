@@ -1,5 +1,5 @@
-"""clamp_min, clamp_max, fmod, fmax, fmin: the siblings of clamp, remainder
-and maximum (pointwise.py, select_ops.py) that a learner meets next.
+"""clamp with tensor bounds, clamp_min, clamp_max, fmod, fmax, fmin: the siblings of clamp, remainder
+and maximum (core/ops/pointwise.py, ops/selection.py) that a learner meets next.
 
 Where one side's value was chosen, its gradient passes; elsewhere it is 0.
 fmax and fmin differ from maximum and minimum only at NaN: they pick the
@@ -7,8 +7,94 @@ other number (and give it the gradient), and a tie goes to self whole.
 """
 import numpy as np
 
-from ..core.node import OpNode, quiet
+from ..core.node import OpNode, check_broadcast, quiet
+from ..core.ops.pointwise import ClampBackward1
 from ..core.ops.selection import where  # noqa: F401  (the rules call it)
+
+
+class ClampBackward0(OpNode):
+    """out = self.clamp(min, max)   (min and max tensors, or None)
+
+    self: clamp_tensors_backward(grad, self, min, max)
+    min: clamp_min_backward(grad, self, min, max)
+    max: clamp_max_backward(grad, self, min, max)
+
+    out is self.maximum(min).minimum(max): where min > max, it is max, and
+    max gets the gradient (PyTorch's clamp_backward_min_max).
+    """
+    inputs = ("self", "min", "max")
+    saved = ("self", "min", "max")
+    promote_params = True     # an int tensor clamped by float tensors is float
+
+    def forward(self, a, min, max):
+        shapes = [x.shape for x in (a, min, max) if x is not None]
+        check_broadcast(*shapes[:2])
+        check_broadcast(np.broadcast_shapes(*shapes[:2]), shapes[-1])
+        out = a if min is None else np.maximum(a, min)
+        return out if max is None else np.minimum(out, max)
+
+    def backward(self, grad, a, min, max):
+        zero = np.zeros((), grad.dtype)
+        inside = clamp_inside(a, min, max)
+        return (grad if inside is None else np.where(inside, grad, zero),
+                None if min is None else np.where(min_chosen(a, min, max), grad, zero),
+                None if max is None else np.where(max_chosen(a, min, max), grad, zero))
+
+
+# The masks of PyTorch's clamp_backward and clamp_backward_min_max, on arrays or
+# Tensors. PyTorch combines two of them in place (logical_and_), so where the
+# first is smaller than the broadcast of all three, its backward raises.
+def clamp_inside(self, min, max):
+    """Where self was kept: min <= self <= max (None: everywhere)."""
+    if min is None or max is None:
+        return None if min is None and max is None else self >= min if max is None else self <= max
+    return _in_place(self >= min, self <= max, "and")
+
+
+def min_chosen(self, min, max):
+    return self < min if max is None else _in_place(self < min, min < max, "and")
+
+
+def max_chosen(self, min, max):
+    return self > max if min is None else _in_place(self > max, max < min, "or")
+
+
+def _in_place(first, second, how):
+    """first.logical_and_(second) (or logical_or_): the result keeps first's shape."""
+    if np.broadcast_shapes(first.shape, second.shape) != tuple(first.shape):
+        raise RuntimeError(f"output with shape [{', '.join(map(str, first.shape))}] doesn't match the broadcast "
+                           f"shape [{', '.join(map(str, np.broadcast_shapes(first.shape, second.shape)))}]")
+    return first & second if how == "and" else first | second
+
+
+def clamp_tensors_backward(grad, self, min, max):
+    """self's gradient: where it was kept."""
+    inside = clamp_inside(self, min, max)
+    return grad if inside is None else where(inside, grad, 0.0)
+
+
+def clamp_min_backward(grad, self, min, max):
+    """min's gradient: where it was chosen (self < min), unless max was (min >= max)."""
+    return where(min_chosen(self, min, max), grad, 0.0)
+
+
+def clamp_max_backward(grad, self, min, max):
+    """max's gradient: where it was chosen (self > max, or min > max)."""
+    return where(max_chosen(self, min, max), grad, 0.0)
+
+
+def clamp(self, min, max, name="clamp"):
+    """Tensor bounds take clamp.Tensor (ClampBackward0); a 0-d one that needs no
+    gradient may stand for a number, as PyTorch's argument parser allows."""
+    bounds = (min, max)
+    if all(b is None or hasattr(b, "_data") for b in bounds):
+        return ClampBackward0.apply(self, min, max)
+    if any(hasattr(b, "_data") and (b.dim() or b.requires_grad) for b in bounds):
+        given = ", ".join(f"{k}={type(b).__name__}" for k, b in (("max", max), ("min", min)) if b is not None)
+        raise TypeError(f"{name}() received an invalid combination of arguments - got ({given}, ), but expected "
+                        "one of:\n * (Tensor min = None, Tensor max = None)\n * (Number min = None, Number max = None)")
+    min, max = (b.item() if hasattr(b, "_data") else b for b in bounds)
+    return ClampBackward1.apply(self, min, max)
 
 
 class ClampMinBackward0(OpNode):

@@ -12,65 +12,144 @@ So the rules are written with the op itself, and a double backward records
 more ConvolutionBackward0 nodes (PyTorch records one ConvolutionBackwardBackward0
 with three outputs instead: the values agree, the names do not).
 
-The numpy work is im2col: sliding_window_view puts each output position's
-window in a row, and one matmul per group does all the sums."""
+The numpy work is im2col: sliding_window_view finds each output position's
+window, one copy lays them out as columns for the whole batch, and one
+matmul call multiplies the weight into them; the transposed sums add the
+columns back (col2im), one kernel offset at a time."""
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ..core.node import OpNode
-from .padding import _pad
 
 
 # -- the numpy kernels ------------------------------------------------------------
+# Three functions do all the sums, each for the whole batch in one numpy call:
+# _columns lays the input out as columns (im2col), _conv multiplies the weight
+# into them, _col2im adds columns back into an input (the transposed sums).
 
 def _windows(x, kernel, stride, padding, dilation):
     """(N, C, *out, *kernel): the input values under each kernel position."""
     nd = len(kernel)
-    padded = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
+    padded = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding]) if any(padding) else x
     span = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
     windows = sliding_window_view(padded, span, axis=tuple(range(2, 2 + nd)))
     step = tuple(slice(None, None, s) for s in stride) + tuple(slice(None, None, d) for d in dilation)
     return windows[(slice(None), slice(None)) + step]
 
 
+def _columns(x, kernel, stride, padding, dilation):
+    """(N, C * K, P): for each sample, one row per (channel, kernel offset) and
+    one column per output pixel (im2col, with the pixels last: the copy then
+    runs along rows of the input, and the product's result is NCHW as it is)."""
+    windows = _windows(x, kernel, stride, padding, dilation)            # (N, C, *out, *kernel)
+    nd, n, c = len(kernel), x.shape[0], x.shape[1]
+    order = (0, 1) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2, 2 + nd))
+    out_size = windows.shape[2:2 + nd]
+    return windows.transpose(order).reshape(n, c * int(np.prod(kernel)), int(np.prod(out_size))), out_size
+
+
 def _conv(x, w, stride, padding, dilation, groups):
     """out[n, o, p] = sum over c, k of x_padded[n, c, p*stride + k*dilation] * w[o, c, k],
-    c running over o's group: a matmul of the windows (im2col) by the weight."""
-    n, c, g, o, kernel = x.shape[0], x.shape[1], groups, w.shape[0], w.shape[2:]
-    windows = _windows(x, kernel, stride, padding, dilation)
-    out_size = windows.shape[2:2 + len(kernel)]
-    rows = np.moveaxis(windows.reshape(n, g, c // g, *out_size, *kernel), 2, 2 + len(kernel))
-    rows = rows.reshape(n, g, int(np.prod(out_size)), c // g * int(np.prod(kernel)))   # (N, g, pixels, c/g * k)
-    out = rows @ w.reshape(g, o // g, -1).transpose(0, 2, 1)           # (N, g, pixels, o/g)
-    return out.transpose(0, 1, 3, 2).reshape(n, o, *out_size)
+    c running over o's group: the weight (O, C * K) times each sample's columns."""
+    n, g, o = x.shape[0], groups, w.shape[0]
+    cols, out_size = _columns(x, w.shape[2:], stride, padding, dilation)
+    out = w.reshape(g, o // g, -1) @ cols.reshape(n, g, cols.shape[1] // g, cols.shape[2])   # (N, g, o/g, P)
+    return out.reshape(n, o, *out_size)
+
+
+def _col2im(cols, size, stride, padding, dilation):
+    """The transpose of _columns: cols (N, C, *kernel, *out) added back into a
+    zero input of spatial `size`, each kernel offset's slab in one step; the
+    offsets run last to first, so that an input pixel under several windows
+    collects them in the windows' order (as PyTorch's pooling backward adds)."""
+    nd = len(size)
+    kernel, out_size = cols.shape[2:2 + nd], cols.shape[2 + nd:]
+    padded = np.zeros(cols.shape[:2] + tuple(s + 2 * p for s, p in zip(size, padding)), cols.dtype)
+    if tuple(stride) == tuple(kernel) and set(dilation) == {1}:     # windows side by side: one add does it
+        _add_tiles(padded, cols, kernel, out_size)
+    else:
+        _add_offsets(padded, cols, kernel, out_size, stride, dilation)
+    return padded[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, size))]
+
+
+def _add_offsets(padded, cols, kernel, out_size, stride, dilation):
+    for offset in reversed(list(np.ndindex(*kernel))):
+        at = tuple(slice(k * d, k * d + (o - 1) * s + 1, s) for k, d, o, s in zip(offset, dilation, out_size, stride))
+        padded[(slice(None), slice(None)) + at] += cols[(slice(None), slice(None)) + offset]
+
+
+def _add_tiles(padded, cols, kernel, out_size):
+    """Windows that tile the input (stride = kernel): each pixel is under one
+    window, so all offsets are added at once, as (..., out, kernel) pairs of axes."""
+    nd = len(kernel)
+    region = padded[(slice(None), slice(None)) + tuple(slice(0, o * k) for o, k in zip(out_size, kernel))]
+    tiles = np.reshape(region, cols.shape[:2] + tuple(v for pair in zip(out_size, kernel) for v in pair), copy=False)
+    order = (0, 1) + tuple(v for i in range(nd) for v in (2 + nd + i, 2 + i))
+    tiles += cols.transpose(order)
 
 
 def _conv_transpose(x, w, stride, padding, output_padding, dilation, groups):
-    """The transpose of _conv: each x pixel spreads over a window of the output.
-    Written as a convolution: x with stride-1 zeros between its pixels,
-    padded by dilation*(k-1) - padding (a crop where negative), convolved
-    with the weight flipped and its two channel dims swapped."""
-    n, c, g, kernel = x.shape[0], x.shape[1], groups, w.shape[2:]
-    spread = np.zeros((n, c) + tuple((s - 1) * st + 1 for s, st in zip(x.shape[2:], stride)), x.dtype)
-    spread[(slice(None), slice(None)) + tuple(slice(None, None, st) for st in stride)] = x
-    pads = []
-    for k, p, op, d in reversed(list(zip(kernel, padding, output_padding, dilation))):
-        pads += [d * (k - 1) - p, d * (k - 1) - p + op]
-    spread = _pad(spread, pads, x.dtype.type(0))
-    flipped = np.flip(w, axis=tuple(range(2, w.ndim)))
-    swapped = flipped.reshape(g, c // g, -1, *kernel).swapaxes(1, 2).reshape(-1, c // g, *kernel)
-    return _conv(spread, swapped, (1,) * len(kernel), (0,) * len(kernel), dilation, groups)
+    """The transpose of _conv: each x pixel spreads over a window of the output,
+    weighted by w (C_in, C_out/g, *kernel): the weight's transpose times x's
+    pixels gives the columns, and _col2im adds them into the output."""
+    n, c, g, kernel, in_size = x.shape[0], x.shape[1], groups, w.shape[2:], x.shape[2:]
+    size = tuple((i - 1) * s - 2 * p + d * (k - 1) + op + 1
+                 for i, s, p, d, k, op in zip(in_size, stride, padding, dilation, kernel, output_padding))
+    if set(stride) == {1} and not any(output_padding) and np.isfinite(w).all() and n * c:
+        return _conv_transpose_rows(x, w, size, padding, dilation, groups)
+    wt = w.reshape(g, c // g, -1).transpose(0, 2, 1)                      # (g, o/g * K, c/g)
+    cols = wt @ x.reshape(n, g, c // g, int(np.prod(in_size)))            # (N, g, o/g * K, P)
+    cols = cols.reshape(n, w.shape[1] * g, *kernel, *in_size)
+    return np.ascontiguousarray(_col2im(cols, size, stride, padding, dilation))
+
+
+def _conv_transpose_rows(x, w, size, padding, dilation, groups):
+    """_conv_transpose at stride 1, with the same sums in the same order, on
+    whole rows: x is widened with zero columns to the padded output's width
+    (and depth), so that each kernel offset's columns land on one contiguous
+    run of the flattened output, added in one step. The zero columns add
+    0 * w = 0 elsewhere, which changes no sum (the output starts at +0, so
+    it never holds -0); a weight with inf or nan takes the other way."""
+    n, c, g, kernel, in_size = x.shape[0], x.shape[1], groups, w.shape[2:], x.shape[2:]
+    full = tuple(s + 2 * p for s, p in zip(size, padding))              # the padded output
+    wide = np.zeros((n, c, in_size[0]) + full[1:], x.dtype)
+    wide[(slice(None), slice(None)) + tuple(slice(0, i) for i in in_size)] = x
+    pitch = [int(np.prod(full[d + 1:])) for d in range(len(full))]       # flat step of each dim
+    run = in_size[0] * pitch[0]
+    cols = w.reshape(g, c // g, -1).transpose(0, 2, 1) @ wide.reshape(n, g, c // g, run)   # (N, g, o/g * K, run)
+    cols = cols.reshape(n, -1, int(np.prod(kernel)), run)
+    flat = np.zeros((n, cols.shape[1], (full[0] + 1) * pitch[0]), x.dtype)   # a row more: the last runs spill over
+    for i, offset in reversed(list(enumerate(np.ndindex(*kernel)))):
+        start = sum(k * d * p for k, d, p in zip(offset, dilation, pitch))
+        flat[:, :, start:start + run] += cols[:, :, i]
+    out = flat[:, :, :full[0] * pitch[0]].reshape(n, -1, *full)
+    return np.ascontiguousarray(out[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, size))])
+
+
+SMALL_COLUMNS = 1 << 18   # up to this many column elements the weight's gradient takes PyTorch's order
 
 
 def _conv_weight(x, grad, kernel, stride, padding, dilation, groups):
     """The weight's gradient of out = _conv(x, w): each weight times the input
-    pixels it met, times grad there, summed over the batch and the pixels."""
-    n, c, o, g = x.shape[0], x.shape[1], grad.shape[1], groups
-    pixels, k = int(np.prod(grad.shape[2:])), int(np.prod(kernel))
-    windows = _windows(x, kernel, stride, padding, dilation)
-    rows = windows.reshape(n, g, c // g, pixels, k)                    # (N, g, c/g, pixels, k)
-    rows = rows.transpose(1, 0, 3, 2, 4).reshape(g, n * pixels, c // g * k)
-    grads = grad.reshape(n, g, o // g, pixels).transpose(1, 2, 0, 3).reshape(g, o // g, n * pixels)
+    pixels it met, times grad there, summed over the batch and the pixels
+    together (one product per group, N * P long).
+
+    Small inputs lay the columns out pixel by pixel, a product whose sums
+    give PyTorch's bits (measured against torch 2.13); for large ones that
+    copy costs more than the product, so the columns are copied along the
+    input's rows and handed to the product transposed: the same sums in
+    BLAS's other order (docs/float32.md)."""
+    n, c, o, g, nd, k = x.shape[0], x.shape[1], grad.shape[1], groups, len(kernel), int(np.prod(kernel))
+    windows = _windows(x, kernel, stride, padding, dilation)            # (N, C, *out, *kernel)
+    per_sample = int(np.prod(grad.shape[2:]))
+    pixels = n * per_sample
+    grads = grad.reshape(n, g, o // g, per_sample).transpose(1, 2, 0, 3).reshape(g, o // g, pixels)
+    spatial, kernel_axes = tuple(range(2, 2 + nd)), tuple(range(2 + nd, 2 + 2 * nd))
+    if windows.size <= SMALL_COLUMNS:
+        rows = windows.transpose((1, 0) + spatial + kernel_axes).reshape(g, c // g, pixels, k)
+        rows = rows.transpose(0, 2, 1, 3).reshape(g, pixels, c // g * k)  # (g, N * P, c/g * K)
+    else:
+        rows = windows.transpose((1,) + kernel_axes + (0,) + spatial).reshape(g, c // g * k, pixels).swapaxes(1, 2)
     return (grads @ rows).reshape(o, c // g, *kernel)
 
 
@@ -213,8 +292,8 @@ def check_convolution(input, weight, bias, stride, padding, dilation, groups):
     if any(k > s for k, s in zip(span, padded)):
         raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
                            f"size: ({' x '.join(map(str, span))}). Kernel size can't be greater than actual input size")
-    if weight.dtype != input.dtype:
-        raise RuntimeError(f"expected scalar type {input.dtype.legacy_name} but found {weight.dtype.legacy_name}")
-    if bias is not None and bias.dtype != input.dtype:
+    if bias is not None and bias.dtype != input.dtype:      # PyTorch checks the bias first
         raise RuntimeError(f"Input type ({_C_TYPE.get(input.dtype.np.name, input.dtype.np.name)}) and bias type "
                            f"({_C_TYPE.get(bias.dtype.np.name, bias.dtype.np.name)}) should be the same")
+    if weight.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.legacy_name} but found {weight.dtype.legacy_name}")

@@ -4,8 +4,8 @@ computes the per-element loss and its two local derivatives; the reduction
 ('mean', 'sum' or 'none') is shared."""
 import numpy as np
 
+from .. import kernels
 from ..core.node import OpNode, quiet
-from ..kernels.float32 import cascade_mean, cascade_sum, via_float64
 
 
 class _Loss(OpNode):
@@ -20,8 +20,8 @@ class _Loss(OpNode):
             raise ValueError(f"{reduction} is not a valid value for reduction")
         self.reduction = reduction
         per_element = self.loss(a, t)
-        return cascade_mean(per_element) if reduction == "mean" else (
-            cascade_sum(per_element) if reduction == "sum" else per_element)
+        return kernels.mean(per_element) if reduction == "mean" else (
+            kernels.sum(per_element) if reduction == "sum" else per_element)
 
     def backward(self, grad, a, t):
         count = np.broadcast(a, t).size if self.reduction == "mean" else 1
@@ -59,15 +59,24 @@ class BinaryCrossEntropyWithLogitsBackward0(_Loss):
     and binary_cross_entropy_with_logits_target_backward.
     """
 
+    def forward(self, x, t, reduction="mean", dtype=None):
+        # PyTorch computes the loss in place in (1 - target): it has target's dtype
+        self.dtype = dtype
+        out = super().forward(x, t, reduction)
+        return out if dtype is None else out.astype(dtype.np)
+
+    def out_dtype(self, dt):
+        return dt if self.dtype is None else self.dtype
+
     @quiet
     def loss(self, x, t):
         # PyTorch's: (1 - target) * x - log_sigmoid(x), log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|))
-        log_sigmoid = np.minimum(x, 0) - via_float64(np.log1p, via_float64(np.exp, -np.abs(x)))
+        log_sigmoid = np.minimum(x, 0) - kernels.log1p(kernels.exp(-np.abs(x)))
         return (1 - t) * x - log_sigmoid
 
     @quiet
     def derivatives(self, x, t, grad, count):
-        sigmoid = 1 / (1 + via_float64(np.exp, -x))
+        sigmoid = 1 / (1 + kernels.exp(-x))
         return (sigmoid - t) * grad / count, -x * grad / count
 
 

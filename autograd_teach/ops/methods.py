@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import ops as O
 from ..compat import dtypes, shape_functions
+from ..compat.device import check as check_device
 from ..compat.numpy_names import numpy_names
 from ..core.node import check_broadcast
 from ..core.tensor_methods import ReturnTypes, TensorMethods, _operand, _shape_arg
@@ -67,8 +68,31 @@ class OpMethods:
     def ceil(self):
         return O.CeilBackward0.apply(self)
 
-    def round(self):
+    def round(self, *, decimals=None):
+        if decimals is not None:
+            return O.RoundBackward1.apply(self, int(decimals))
         return O.RoundBackward0.apply(self)
+
+    def logcumsumexp(self, dim):
+        return O.LogcumsumexpBackward0.apply(self, dim)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        return O.unique.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return O.unique.unique_consecutive(self, return_inverse, return_counts, dim)
+
+    def det(self):
+        return O.LinalgDetBackward0.apply(self)
+
+    def inverse(self):
+        return O.LinalgInvExBackward0.apply(self)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        return self._inplace(O.BernoulliBackward1.apply, p, generator)
+
+    def bernoulli(self, p=None, *, generator=None):
+        return O.bernoulli.bernoulli(self, p, generator=generator)
 
     def trunc(self):
         return O.TruncBackward0.apply(self)
@@ -80,10 +104,12 @@ class OpMethods:
 
     def softmax(self, dim, dtype=None):
         t = self if dtype is None else self._cast(dtype)
+        _check_softmax_dtype(t, dim, "softmax")
         return O.SoftmaxBackward0.apply(t, dim)
 
     def log_softmax(self, dim, dtype=None):
         t = self if dtype is None else self._cast(dtype)
+        _check_softmax_dtype(t, dim, "log_softmax")
         return O.LogSoftmaxBackward0.apply(t, dim)
 
     @numpy_names
@@ -143,8 +169,7 @@ class OpMethods:
         return O.BmmBackward0.apply(self, mat2)
 
     def masked_fill(self, mask, value):
-        value = value.item() if isinstance(value, TensorMethods) else value
-        return O.MaskedFillBackward0.apply(self, np.broadcast_to(mask._data, self._data.shape), value)
+        return O.selection.masked_fill(self, mask, value)
 
     def is_contiguous(self, memory_format=None):
         return self._data.flags.c_contiguous
@@ -161,6 +186,7 @@ class OpMethods:
 
     # new_*: a new tensor with this one's dtype (and device), not in any graph
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        check_device(device)
         if isinstance(data, TensorMethods):
             warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
                           "or sourceTensor.clone().detach().requires_grad_(True), rather than "
@@ -169,15 +195,19 @@ class OpMethods:
         return self._new(np.array(data, dtype=(dtypes.as_dtype(dtype) or self.dtype).np), requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        check_device(device)
         return self.new_full(_shape_arg(size), 0, dtype=dtype, requires_grad=requires_grad)
 
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        check_device(device)
         return self.new_full(_shape_arg(size), 1, dtype=dtype, requires_grad=requires_grad)
 
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        check_device(device)
         return self.new_zeros(*size, dtype=dtype, requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        check_device(device)
         dt = dtypes.as_dtype(dtype) or self.dtype
         return self._new(np.full(_shape_arg((size,)), fill_value, dtype=dt.np), requires_grad)
 
@@ -426,6 +456,13 @@ def _scalar_like(number, t):
     return t._wrap(np.array(number, dtype=dtypes.result_type(t, number).np))
 
 
+def _check_softmax_dtype(t, dim, name):
+    """Integers have no softmax kernel (PyTorch names the one along the last dim apart)."""
+    if not t.dtype.is_floating_point:
+        last = O.shape.check_dim(dim, t.dim()) == max(t.dim(), 1) - 1
+        dtypes.check_floating(t.dtype, f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl")
+
+
 def _tensor_arg(other, name):
     """PyTorch's TypeError for a number where only a tensor is taken (x.fmax(2))."""
     if not isinstance(other, TensorMethods):
@@ -458,3 +495,18 @@ def _isclose(a, b, rtol, atol, equal_nan):
         error = np.abs(x - y)
         close |= np.isfinite(error) & (error <= allowed)
     return a._wrap(np.asarray(close))
+
+
+def _inplace_form(name):
+    def method(self):
+        return self._inplace(getattr(type(self), name))
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"self.{name}(), written into self"
+    return method
+
+
+# the in-place forms of the other elementwise functions of one tensor
+for _name in ("rsqrt", "expm1", "log1p", "exp2", "log2", "log10", "sign", "sgn", "floor", "ceil", "round", "trunc",
+              "frac", "fix", "erf", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh", "cosh",
+              "negative"):
+    setattr(OpMethods, _name + "_", _inplace_form(_name))

@@ -3,10 +3,10 @@ log_softmax and softmax, nll_loss and binary_cross_entropy. Each is one
 PyTorch node; the derivative is in the docstring, in PyTorch's Tensor API."""
 import numpy as np
 
+from .. import kernels
 from ..compat import dtypes
 from ..core.node import OpNode, quiet
-from ..kernels.float32 import cascade_sum, fma, loss_cascade_sum, sleef_exp, sub_product, vec_sum_lastdim, via_float64
-from ..kernels.matmul_order import addmm_product, mm as _mm
+from ..core.ops.arithmetic import maybe_multiply  # noqa: F401  (the rules call it)
 from ..core.ops.selection import where, zeros_like  # noqa: F401  (the rules call them)
 from ..core.ops.products import mm_mat1_backward, mm_mat2_backward, strides  # noqa: F401  (the rules call them)
 from ..core.ops.shape import check_dim
@@ -36,8 +36,11 @@ class AddmmBackward0(OpNode):
         (m, k1), (k2, n) = mat1.shape, mat2.shape
         if k1 != k2:
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({m}x{k1} and {k2}x{n})")
-        if not (bias.dtype is mat1.dtype is mat2.dtype):
+        if bias.dtype is not mat2.dtype:     # PyTorch checks self first, then mat1
             raise RuntimeError(f"self and mat2 must have the same dtype, but got {bias.dtype.legacy_name} and "
+                               f"{mat2.dtype.legacy_name}")
+        if mat1.dtype is not mat2.dtype:
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {mat1.dtype.legacy_name} and "
                                f"{mat2.dtype.legacy_name}")
         try:
             np.broadcast_shapes(bias.shape, (m, n))
@@ -53,21 +56,23 @@ class AddmmBackward0(OpNode):
         self.mat2_sym_sizes, self.mat2_sym_strides = b.shape, strides(b)
         self._transposed = (_transposed(a), _transposed(b))   # the layout the gradients are made in
         # PyTorch fills the output with the bias, then gemm adds the product into it
-        prod = addmm_product(a, b)
+        prod = kernels.addmm_product(a, b)
         return (prod if alpha == 1 else alpha * prod) + (bias if beta == 1 else beta * bias)
 
     def backward(self, grad, a, b):
         need_bias, need_a, need_b = self.needs_input_grad
-        return (self._bias_grad(grad) if need_bias else None,
-                _product_like(self._transposed[0], grad, b.T) * self.alpha if need_a else None,
-                _product_like(self._transposed[1], a.T, grad) * self.alpha if need_b else None)
+        ga = _product_like(self._transposed[0], grad, b.T) if need_a else None
+        gb = _product_like(self._transposed[1], a.T, grad) if need_b else None
+        if self.alpha != 1:     # (x * 1 is x: no copy of a weight-sized gradient for F.linear's alpha)
+            ga, gb = (None if g is None else g * self.alpha for g in (ga, gb))
+        return self._bias_grad(grad) if need_bias else None, ga, gb
 
 
     def _bias_grad(self, grad):
         # F.linear's 1-D bias: its gradient is the column sums, in the order of
-        # PyTorch's sum kernel (cascade_sum), not numpy's
+        # PyTorch's sum kernel (kernels.sum), not numpy's
         g = grad if self.beta == 1 else grad * self.beta
-        return cascade_sum(g, axis=0) if len(self.input_metadata[0][0]) == 1 else g
+        return kernels.sum(g, axis=0) if len(self.input_metadata[0][0]) == 1 else g
 
 
 def _transposed(m):
@@ -79,37 +84,12 @@ def _product_like(transposed, x, y):
     """x @ y, the gradient of a matrix, computed in that matrix's layout as
     PyTorch's mm_mat1_backward/mm_mat2_backward do: for a transposed one it
     is (y.T @ x.T).T, whose sums run in another order."""
-    return _mm(y.T, x.T).T if transposed else _mm(x, y)
+    return kernels.mm(y.T, x.T).T if transposed else kernels.mm(x, y)
 
 
 def _softmax_dim(dim, ndim):
     return check_dim(dim, ndim)
 
-
-def softmax_sum(x, dim):
-    """x.sum(dim, keepdim=True) as PyTorch's softmax kernels add: over the last
-    dim in the order of its vectorized reductions (vec_sum_lastdim), over
-    another dim in numpy's."""
-    if dim == x.ndim - 1:
-        return vec_sum_lastdim(x)[..., None]
-    return x.sum(axis=dim, keepdims=True)
-
-
-def softmax_other_dim(a, d):
-    """softmax over a dim other than the last, as PyTorch's _vec_softmax:
-    columns in whole vectors of 64 bytes (16 float32) take SLEEF's exp, the
-    columns left over the C library's (correctly rounded, nearly always); the
-    exps add left to right along the dim, and each is divided by the sum."""
-    shifted = a - a.max(axis=d, keepdims=True)
-    inner = int(np.prod(a.shape[d + 1:]))
-    if a.size > 32768 or a.dtype.kind != "f":     # split over threads: which columns are whole vectors changes
-        e = sleef_exp(shifted)
-    else:
-        blocks = shifted.reshape(a.shape[:d] + (a.shape[d], inner))
-        whole = inner - inner % (64 // a.itemsize)
-        e = np.concatenate([sleef_exp(blocks[..., :whole]), via_float64(np.exp, blocks[..., whole:])], axis=-1)
-        e = e.reshape(a.shape)
-    return e / np.cumsum(e, axis=d).take([-1], axis=d)   # cumsum: left to right
 
 class SoftmaxBackward0(OpNode):
     """out = (self - self.amax(dim, True)).exp() / (self - self.amax(dim, True)).exp().sum(dim, True)
@@ -128,21 +108,12 @@ class SoftmaxBackward0(OpNode):
         self.dim = d = _softmax_dim(dim, a.ndim)
         if a.ndim == 0:
             return np.ones_like(a)
-        if d != a.ndim - 1:
-            return softmax_other_dim(a, d)
-        e = sleef_exp(a - a.max(axis=d, keepdims=True))    # PyTorch's kernel: SLEEF's exp
-        return e * (1 / softmax_sum(e, d))   # PyTorch multiplies by 1 / sum
+        return kernels.softmax(a, d)
 
     def backward(self, grad, result):
         if result.ndim == 0:
             return np.zeros_like(grad)
-        d = self.dim
-        if d != result.ndim - 1 and result.dtype == np.float32:   # _vec_softmax_backward: fused, along the dim
-            total = np.zeros_like(np.take(result, [0], axis=d))
-            for i in range(result.shape[d]):
-                total = fma(np.take(grad, [i], axis=d), np.take(result, [i], axis=d), total)
-            return result * (grad - total)
-        return result * (grad - softmax_sum(grad * result, d))
+        return kernels.softmax_backward(grad, result, self.dim)    # result * (grad - (grad * result).sum(dim))
 
 
 class LogSoftmaxBackward0(OpNode):
@@ -162,15 +133,35 @@ class LogSoftmaxBackward0(OpNode):
         self.dim = d = _softmax_dim(dim, a.ndim)
         if a.ndim == 0:
             return np.zeros_like(a)
-        shifted = a - a.max(axis=d, keepdims=True)
-        # PyTorch's kernel: SLEEF's exp, then a log rounded once (float32 bits as PyTorch's)
-        return shifted - via_float64(np.log, softmax_sum(sleef_exp(shifted), d))
+        return kernels.log_softmax(a, d)
 
     def backward(self, grad, result):
         if result.ndim == 0:
             return np.zeros_like(grad)
-        # PyTorch's kernel: SLEEF's exp (sleef_exp), its last bit is not always numpy's, and one rounding
-        return sub_product(grad, sleef_exp(result), softmax_sum(grad, self.dim))
+        return kernels.log_softmax_backward(grad, result, self.dim)    # grad - result.exp() * grad.sum(dim)
+
+
+def check_nll_loss_args(input, target, weight):
+    """PyTorch's checks, in its order: shapes (nll_loss_nd, then the kernel's),
+    the target's dtype, then the input's and the weight's."""
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() != 1 and input.shape[0] != (target.shape[0] if target.dim() else 0):
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0] if target.dim() else 0}).")
+    if input.dim() > 2:
+        raise ValueError("autograd_teach: nll_loss of inputs with more than 2 dimensions is not implemented")
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    classes = input.shape[-1]
+    if weight is not None and (weight.dim() != 1 or weight.numel() != classes):
+        raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no classes but "
+                           f"got weight tensor of shape: [{', '.join(map(str, weight.shape))}]")
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype.legacy_name}")
+    dtypes.check_floating(input.dtype, "nll_loss_out_frame")
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.legacy_name} but found {weight.dtype.legacy_name}")
 
 
 class NllLossBackward0(OpNode):
@@ -187,14 +178,7 @@ class NllLossBackward0(OpNode):
 
     @classmethod
     def apply(cls, input, target, weight=None, reduction="mean", ignore_index=-100):
-        if input.dim() not in (1, 2):
-            raise ValueError(f"Expected 2 or more dimensions (got {input.dim()})" if input.dim() < 1 else
-                             "autograd_teach: nll_loss of inputs with more than 2 dimensions is not implemented")
-        if target.dtype is not dtypes.int64:
-            raise RuntimeError(f"expected scalar type Long but found {target.dtype.legacy_name}")
-        if input.dim() == 2 and target.dim() == 1 and input.shape[0] != target.shape[0]:
-            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-                             f"({target.shape[0]}).")
+        check_nll_loss_args(input, target, weight)
         if reduction not in ("mean", "sum", "none"):
             raise ValueError(f"{reduction} is not a valid value for reduction")
         w = None if weight is None else weight._data
@@ -215,12 +199,12 @@ class NllLossBackward0(OpNode):
         picked = -x2[np.arange(len(t)), safe] * w_per
         self.ignore_index, self.reduction, self.weight = ignore_index, reduction, weight
         self.target, self._w_per, self._classes = target, w_per, x2.shape
-        # summed in the order of PyTorch's kernel (loss_cascade_sum): a batch's
+        # summed in the order of PyTorch's kernel (kernels.loss_sum): a batch's
         # mean loss then prints with PyTorch's last digit
-        self.total_weight = np.asarray(w_per.sum() if weight is None else loss_cascade_sum(w_per, keep), x.dtype)
+        self.total_weight = np.asarray(w_per.sum() if weight is None else kernels.loss_sum(w_per, keep), x.dtype)
         if reduction == "none":
             return picked.reshape(target.shape)
-        total = loss_cascade_sum(picked, keep)
+        total = kernels.loss_sum(picked, keep)
         return total / self.total_weight if reduction == "mean" else total
 
     @quiet
@@ -316,7 +300,7 @@ class LogSoftmaxBackwardDataBackward0(OpNode):
 
     def backward(self, grad, g, out):
         need_g, need_out = self.needs_input_grad
-        e = sleef_exp(out)
+        e = kernels.sleef_exp(out)
         gg = grad - (grad * e).sum(axis=self.dim, keepdims=True) if need_g else None
         go = -g.sum(axis=self.dim, keepdims=True) * e * grad if need_out else None
         return gg, go
@@ -382,40 +366,6 @@ class BinaryCrossEntropyBackward0(OpNode):
         return dx, dt
 
 
-class MulBackward1(OpNode):
-    """out = self * other  (other a number, as PyTorch's C++ mul(Tensor, Scalar) records it)
-
-    self: grad * other"""
-    attrs = ("other",)
-    promote_params = True
-
-    @quiet
-    def forward(self, a, other):
-        self.other = other
-        return a * other
-
-    def backward(self, grad):
-        return grad * self.other
-
-
-class DivBackward1(OpNode):
-    """out = self / other  (other a number, as PyTorch's C++ div(Tensor, Scalar) records it)
-
-    self: grad / other"""
-    attrs = ("other",)
-    promote_params = True
-    to_float = True
-
-    @quiet
-    def forward(self, a, other):
-        self.other = other
-        return a / other
-
-    @quiet
-    def backward(self, grad):
-        return grad / self.other
-
-
 class LeakyReluBackward0(OpNode):
     """out = where(self > 0, self, self * negative_slope)
 
@@ -441,8 +391,3 @@ class LeakyReluBackward1(LeakyReluBackward0):
 def leaky_relu_backward(grad, self, negative_slope):
     """grad where self > 0, else grad * negative_slope (in grad's dtype)."""
     return where(self > 0, grad, grad * negative_slope)
-
-
-def maybe_multiply(t, s):
-    """t * s, or t itself when s is 1 (FunctionsManual.cpp): s is a C++ Scalar, so t * s is MulBackward1."""
-    return t if s == 1 else MulBackward1.apply(t, s)

@@ -6,7 +6,8 @@ the input is (C, H, W) or (N, C, H, W), and only the last two dims slide.
 - max: the gradient goes to the one input pixel that was the max (the first
   one, where several tie), remembered as its index (PyTorch's result1);
 - avg: each input pixel gets grad / divisor from every window it was in: a
-  transposed convolution with a kernel of ones;
+  transposed convolution with a kernel of ones (numpy: the columns of
+  convolution's col2im, one kernel offset at a time);
 - adaptive avg: windows of varying sizes (start = floor(i*H/oh), end =
   ceil((i+1)*H/oh)); a mean over a rectangle is a mean over rows then over
   columns, so it is two matrix products.
@@ -19,7 +20,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ..core.node import OpNode
-from .conv import ConvolutionBackward0, _conv_transpose
+from .conv import ConvolutionBackward0, _col2im
 from .rearrange import IndexAddBackward0
 
 
@@ -205,11 +206,19 @@ class AvgPool2DBackward0(OpNode):
         step = self.stride or self.kernel_size
         div = _divisors(x.shape[-2:], self.kernel_size, step, self.padding, grad.shape[-2:], self.ceil_mode,
                         self.count_include_pad, self.divisor_override)
-        planes, extra = _spread_shape(grad, x.shape, self.kernel_size, step, self.padding)
-        g = (grad / div.astype(grad.dtype)).reshape(planes, 1, *grad.shape[-2:])
-        ones = np.ones((1, 1) + tuple(self.kernel_size), grad.dtype)
-        out = _conv_transpose(g, ones, step, self.padding, extra, (1, 1), 1)
-        return out[:, :, :x.shape[-2], :x.shape[-1]].reshape(x.shape)
+        return _spread(grad / div.astype(grad.dtype), x.shape, self.kernel_size, step, self.padding)
+
+
+def _spread(g, input_shape, kernel, stride, padding):
+    """Each window's g added back over the window (col2im of g repeated over
+    the kernel, never copied), on an input at least as large as the windows
+    reach (ceil_mode's last ones may go past it), then cut to the input."""
+    planes, extra = _spread_shape(g, input_shape, kernel, stride, padding)
+    size = tuple(n + e for n, e in zip(input_shape[-2:], extra))
+    size = tuple(max(n, (o - 1) * s + k - 2 * p) for n, o, s, k, p in zip(size, g.shape[-2:], stride, kernel, padding))
+    cols = np.broadcast_to(g.reshape(planes, 1, 1, 1, *g.shape[-2:]), (planes, 1, *kernel, *g.shape[-2:]))
+    out = _col2im(cols, size, stride, padding, (1, 1))
+    return out[:, 0, :input_shape[-2], :input_shape[-1]].reshape(input_shape)
 
 
 # -- adaptive avg ----------------------------------------------------------------------

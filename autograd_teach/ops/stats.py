@@ -142,14 +142,16 @@ class CumsumBackward0(OpNode):
 class CumprodBackward0(OpNode):
     """out = self.cumprod(dim)   (running products along dim)
 
-    self: cumprod_backward(grad, self, dim)
+    self: cumprod_backward(grad, self, dim, result)
 
     d out_j / d self_k is the product of self_0..self_j without self_k, for
     j >= k. Before the first zero z of a row that is out_j / self_k; at z it
     is the product before z times the running product after it; past z it is
     0 (PyTorch's cumprod_backward splits it the same way, in O(n)).
+    PyTorch's helper also reads the result, so the node saves it: changing
+    the output in place makes backward refuse.
     """
-    saved = ("self",)
+    saved = ("self", "result")
     attrs = ("dim",)
 
     def forward(self, a, dim):
@@ -159,7 +161,7 @@ class CumprodBackward0(OpNode):
     def out_dtype(self, dt):
         return dt if dt.is_floating_point else dtypes.int64
 
-    def backward(self, grad, a):
+    def backward(self, grad, a, result):
         if a.ndim == 0:
             return grad
         x, g = np.moveaxis(a, self.dim, -1), np.moveaxis(grad, self.dim, -1)
@@ -215,7 +217,7 @@ def prod_others(self, dim=None):
     return from_rows.reshape(self.shape) if dim is None else from_rows.transpose(-1, dim)
 
 
-def cumprod_backward(grad, self, dim):
+def cumprod_backward(grad, self, dim, result):
     """The gradient of cumprod as Tensor ops: for each position k, the running
     products with self_k left out, weighted by grad from k on."""
     if self.dim() == 0:

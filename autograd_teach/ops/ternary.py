@@ -3,14 +3,14 @@ averages), addcmul and addcdiv (Adam's and RMSprop's updates).
 
 Each is a one-line formula, but its float32 bits are PyTorch's only if the
 rounding is too: PyTorch's CPU kernels fuse lerp's and addcmul's multiply-add
-into one rounding (measured against torch 2.13 on a grid, every length),
-while addcdiv rounds after each step.
+into one rounding, in float32 and float64 (measured against torch 2.13 on a
+grid, every length), while addcdiv rounds after each step.
 """
 import numpy as np
 
+from .. import kernels
 from ..compat import dtypes
 from ..core.node import OpNode, check_broadcast, quiet
-from ..kernels.float32 import FLOAT32, fma as fused   # a * b + c, one rounding (a CPU's fused multiply-add)
 
 
 def lerp(start, end, weight):
@@ -20,8 +20,10 @@ def lerp(start, end, weight):
     small = np.abs(weight) < 0.5
     coeff = np.where(small, weight, weight - np.ones((), start.dtype))
     base = np.where(small, start, end)
-    if start.dtype == FLOAT32:
-        return fused(coeff, end - start, base)
+    if start.dtype == kernels.FLOAT32:
+        return kernels.fma_float32(coeff, end - start, base)
+    if start.dtype == kernels.FLOAT64:
+        return kernels.fma64(coeff, end - start, base)
     return base + coeff * (end - start)
 
 
@@ -77,8 +79,10 @@ class AddcmulBackward0(OpNode):
     def forward(self, a, t1, t2, value):
         self.value = value
         scaled = np.asarray(value, dtype=a.dtype) * t1
-        if a.dtype == FLOAT32 and t1.dtype == FLOAT32:
-            return fused(scaled, t2, a)              # one rounding, as PyTorch's kernel
+        if a.dtype == kernels.FLOAT32 and t1.dtype == kernels.FLOAT32:
+            return kernels.fma_float32(scaled, t2, a)              # one rounding, as PyTorch's kernel
+        if a.dtype == kernels.FLOAT64 and t1.dtype == kernels.FLOAT64:
+            return kernels.fma64(scaled, t2, a)              # float64 too (measured against torch 2.13)
         return a + scaled * t2
 
     def backward(self, grad, t1, t2):

@@ -1,10 +1,11 @@
 """torch.optim.Adam and AdamW, as PyTorch's single-tensor loop (the CPU
-default). AdamW is Adam with the weight decay applied to the parameter
+default), in Tensor ops under no_grad; the fused multiply-adds of its
+kernels (lerp_, addcmul_) are those ops' business (ops/ternary.py). AdamW is Adam with the weight decay applied to the parameter
 itself (decoupled) instead of added to the gradient."""
-import numpy as np
-
-from ..core.tensor import Tensor
-from .optimizer import Optimizer, fma
+from ..compat.creation import tensor, zeros_like
+from ..compat.dtypes import float32
+from ..compat.more_functions import maximum
+from .optimizer import Optimizer
 
 
 class Adam(Optimizer):
@@ -26,44 +27,38 @@ class Adam(Optimizer):
                         fused=fused, decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
 
-    def _update(self, p, g, state, group):
-        dt = p.dtype.type
+    def _update(self, param, grad, state, group):
+        """PyTorch's _single_tensor_adam for one parameter (not capturable)."""
         if not state:
-            state["step"] = Tensor._wrap(np.array(0.0, dtype=np.float32))
-            state["exp_avg"] = Tensor._wrap(np.zeros_like(p))
-            state["exp_avg_sq"] = Tensor._wrap(np.zeros_like(p))
+            state["step"] = tensor(0.0, dtype=float32)
+            state["exp_avg"] = zeros_like(param)
+            state["exp_avg_sq"] = zeros_like(param)
             if group["amsgrad"]:
-                state["max_exp_avg_sq"] = Tensor._wrap(np.zeros_like(p))
-        lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+                state["max_exp_avg_sq"] = zeros_like(param)
+        lr, (beta1, beta2), eps, weight_decay = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+        exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
         if group["maximize"]:
-            g = -g
-        step_t = state["step"]
-        step_t._data[...] = step_t._data + np.float32(1)
-        if wd != 0:
+            grad = -grad
+        step_t += 1
+        if weight_decay != 0:
             if group["decoupled_weight_decay"]:
-                p = p * dt(1 - lr * wd)                          # param.mul_(1 - lr * weight_decay)
+                param.mul_(1 - lr * weight_decay)
             else:
-                g = fma(p, dt(wd), g)                            # grad.add(param, alpha=weight_decay)
-        m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
-        m[...] = fma(dt(1 - beta1), g - m, m)                    # exp_avg.lerp_(grad, 1 - beta1)
-        v[...] = _addcmul(v * dt(beta2), g, dt(1 - beta2))       # exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2)
-        step = step_t._data.item()
+                grad = grad.add(param, alpha=weight_decay)
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        step = step_t.item()
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
         step_size = lr / bias_correction1
         bias_correction2_sqrt = bias_correction2 ** 0.5
         if group["amsgrad"]:
-            vmax = state["max_exp_avg_sq"]._data
-            vmax[...] = np.maximum(vmax, v)
-            v = vmax
-        denom = np.sqrt(v) / dt(bias_correction2_sqrt) + dt(eps)
-        return p + (dt(-step_size) * m) / denom                  # param.addcdiv_(exp_avg, denom, value=-step_size)
-
-
-def _addcmul(base, g, value):
-    """base + value * g * g as PyTorch's addcmul kernel rounds it: (value * g)
-    rounded, then one fused multiply-add (measured against torch 2.13)."""
-    return fma(value * g, g, base)
+            max_exp_avg_sq = state["max_exp_avg_sq"]
+            max_exp_avg_sq.copy_(maximum(max_exp_avg_sq, exp_avg_sq))   # torch.maximum(..., out=max_exp_avg_sq)
+            denom = (max_exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        else:
+            denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        param.addcdiv_(exp_avg, denom, value=-step_size)
 
 
 class AdamW(Adam):

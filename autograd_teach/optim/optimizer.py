@@ -1,25 +1,15 @@
 """The Optimizer base: parameter groups, per-parameter state, zero_grad,
-state_dict. Subclasses say how one parameter is updated (`_update`).
-
-The updates run on the numpy arrays, outside autograd (as PyTorch's run under
-no_grad), and each writes the parameter in place and bumps its version, as
-`param.add_(...)` does. They repeat PyTorch's float operations in PyTorch's
-order, including its fused multiply-adds, so 100 steps give the same bits."""
-import numpy as np
-
-from ..compat import random
+state_dict. Subclasses say how one parameter is updated (`_update`): PyTorch's
+single-tensor loop, in Tensor ops, run under no_grad as PyTorch runs it
+(`param.add_(grad, alpha=-lr)` writes the parameter in place and bumps its
+version). The rounding PyTorch's kernels do, fused multiply-adds in add with
+an alpha, lerp and addcmul, is those ops' business (kernels/float32.py,
+ops/ternary.py), so 100 steps give PyTorch's bits."""
+from ..core.grad_mode import no_grad
 from ..nn.parameter import zero_grad_of
 from ..core.tensor import Tensor
 
 _required = object()
-
-
-def fma(a, b, c):
-    """a * b + c rounded once, in a's precision: what PyTorch's CPU kernels
-    compute for `c.add_(a, alpha=b)` and for lerp."""
-    if a.dtype == np.float64:
-        return random.fma64(a, b, c)
-    return random.fma32(a, b, c).astype(a.dtype)
 
 
 class Optimizer:
@@ -67,15 +57,15 @@ class Optimizer:
             from ..core.grad_mode import enable_grad
             with enable_grad():
                 loss = closure()
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                state = self.state.setdefault(p, {})
-                new = self._update(p._data, p.grad._data, state, group)
-                p._data[...] = new
-                p._bump_version()         # an in-place update, as PyTorch counts it
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._update(p, p.grad, self.state.setdefault(p, {}), group)
         return loss
+
+    def _update(self, param, grad, state, group):
+        raise NotImplementedError(f"{type(self).__name__} must say how one parameter is updated")
 
     # -- saving and loading ---------------------------------------------------------
     def state_dict(self):

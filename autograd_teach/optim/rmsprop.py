@@ -2,15 +2,14 @@
 (the CPU default): each divides the step by the root of a running sum of
 squared gradients, so each parameter gets a step size of its own.
 
-The float operations are PyTorch's, in its order, but one: PyTorch's float32
+In Tensor ops under no_grad, as PyTorch's loops read. The float operations
+are PyTorch's, in its order, but one: PyTorch's float32
 sqrt is Intel MKL's, which is not correctly rounded (about 1 result in 6
 differs from numpy's in the last bit), so a step can differ in its last bit;
 the losses agree at the precision PyTorch prints."""
-import numpy as np
-
-from ..core.tensor import Tensor
-from .adam import _addcmul
-from .optimizer import Optimizer, fma
+from ..compat.creation import full_like, tensor, zeros_like
+from ..compat.dtypes import float32
+from .optimizer import Optimizer
 
 
 def _check(**values):
@@ -29,35 +28,35 @@ class RMSprop(Optimizer):
                         differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def _update(self, p, g, state, group):
-        dt = p.dtype.type
+    def _update(self, param, grad, state, group):
+        """PyTorch's _single_tensor_rmsprop for one parameter."""
         if not state:
-            state["step"] = Tensor._wrap(np.array(0.0, dtype=np.float32))
-            state["square_avg"] = Tensor._wrap(np.zeros_like(p))
+            state["step"] = tensor(0.0, dtype=float32)
+            state["square_avg"] = zeros_like(param)
             if group["momentum"] > 0:
-                state["momentum_buffer"] = Tensor._wrap(np.zeros_like(p))
+                state["momentum_buffer"] = zeros_like(param)
             if group["centered"]:
-                state["grad_avg"] = Tensor._wrap(np.zeros_like(p))
+                state["grad_avg"] = zeros_like(param)
+        lr, alpha, eps, square_avg = group["lr"], group["alpha"], group["eps"], state["square_avg"]
         if group["maximize"]:
-            g = -g
-        state["step"]._data[...] = state["step"]._data + np.float32(1)
-        alpha, eps, lr = group["alpha"], group["eps"], group["lr"]
+            grad = -grad
+        state["step"] += 1
         if group["weight_decay"] != 0:
-            g = fma(p, dt(group["weight_decay"]), g)             # grad.add(param, alpha=weight_decay)
-        sq = state["square_avg"]._data
-        sq[...] = _addcmul(sq * dt(alpha), g, dt(1 - alpha))     # square_avg.mul_(alpha).addcmul_(grad, grad, 1 - alpha)
+            grad = grad.add(param, alpha=group["weight_decay"])
+        square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
         if group["centered"]:
-            ga = state["grad_avg"]._data
-            ga[...] = fma(dt(1 - alpha), g - ga, ga)             # grad_avg.lerp_(grad, 1 - alpha)
-            avg = np.sqrt(_addcmul(sq, ga, dt(-1)))              # square_avg.addcmul(grad_avg, grad_avg, -1).sqrt_()
+            grad_avg = state["grad_avg"]
+            grad_avg.lerp_(grad, 1 - alpha)
+            avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
         else:
-            avg = np.sqrt(sq)
-        avg = avg + dt(eps)
+            avg = square_avg.sqrt()
+        avg = avg.add_(eps)
         if group["momentum"] > 0:
-            buf = state["momentum_buffer"]._data
-            buf[...] = buf * dt(group["momentum"]) + g / avg     # buf.mul_(momentum).addcdiv_(grad, avg)
-            return fma(buf, dt(-lr), p)                          # param.add_(buf, alpha=-lr)
-        return p + (dt(-lr) * g) / avg                           # param.addcdiv_(grad, avg, value=-lr)
+            buf = state["momentum_buffer"]
+            buf.mul_(group["momentum"]).addcdiv_(grad, avg)
+            param.add_(buf, alpha=-lr)
+        else:
+            param.addcdiv_(grad, avg, value=-lr)
 
 
 class Adagrad(Optimizer):
@@ -71,22 +70,22 @@ class Adagrad(Optimizer):
         super().__init__(params, defaults)
         for group in self.param_groups:       # PyTorch makes Adagrad's state at once, not at the first step
             for p in group["params"]:
-                self.state[p] = {"step": Tensor._wrap(np.array(0.0, dtype=np.float32)),
-                                 "sum": Tensor._wrap(np.full_like(p._data, group["initial_accumulator_value"]))}
+                self.state[p] = {"step": tensor(0.0, dtype=float32),
+                                 "sum": full_like(p, group["initial_accumulator_value"])}
 
-    def _update(self, p, g, state, group):
-        dt = p.dtype.type
-        state["step"]._data[...] = state["step"]._data + np.float32(1)
-        step = state["step"]._data.item()
+    def _update(self, param, grad, state, group):
+        """PyTorch's _single_tensor_adagrad for one parameter."""
+        state["step"] += 1
+        step = state["step"].item()
         if group["maximize"]:
-            g = -g
+            grad = -grad
         if group["weight_decay"] != 0:
-            g = fma(p, dt(group["weight_decay"]), g)             # grad.add(param, alpha=weight_decay)
+            grad = grad.add(param, alpha=group["weight_decay"])
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
-        s = state["sum"]._data
-        s[...] = _addcmul(s, g, dt(1))                           # state_sum.addcmul_(grad, grad, value=1)
-        std = np.sqrt(s) + dt(group["eps"])
-        return p + (dt(-clr) * g) / std                          # param.addcdiv_(grad, std, value=-clr)
+        state_sum = state["sum"]
+        state_sum.addcmul_(grad, grad, value=1)
+        std = state_sum.sqrt().add_(group["eps"])
+        param.addcdiv_(grad, std, value=-clr)
 
 
 class Adadelta(Optimizer):
@@ -103,21 +102,21 @@ class Adadelta(Optimizer):
                         foreach=foreach, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def _update(self, p, g, state, group):
-        dt = p.dtype.type
+    def _update(self, param, grad, state, group):
+        """PyTorch's _single_tensor_adadelta for one parameter."""
         if not state:
-            state["step"] = Tensor._wrap(np.array(0.0, dtype=np.float32))
-            state["square_avg"] = Tensor._wrap(np.zeros_like(p))
-            state["acc_delta"] = Tensor._wrap(np.zeros_like(p))
-        state["step"]._data[...] = state["step"]._data + np.float32(1)
+            state["step"] = tensor(0.0, dtype=float32)
+            state["square_avg"] = zeros_like(param)
+            state["acc_delta"] = zeros_like(param)
+        rho, eps, square_avg, acc_delta = group["rho"], group["eps"], state["square_avg"], state["acc_delta"]
+        state["step"] += 1
         if group["maximize"]:
-            g = -g
+            grad = -grad
         if group["weight_decay"] != 0:
-            g = fma(p, dt(group["weight_decay"]), g)             # grad.add(param, alpha=weight_decay)
-        rho, eps = group["rho"], dt(group["eps"])
-        sq, acc = state["square_avg"]._data, state["acc_delta"]._data
-        sq[...] = _addcmul(sq * dt(rho), g, dt(1 - rho))         # square_avg.mul_(rho).addcmul_(grad, grad, 1 - rho)
-        std = np.sqrt(sq + eps)                                  # square_avg.add(eps).sqrt_()
-        delta = np.sqrt(acc + eps) / std * g                     # acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
-        acc[...] = _addcmul(acc * dt(rho), delta, dt(1 - rho))   # acc_delta.mul_(rho).addcmul_(delta, delta, 1 - rho)
-        return fma(delta, dt(-group["lr"]), p)                   # param.add_(delta, alpha=-lr)
+            grad = grad.add(param, alpha=group["weight_decay"])
+        square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
+        std = square_avg.add(eps).sqrt_()
+        delta = acc_delta.add(eps).sqrt_()
+        delta.div_(std).mul_(grad)
+        acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        param.add_(delta, alpha=-group["lr"])

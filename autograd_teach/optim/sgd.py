@@ -1,8 +1,5 @@
 """torch.optim.SGD, as PyTorch's single-tensor loop (the CPU default)."""
-import numpy as np
-
-from ..core.tensor import Tensor
-from .optimizer import Optimizer, _required, fma
+from .optimizer import Optimizer, _required
 
 
 class SGD(Optimizer):
@@ -21,20 +18,18 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
-    def _update(self, p, g, state, group):
-        """grad (+ weight_decay * p) -> momentum buffer -> p - lr * step"""
-        dt = p.dtype.type
+    def _update(self, param, grad, state, group):
+        """PyTorch's _single_tensor_sgd for one parameter."""
         if group["maximize"]:
-            g = -g
+            grad = -grad
         if group["weight_decay"] != 0:
-            g = fma(p, dt(group["weight_decay"]), g)            # grad.add(param, alpha=weight_decay)
+            grad = grad.add(param, alpha=group["weight_decay"])
         momentum = group["momentum"]
         if momentum != 0:
             buf = state.get("momentum_buffer")
             if buf is None:
-                buf = Tensor._wrap(g.copy())                     # the first step: buf = grad
-                state["momentum_buffer"] = buf
-            else:                                                # buf.mul_(momentum).add_(grad, alpha=1 - dampening)
-                buf._data[...] = fma(g, dt(1 - group["dampening"]), buf._data * dt(momentum))
-            g = fma(buf._data, dt(momentum), g) if group["nesterov"] else buf._data
-        return fma(g, dt(-group["lr"]), p)                       # param.add_(grad, alpha=-lr)
+                buf = state["momentum_buffer"] = grad.clone().detach()
+            else:
+                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+        param.add_(grad, alpha=-group["lr"])

@@ -1,2 +1,2 @@
-"""torch.utils: just data (Dataset, TensorDataset, DataLoader)."""
-from . import data  # noqa: F401
+"""torch.utils: data (Dataset, TensorDataset, DataLoader) and checkpoint."""
+from . import checkpoint, data  # noqa: F401

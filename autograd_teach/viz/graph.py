@@ -87,6 +87,10 @@ class Graph:
             self._index = index
         return self._index
 
+    def changed(self):
+        """Say nodes or edges were added or rewired: the look-up is rebuilt on next use."""
+        self._index = None
+
     def node(self, node_id):
         return self._lookup()["node"][node_id]
 
@@ -224,7 +228,7 @@ class _Builder:
         for e in g.edges:
             if e.kind in ("grad", "output", "hidden"):
                 g.node(e.dst).fan_in += 1
-        g._index = None
+        g.changed()
         return g
 
     def add_node(self, kind, label, **kw):

@@ -1,11 +1,18 @@
-"""+ - * / ** and negation. Each class is one PyTorch node: the forward on
-numpy arrays and, beside it, the local derivative. Broadcasting is undone by
-the base class, so `backward` may return gradients of the output's shape."""
+"""+ - * / ** and negation, with all their overloads. Each class is one
+PyTorch node: the forward on numpy arrays and, beside it, the local
+derivative. Broadcasting is undone by the base class, so `backward` may
+return gradients of the output's shape.
+
+The second half of the file is the number overloads (AddBackward1,
+MulBackward1, ...) that PyTorch's C++ derivative formulas record.
+"""
+import operator
+
 import numpy as np
 
-from ..node import OpNode, quiet
-from ...kernels.float32 import add_scaled, log, power, via_float64
-from ...ops.nn_ops import maybe_multiply  # noqa: F401  (the rules call it: grad * alpha, or grad itself when alpha is 1)
+from ... import kernels
+from ...compat import dtypes
+from ..node import NUMBERS, OpNode, quiet
 from .selection import full_like, where, zeros_like  # noqa: F401  (the rules call them)
 
 
@@ -21,7 +28,7 @@ class AddBackward0(OpNode):
 
     def forward(self, a, b, alpha=1):
         self.alpha = alpha
-        return a + b if alpha == 1 else add_scaled(a, alpha, b)
+        return a + b if alpha == 1 else kernels.add_scaled(a, alpha, b)
 
     def backward(self, grad):
         return grad, (grad if self.alpha == 1 else grad * self.alpha)
@@ -39,7 +46,7 @@ class SubBackward0(OpNode):
 
     def forward(self, a, b, alpha=1):
         self.alpha = alpha
-        return a - b if alpha == 1 else add_scaled(a, -alpha, b)
+        return a - b if alpha == 1 else kernels.add_scaled(a, -alpha, b)
 
     def backward(self, grad):
         return grad, -grad * self.alpha
@@ -55,7 +62,7 @@ class RsubBackward1(OpNode):
 
     def forward(self, a, other, alpha=1):
         self.alpha = alpha
-        return add_scaled(other, -alpha, a)
+        return kernels.add_scaled(other, -alpha, a)
 
     def backward(self, grad):
         return -grad * self.alpha
@@ -148,13 +155,13 @@ class PowBackward0(OpNode):
         if a.dtype.kind in "iu" and isinstance(exponent, int) and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         self.exponent = exponent
-        return power(a, exponent)
+        return kernels.pow_tensor_scalar(a, exponent)
 
     @quiet
     def backward(self, grad, a):
         if self.exponent == 0:
             return np.zeros_like(grad)
-        return grad * (self.exponent * power(a, self.exponent - 1))
+        return grad * (self.exponent * kernels.pow_tensor_scalar(a, self.exponent - 1))
 
 
 class PowBackward1(OpNode):
@@ -172,13 +179,13 @@ class PowBackward1(OpNode):
 
     @quiet
     def forward(self, a, b):
-        return via_float64(np.power, a, b)
+        return kernels.pow(a, b)
 
     @quiet
     def backward(self, grad, a, b, result):
-        d_base = np.where(b == 0, 0.0, grad * (b * via_float64(np.power, a, b - 1)))
+        d_base = np.where(b == 0, 0.0, grad * (b * kernels.pow(a, b - 1)))
         # PyTorch masks the log term where self == 0 and exponent >= 0
-        d_exp = grad * np.where((a == 0) & (b >= 0), 0.0, result * log(a))
+        d_exp = grad * np.where((a == 0) & (b >= 0), 0.0, result * kernels.log(a))
         return d_base, d_exp
 
 
@@ -199,7 +206,7 @@ class PowBackward2(OpNode):
     @quiet
     def forward(self, b, base):
         self.self = base
-        return via_float64(lambda e: np.power(base, e), b)
+        return kernels.pow_scalar(base, b)
 
     @quiet
     def backward(self, grad, result):
@@ -220,9 +227,119 @@ class Atan2Backward0(OpNode):
     elementwise = True
 
     def forward(self, a, b):
-        return via_float64(np.arctan2, a, b)
+        return kernels.atan2(a, b)
 
     @quiet
     def backward(self, grad, a, b):
         denom = a * a + b * b
         return grad * b / denom, grad * -a / denom
+
+
+# -- the number overloads ------------------------------------------------------
+#
+# A number inside a derivative rule is a C++ Scalar, as in PyTorch's formulas.
+#
+# In Python, `t * 2` wraps 2 into a tensor and records MulBackward0, whose edge
+# for the 2 is None. PyTorch's backward formulas (derivatives.yaml,
+# FunctionsManual.cpp) are C++, where 2 is an at::Scalar: `t * 2` there calls
+# the overload mul.Scalar and records MulBackward1, with one edge. A backward
+# that builds a graph (create_graph=True) shows those nodes, so rules.evaluate
+# reads a rule's + - * / the C++ way: between a tensor and a number it calls
+# `binary` below; between two tensors, or two numbers, it is Python's operator.
+# The rules themselves stay plain: `grad * (exponent * self.pow(exponent - 1))`.
+#
+#     tensor * number, number * tensor   mul.Scalar   MulBackward1
+#     tensor / number                    div.Scalar   DivBackward1
+#     tensor + number, number + tensor   add.Scalar   AddBackward1
+#     tensor - number                    sub.Scalar   SubBackward1
+#     number - tensor, number / tensor   C++ fills a new tensor with the number and
+#                                        subtracts / divides in place: SubBackward0,
+#                                        DivBackward0, whose edge for the number is None
+
+
+class MulBackward1(OpNode):
+    """out = self * other  (other a number, as PyTorch's C++ mul(Tensor, Scalar) records it)
+
+    self: grad * other"""
+    attrs = ("other",)
+    promote_params = True
+
+    @quiet
+    def forward(self, a, other):
+        self.other = other
+        return a * other
+
+    def backward(self, grad):
+        return grad * self.other
+
+
+class DivBackward1(OpNode):
+    """out = self / other  (other a number, as PyTorch's C++ div(Tensor, Scalar) records it)
+
+    self: grad / other"""
+    attrs = ("other",)
+    promote_params = True
+    to_float = True
+
+    @quiet
+    def forward(self, a, other):
+        self.other = other
+        return a / other
+
+    @quiet
+    def backward(self, grad):
+        return grad / self.other
+
+
+class AddBackward1(OpNode):
+    """out = self + other  (other a number, as PyTorch's C++ add(Tensor, Scalar) records it)
+
+    self: grad"""
+    attrs = ("other",)
+    promote_params = True
+
+    @quiet
+    def forward(self, a, other):
+        self.other = other
+        return a + other
+
+    def backward(self, grad):
+        return grad
+
+
+class SubBackward1(OpNode):
+    """out = self - other  (other a number, as PyTorch's C++ sub(Tensor, Scalar) records it)
+
+    self: grad"""
+    attrs = ("other",)
+    promote_params = True
+
+    @quiet
+    def forward(self, a, other):
+        self.other = other
+        return a - other
+
+    def backward(self, grad):
+        return grad
+
+
+_PYTHON = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+
+
+def binary(op, a, b):
+    """a <op> b as a C++ formula computes it (op is one of + - * /)."""
+    if type(b) in NUMBERS and type(a) not in NUMBERS and hasattr(a, "grad_fn"):
+        return {"+": AddBackward1, "-": SubBackward1, "*": MulBackward1, "/": DivBackward1}[op].apply(a, b)
+    if type(a) in NUMBERS and type(b) not in NUMBERS and hasattr(b, "grad_fn"):
+        if op in "+*":                                  # C++: b.add(a), b.mul(a)
+            return binary(op, b, a)
+        filled = full_like(b, a)                        # C++: empty_like(b).fill_(a).sub_(b)
+        if filled.dtype is not dtypes.result_type(b, a):    # 0.5 - an int tensor: the float it promotes to
+            filled = full_like(b.to(dtypes.result_type(b, a)).detach(), a)
+        return (SubBackward0 if op == "-" else DivBackward0).apply(filled, b)
+    return _PYTHON[op](a, b)
+
+
+def maybe_multiply(t, s):
+    """t * s, or t itself when s is 1 (FunctionsManual.cpp): s is a C++ Scalar, so t * s is MulBackward1."""
+    return t if s == 1 else MulBackward1.apply(t, s)

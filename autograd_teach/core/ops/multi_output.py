@@ -33,7 +33,7 @@ one in-place write would have to rewrite the history of all the outputs.
 import numpy as np
 
 from .. import grad_mode
-from ..node import Node, call_post_hooks, call_pre_hooks, next_sequence_nr
+from ..node import Node, call_post_hooks, call_pre_hooks, dual, next_sequence_nr
 from .join import CatBackward0, StackBackward0
 from .shape import SelectBackward0, SliceBackward0, check_dim
 
@@ -156,6 +156,8 @@ class MultiOutputOp(MultiOutputNode):
             node.num_outputs, node.sequence_nr = len(outs), next_sequence_nr()
             node.next_functions = (x._grad_edge(),)
             node.input_metadata = ((x._data.shape, x._data.dtype),)
+        if dual.levels:     # forward-mode AD: the tangent split the same way (they are all linear)
+            dual.propagate_pieces(cls, x, params, outs)
         return tuple(outs)
 
     def grads_or_zeros(self, grads):

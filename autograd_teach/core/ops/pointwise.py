@@ -3,9 +3,9 @@ import functools
 
 import numpy as np
 
-from ...compat import random
+from ... import kernels
+from ...compat import dtypes, random
 from ..node import OpNode, quiet
-from ...kernels.float32 import log, one_minus_square, via_float64
 from .selection import where, zeros_like  # noqa: F401  (the rules call them)
 
 
@@ -18,7 +18,7 @@ class ExpBackward0(OpNode):
     to_float = True
 
     def forward(self, a):
-        return via_float64(np.exp, a)
+        return kernels.exp(a)
 
     def backward(self, grad, result):
         return grad * result
@@ -34,7 +34,7 @@ class LogBackward0(OpNode):
 
     @quiet
     def forward(self, a):
-        return log(a)
+        return kernels.log(a)
 
     @quiet
     def backward(self, grad, a):
@@ -68,6 +68,7 @@ class AbsBackward0(OpNode):
     saved = ("self",)
 
     def forward(self, a):
+        dtypes.no_bool_kernel(a, "abs_cpu")
         return np.abs(a)
 
     def backward(self, grad, a):
@@ -77,15 +78,18 @@ class AbsBackward0(OpNode):
 class SgnBackward0(OpNode):
     """out = self.sgn()   (-1, 0 or 1)
 
-    self: zeros_like(grad)
+    self: sgn_backward(self, grad, result)
 
-    Flat wherever it is defined (PyTorch: sgn_backward(self, grad, result),
-    zero for real tensors).
+    Flat wherever it is defined: zero for real tensors. PyTorch's helper also
+    serves complex tensors, where it reads self and the result, so the node
+    saves both (changing the output in place makes backward refuse).
     """
-    def forward(self, a):
-        return np.sign(a)
+    saved = ("self", "result")
 
-    def backward(self, grad):
+    def forward(self, a):
+        return a.copy() if a.dtype.kind == "b" else np.sign(a)     # a bool tensor is its own sign
+
+    def backward(self, grad, a, result):
         return np.zeros_like(grad)
 
 
@@ -98,10 +102,10 @@ class SinBackward0(OpNode):
     to_float = True
 
     def forward(self, a):
-        return via_float64(np.sin, a)
+        return kernels.sin(a)
 
     def backward(self, grad, a):
-        return grad * via_float64(np.cos, a)
+        return grad * kernels.cos(a)
 
 
 class CosBackward0(OpNode):
@@ -113,10 +117,10 @@ class CosBackward0(OpNode):
     to_float = True
 
     def forward(self, a):
-        return via_float64(np.cos, a)
+        return kernels.cos(a)
 
     def backward(self, grad, a):
-        return grad * -via_float64(np.sin, a)
+        return grad * -kernels.sin(a)
 
 
 class TanhBackward0(OpNode):
@@ -131,10 +135,10 @@ class TanhBackward0(OpNode):
     to_float = True
 
     def forward(self, a):
-        return via_float64(np.tanh, a)
+        return kernels.tanh(a)
 
     def backward(self, grad, result):
-        return grad * one_minus_square(result)
+        return grad * kernels.one_minus_square(result)
 
 
 class TanhBackwardBackward0(OpNode):
@@ -152,11 +156,11 @@ class TanhBackwardBackward0(OpNode):
     needed_for = {"grad_output": "output"}
 
     def forward(self, g, out):
-        return g * one_minus_square(out)   # as TanhBackward0.backward computes it
+        return g * kernels.one_minus_square(out)   # as TanhBackward0.backward computes it
 
     def backward(self, grad, g, out):
         need_g, need_out = self.needs_input_grad
-        return (grad * one_minus_square(out) if need_g else None), (grad * (-2 * out * g) if need_out else None)
+        return (grad * kernels.one_minus_square(out) if need_g else None), (grad * (-2 * out * g) if need_out else None)
 
 
 class SigmoidBackward0(OpNode):
@@ -173,10 +177,14 @@ class SigmoidBackward0(OpNode):
     @quiet
     def forward(self, a):
         # PyTorch's formula: for very negative a, exp(-a) overflows to inf and the result is exactly 0
-        return 1 / (1 + via_float64(np.exp, -a))
+        return kernels.sigmoid(a)
 
     def backward(self, grad, result):
-        return grad * (1 - result) * result
+        out = 1 - result
+        if type(out) is not np.ndarray or out.shape != grad.shape or out.dtype != np.result_type(grad, out):
+            return grad * out * result
+        np.multiply(grad, out, out=out)     # grad * (1 - result) * result, with one array instead of three
+        return np.multiply(out, result, out=out)
 
 
 class SigmoidBackwardBackward0(OpNode):
@@ -357,6 +365,11 @@ def sigmoid_backward(grad_output, output):
 def threshold_backward(grad_output, self, threshold):
     """grad_output where self > threshold, else 0, recorded as one op."""
     return ThresholdBackwardBackward0.apply(grad_output, self, threshold)
+
+
+def sgn_backward(self, grad, result):
+    """sgn's gradient on real tensors: zero."""
+    return zeros_like(grad)
 
 
 def clamp_backward(grad, self, min, max):

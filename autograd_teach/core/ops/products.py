@@ -2,10 +2,10 @@
 matmul. `x @ y` picks one of them by the inputs' dimensions, as PyTorch does."""
 import numpy as np
 
+from ... import kernels
 from ...compat import dtypes
 from ..node import OpNode, check_broadcast
 from .shape import SqueezeBackward4
-from ...kernels.matmul_order import mm as _mm
 
 
 class _Product(OpNode):
@@ -76,11 +76,11 @@ class MvBackward0(_Product):
                                f"{dm.legacy_name}, and {dv.legacy_name}")
 
     def forward(self, m, v):
-        return _mm(m, v)
+        return kernels.mm(m, v)
 
     def backward(self, grad, m, v):
         need_m, need_v = self.needs_input_grad
-        return (np.outer(grad, v) if need_m else None), (_mm(m.T, grad) if need_v else None)
+        return (np.outer(grad, v) if need_m else None), (kernels.mm(m.T, grad) if need_v else None)
 
 
 class MmBackward0(_Product):
@@ -114,7 +114,7 @@ class MmBackward0(_Product):
     def forward(self, a, b):
         self.self_sym_sizes, self.mat2_sym_sizes = a.shape, b.shape
         self.byte_strides = a.strides, b.strides, a.itemsize    # the strides in elements when read (below)
-        return _mm(a, b)
+        return kernels.mm(a, b)
 
     # The layouts, in elements as PyTorch counts them; worked out when read
     # (rarely: create_graph, grad_fn._saved_*), not on every product.
@@ -123,7 +123,7 @@ class MmBackward0(_Product):
 
     def backward(self, grad, a, b):
         need_a, need_b = self.needs_input_grad   # x @ w with a constant x: no x.grad to compute
-        return (_mm(grad, b.T) if need_a else None), (_mm(a.T, grad) if need_b else None)
+        return (kernels.mm(grad, b.T) if need_a else None), (kernels.mm(a.T, grad) if need_b else None)
 
 
 class BmmBackward0(_Product):

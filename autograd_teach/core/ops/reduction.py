@@ -2,9 +2,9 @@
 the elements that were reduced."""
 import numpy as np
 
+from ... import kernels
 from ...compat import dtypes
 from ..node import OpNode, quiet
-from ...kernels.float32 import cascade_mean, cascade_sum, norm2
 from .selection import ScatterBackward0, where
 from .shape import check_dim
 
@@ -31,7 +31,7 @@ class SumBackward0(OpNode):
 
     def forward(self, a):
         self.self_sym_sizes = a.shape
-        return cascade_sum(a)
+        return kernels.sum(a)
 
     def out_dtype(self, dt):
         return dt if dt.is_floating_point else dtypes.int64
@@ -57,7 +57,7 @@ class SumBackward1(OpNode):
 
     def forward(self, a, dim, keepdim=False):
         self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
-        return cascade_sum(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
+        return kernels.sum(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
 
     out_dtype = SumBackward0.out_dtype
 
@@ -78,7 +78,7 @@ class MeanBackward0(OpNode):
                                f"point or complex dtype. Got: {dtypes.from_numpy(a.dtype).legacy_name}")
         self.self_sym_sizes, self.self_sym_numel = a.shape, a.size
         with np.errstate(invalid="ignore", divide="ignore"):   # the mean of nothing is nan, silently, as in PyTorch
-            return cascade_mean(a)
+            return kernels.mean(a)
 
     def backward(self, grad):
         with np.errstate(divide="ignore", invalid="ignore"):   # nothing was averaged: an empty gradient
@@ -101,7 +101,7 @@ class MeanBackward1(OpNode):
             MeanBackward0.forward(self, a)
         self.self_sym_sizes, self.dim, self.keepdim = a.shape, normalize_dims(dim, a.ndim), keepdim
         with np.errstate(invalid="ignore", divide="ignore"):   # the mean of nothing is nan, silently, as in PyTorch
-            return cascade_mean(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
+            return kernels.mean(a, axis=self.dim if a.ndim else None, keepdims=keepdim)
 
     def backward(self, grad):
         n = int(np.prod([self.self_sym_sizes[d] for d in self.dim])) if self.self_sym_sizes else 1
@@ -206,7 +206,7 @@ class LinalgVectorNormBackward0(OpNode):
         if ord == float("inf"):
             return absa.max(axis=axis, keepdims=keepdim)
         if ord == 2:
-            return norm2(a, axis, keepdim)
+            return kernels.norm2(a, axis, keepdim)
         if ord == 1:
             return absa.sum(axis=axis, keepdims=keepdim)
         if ord == 0:   # the number of nonzero elements

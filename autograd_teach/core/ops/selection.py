@@ -12,7 +12,7 @@ too, after the ops.
 import numpy as np
 
 from ...compat import dtypes
-from ..node import OpNode
+from ..node import OpNode, check_broadcast
 
 
 class WhereBackward0(OpNode):
@@ -237,6 +237,8 @@ def where(condition, input=None, other=None):
         input = condition._wrap(np.array(input, dtype=(dtypes.default_float if dt.is_floating_point else dt).np))
     if not hasattr(input, "_data"):
         input = condition._wrap(np.array(input, dtype=dtypes.result_type(other, input).np))
+    check_broadcast(condition.shape, input.shape)     # PyTorch's message, for one pair then the next
+    check_broadcast(np.broadcast_shapes(condition.shape, input.shape), getattr(other, "shape", ()))
     shape = np.broadcast_shapes(condition.shape, input.shape, getattr(other, "shape", ()))
     return WhereBackward0.apply(input, other, np.broadcast_to(condition._data, shape))
 

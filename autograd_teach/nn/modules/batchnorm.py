@@ -4,6 +4,7 @@ mean and variance are kept as buffers, for eval mode."""
 from ...core import grad_mode
 from ...compat.creation import empty, ones, tensor, zeros
 from ...compat import dtypes
+from ...compat.device import check as check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -11,8 +12,10 @@ from .module import Module
 
 
 class _BatchNorm(Module):
+    _version = 2
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
                  device=None, dtype=None, *, bias=True):
+        check_device(device)
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
@@ -50,12 +53,13 @@ class _BatchNorm(Module):
             if self.bias is not None:
                 init.zeros_(self.bias)
 
-    def _upgrade_state_dict(self, state_dict, prefix):
-        """A checkpoint without num_batches_tracked (saved before PyTorch had
-        it, or written by hand) keeps the module's own count: PyTorch's
-        _NormBase._load_from_state_dict does this when the state_dict carries
-        no version metadata, as here (this state_dict() records none)."""
-        if self.track_running_stats and prefix + "num_batches_tracked" not in state_dict:
+    def _upgrade_state_dict(self, state_dict, prefix, version):
+        """A checkpoint without num_batches_tracked, saved before version 2
+        (when PyTorch added it) or without metadata (a dict written by hand),
+        keeps the module's own count, as PyTorch's _NormBase does. One of
+        version 2 (what state_dict() says now) must have it: else it is missing."""
+        if (version is None or version < 2) and self.track_running_stats \
+                and prefix + "num_batches_tracked" not in state_dict:
             state_dict[prefix + "num_batches_tracked"] = self.num_batches_tracked
 
     def forward(self, input):

@@ -3,6 +3,7 @@
 or F.conv2d."""
 
 from ...compat.creation import empty
+from ...compat.device import check as check_device
 from .. import functional as F
 from ..parameter import Parameter
 from .linear import default_init
@@ -22,6 +23,7 @@ class _ConvNd(Module):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
                  bias=True, padding_mode="zeros", device=None, dtype=None):
+        check_device(device)
         super().__init__()
         n = self.dims
         stride = _tuple(stride, n)

@@ -2,6 +2,7 @@
 import math
 
 from ...compat.creation import empty
+from ...compat.device import check as check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -29,6 +30,7 @@ class Identity(Module):
 
 class Linear(Module):
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        check_device(device)
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features

@@ -5,6 +5,7 @@ nn.Parameter(...)` a parameter, so that `parameters()` can walk them all
 and `named_parameters()` names them by their path ('fc.weight')."""
 from collections import OrderedDict, namedtuple
 
+from ...compat.device import check as check_device, device
 from ...core import grad_mode
 from ...core.tensor import Tensor
 from ..parameter import Parameter, zero_grad_of
@@ -42,6 +43,7 @@ def _typename(obj):
 
 class Module:
     training: bool
+    _version = 1     # saved in state_dict()'s metadata: a module whose keys change says how to read old ones
 
     def __init__(self, *args, **kwargs):
         if args or kwargs:
@@ -264,22 +266,26 @@ class Module:
     def state_dict(self, *, destination=None, prefix="", keep_vars=False):
         """name -> tensor, detached (sharing storage) unless keep_vars."""
         out = OrderedDict() if destination is None else destination
+        metadata = vars(out).setdefault("_metadata", OrderedDict())   # PyTorch's: each module's version
         for name, module in self.named_modules(prefix=prefix.rstrip(".")):
+            metadata[name] = {"version": module._version}
             head = name + "." if name else ""
             for key, value in list(module._parameters.items()) + module._persistent_buffers():
                 if value is not None:
                     out[head + key] = value if keep_vars else value.detach()
         return out
 
-    def _upgrade_state_dict(self, state_dict, prefix):
-        """Fill in keys an older checkpoint lacks (BatchNorm's num_batches_tracked); most modules have none."""
+    def _upgrade_state_dict(self, state_dict, prefix, version):
+        """Fill in keys a checkpoint of an older version (None: it says none) lacks; most modules have none."""
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
         if not isinstance(state_dict, dict):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        metadata = getattr(state_dict, "_metadata", None)
         state_dict = dict(state_dict)     # a copy: a module may fill in keys old checkpoints lack
         for name, module in self.named_modules():
-            module._upgrade_state_dict(state_dict, name + "." if name else "")
+            version = None if metadata is None else metadata.get(name, {}).get("version")
+            module._upgrade_state_dict(state_dict, name + "." if name else "", version)
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
@@ -334,7 +340,13 @@ class Module:
     def to(self, *args, **kwargs):
         from ...compat import dtypes
         dtype = kwargs.get("dtype") or next((a for a in args if isinstance(a, dtypes.dtype)), None)
+        check_device(kwargs.get("device") or next((a for a in args if isinstance(a, (str, device, int))
+                                                   and not isinstance(a, bool)), None))
         return self if dtype is None else self._cast_parameters(dtype)
+
+    def cuda(self, device=None):
+        check_device("cuda" if device is None else device)
+        return self
 
     def cpu(self):
         return self

@@ -1,5 +1,6 @@
 """nn.LayerNorm: each sample normalised over its last dims, then scaled and shifted."""
 from ...compat.creation import empty
+from ...compat.device import check as check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -8,6 +9,7 @@ from .module import Module
 
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
+        check_device(device)
         super().__init__()
         if isinstance(normalized_shape, int):
             normalized_shape = (normalized_shape,)

@@ -26,6 +26,7 @@ import warnings
 from ...compat import creation
 from ...core.ops.multi_output import unsafe_chunk
 from ...compat.more_functions import cat, stack
+from ...compat.device import check as check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -103,6 +104,7 @@ class RNNBase(Module):
 
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
                  bidirectional=False, proj_size=0, device=None, dtype=None):
+        check_device(device)
         super().__init__()
         self.mode, self.input_size, self.hidden_size, self.num_layers = mode, input_size, hidden_size, num_layers
         self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
@@ -343,6 +345,7 @@ class RNNCellBase(Module):
     name, chunks = None, 1
 
     def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        check_device(device)
         super().__init__()
         self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
         gate_size = self.chunks * hidden_size
@@ -397,6 +400,7 @@ class RNNCell(RNNCellBase):
     name = "RNNCell"
 
     def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None, dtype=None):
+        check_device(device)
         super().__init__(input_size, hidden_size, bias, device, dtype)
         self.nonlinearity = nonlinearity
 

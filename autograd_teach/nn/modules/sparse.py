@@ -1,5 +1,6 @@
 """nn.Embedding: a table of embedding_dim-long rows, looked up by index."""
 from ...compat.creation import empty
+from ...compat.device import check as check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -8,6 +9,7 @@ from .module import Module
 
 class Embedding(Module):
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, device=None, dtype=None):
+        check_device(device)
         super().__init__()
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         if padding_idx is not None:

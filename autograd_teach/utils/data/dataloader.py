@@ -10,6 +10,7 @@ import numpy as np
 
 from ...compat import random
 from ...core.tensor import Tensor
+from .dataset import TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 
@@ -41,6 +42,24 @@ def default_collate(batch):
         return [default_collate(samples) for samples in zip(*batch)]
     raise TypeError(f"default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
                     f"found {type(elem)}")
+
+
+def _rows_at_once(tensors, index):
+    """default_collate([dataset[i] for i in index]) for a TensorDataset, in
+    one indexing per tensor instead of a view per example and a stack: the
+    same values, dtypes and shapes, each a new contiguous tensor, as stack
+    makes. Only where nothing is recorded (no tensor requires grad) and every
+    index is in range; else None, and the general way runs (with PyTorch's
+    errors, and its graph of selects and a stack)."""
+    from ...core.grad_mode import is_grad_enabled
+    n = len(tensors[0])
+    if not index or any(t.requires_grad for t in tensors) and is_grad_enabled():
+        return None
+    at = np.asarray(index)
+    if at.dtype.kind not in "iu" or at.ndim != 1 or at.min() < -n or at.max() >= n:
+        return None
+    at = Tensor._wrap(at.astype(np.int64, copy=False))
+    return [t[at] for t in tensors]
 
 
 def default_convert(data):
@@ -214,6 +233,10 @@ class _DataLoaderIter:
         index = self._next_index()
         dataset = self._loader.dataset
         if self._loader.batch_sampler is not None:
+            if self._loader.collate_fn is default_collate and type(dataset) is TensorDataset:
+                rows = _rows_at_once(dataset.tensors, index)
+                if rows is not None:
+                    return rows
             data = [dataset[i] for i in index]
         else:
             data = dataset[index]

@@ -1,0 +1,35 @@
+"""PyTorch's check that an op does not write into memory it reads in another
+layout (ATen's assert_no_partial_overlap, MemOverlap.cpp), on numpy arrays."""
+
+PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                   "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def check_no_partial_overlap(out, src):
+    """PyTorch refuses to write into memory an input reads in another layout
+    (b[1:].copy_(b[:4])): the result would depend on the order elements are
+    written in. The same memory in the same layout (x.add_(x)) is fine; so is
+    what PyTorch finds too hard to tell (layouts with gaps or repeats)."""
+    if out.size == 0 or src.size == 0 or not (_dense(out) and _dense(src)):
+        return
+    start, end = _extent(out)
+    src_start, src_end = _extent(src)
+    if (start, end) == (src_start, src_end) and out.strides == src.strides:
+        return
+    if start < src_end and src_start < end:
+        raise RuntimeError(PARTIAL_OVERLAP)
+
+
+def _extent(a):
+    start = a.__array_interface__["data"][0]
+    return start, start + a.size * a.itemsize
+
+
+def _dense(a):
+    """Its elements fill a block of memory, each once (in some order of dims)."""
+    step = a.itemsize
+    for stride, n in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
+        if stride != step:
+            return False
+        step *= n
+    return True

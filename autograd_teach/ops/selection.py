@@ -1,0 +1,113 @@
+"""The rest of the selection family (core/ops/selection.py has where and
+indexing): ops that choose between values, masked_fill, maximum, minimum, and
+the remainder of a division. Where a value was chosen, its gradient passes; elsewhere it is 0."""
+import numpy as np
+
+from ..compat import dtypes
+from ..core.node import OpNode, check_broadcast, quiet
+from ..core.ops.selection import where  # noqa: F401  (the rules call it)
+
+
+class MaskedFillBackward0(OpNode):
+    """out = self.masked_fill(mask, value)
+
+    self: grad.masked_fill(mask, 0)"""
+    attrs = ("mask",)
+    saved_arrays = ("mask",)
+    keeps_dtype = True
+
+    def forward(self, a, mask, value):
+        self.mask = mask
+        return np.where(mask, np.asarray(value, dtype=a.dtype), a)   # broadcast: out may be larger than self
+
+    def backward(self, grad):
+        return np.where(self.mask, np.zeros((), dtype=grad.dtype), grad)
+
+
+def masked_fill(self, mask, value, inplace=False):
+    """PyTorch's checks, then MaskedFillBackward0: a boolean mask that
+    broadcasts with self (out of place, the output takes the broadcast shape),
+    and a number or a 0-d tensor."""
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{dtypes.c_name(mask.dtype)}")
+    if hasattr(value, "_data"):
+        if value.dim():
+            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.dim()} dimension(s).")
+        value = value.item()
+    if mask.shape != self.shape:   # PyTorch's message names mask first out of place, self first in place
+        check_broadcast(*((self.shape, mask.shape) if inplace else (mask.shape, self.shape)))
+    return MaskedFillBackward0.apply(self, mask._data, value)
+
+
+class RemainderBackward0(OpNode):
+    """out = self - (self / other).floor() * other  (other a number; Python's sign rule)
+
+    self: grad"""
+    promote_params = True
+
+    @quiet
+    def forward(self, a, other):
+        if a.dtype.kind in "iu" and isinstance(other, int) and other == 0:
+            raise RuntimeError("ZeroDivisionError")
+        return np.mod(a, other)
+
+    def backward(self, grad):
+        return grad
+
+
+class RemainderBackward1(OpNode):
+    """out = self - (self / other).floor() * other  (both tensors)
+
+    self: grad
+    other: -grad * floor(self / other)"""
+    inputs = ("self", "other")
+    saved = ("self", "other")
+    elementwise = True
+
+    @quiet
+    def forward(self, a, b):
+        if a.dtype.kind in "iu" and (b == 0).any():
+            raise RuntimeError("ZeroDivisionError")
+        return np.mod(a, b)
+
+    @quiet
+    def backward(self, grad, a, b):
+        return grad, -grad * np.floor_divide(a, b)
+
+
+class MaximumBackward0(OpNode):
+    """out = maximum(self, other)
+
+    self: where(self == other, grad / 2, grad).masked_fill(self < other, 0)
+    other: where(self == other, grad / 2, grad).masked_fill(self > other, 0)"""
+    inputs = ("self", "other")
+    saved = ("self", "other")
+    elementwise = True
+    _pick = staticmethod(np.maximum)
+    _wins = staticmethod(np.greater)
+
+    def forward(self, a, b):
+        return self._pick(a, b)
+
+    def backward(self, grad, a, b):
+        tie = a == b
+        shared = np.where(tie, grad / 2, grad)
+        zero = np.zeros((), dtype=shared.dtype)
+        return (np.where(self._wins(b, a), zero, shared),
+                np.where(self._wins(a, b), zero, shared))
+
+
+class MinimumBackward0(MaximumBackward0):
+    """out = minimum(self, other)
+
+    self: where(self == other, grad / 2, grad).masked_fill(self > other, 0)
+    other: where(self == other, grad / 2, grad).masked_fill(self < other, 0)"""
+    _pick = staticmethod(np.minimum)
+    _wins = staticmethod(np.less)
+
+
+def floor(t):
+    """(self / other).floor() for the rule: a constant, since floor's derivative is 0 wherever it has one."""
+    return t._wrap(np.floor(t._data))
