@@ -82,3 +82,16 @@ def test_unique_of_empty_and_nan():
     assert values.shape == (0,) and counts.shape == (0,)
     out = torch.unique(torch.tensor([float("nan"), 1.0, float("nan")]))
     assert out.shape == (3,)      # NaNs stay distinct, as in PyTorch
+
+
+def test_embedding_from_pretrained_shares_freezes_and_differentiates():
+    table = torch.tensor(np.arange(12.0).reshape(4, 3), dtype=torch.float64)
+    frozen = torch.nn.Embedding.from_pretrained(table)
+    assert not frozen.weight.requires_grad and frozen(torch.tensor([1])).grad_fn is None
+    table[1, 0] = -1.0
+    assert frozen.weight[1, 0].item() == -1.0            # the same storage
+    trained = torch.nn.Embedding.from_pretrained(table.clone(), freeze=False, padding_idx=0)
+    idx = torch.tensor([0, 2, 2, 3])
+    assert gradcheck(lambda w: torch.nn.functional.embedding(idx, w), (trained.weight,))   # (padding: no gradient by design)
+    trained(idx).sum().backward()
+    assert trained.weight.grad[0].abs().sum().item() == 0 and trained.weight.grad[2].tolist() == [2.0] * 3

@@ -419,7 +419,7 @@ def test_chinese_widgets_label_in_chinese(stem):
     every word its stored replay (show()'s HTML output) can show."""
     nb = _read("zh", stem)
     code = " ".join(c.source for c in nb.cells if c.cell_type == "code")
-    allowed = PYTORCH_WORDS | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code)) | {"Run", "All", "Cells", "Function", "retain_graph"}
+    allowed = PYTORCH_WORDS | set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code)) | {"Run", "All", "Cells", "Function", "retain_graph", "derivatives", "yaml"}
     replays = [json.loads(m.group(1)) for c in nb.cells if c.cell_type == "code" for o in c.outputs
                for m in re.finditer(r'<script type="application/json" data-at-replay-data="\w+">(.*?)</script>',
                                     o.get("data", {}).get("text/html", ""), re.S)]

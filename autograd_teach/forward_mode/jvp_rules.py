@@ -61,7 +61,7 @@ JVP = {
         "TanBackward0", "SinhBackward0", "CoshBackward0", "Expm1Backward0", "Exp2Backward0", "Log2Backward0",
         "Log10Backward0", "Log1PBackward0", "LeakyReluBackward0", "LeakyReluBackward1", "GeluBackward0",
         "EluBackward0", "EluBackward1", "SoftplusBackward0", "HardtanhBackward0", "HardsigmoidBackward0",
-        "SiluBackward0", "ClampBackward1", "ClampMinBackward0", "ClampMaxBackward0", "ClampMinBackward1",
+        "SiluBackward0", "ClampBackward0", "ClampBackward1", "ClampMinBackward0", "ClampMaxBackward0", "ClampMinBackward1",
         "ClampMaxBackward1", "FmodBackward0", "FmodBackward1", "RemainderBackward0", "RemainderBackward1",
         "MaximumBackward0", "MinimumBackward0", "WhereBackward0",
         "MaskedFillBackward0", "ZeroBackward0", "FillBackward2", "FillBackward3", "UniformBackward0",

@@ -40,7 +40,7 @@ def _windows(x, kernel, stride, padding, dilation, out_size, fill):
     pads = [(0, 0)] * (x.ndim - 2)
     for size, k, s, p, d, o in zip(x.shape[-2:], kernel, stride, padding, dilation, out_size):
         pads.append((p, max((o - 1) * s + d * (k - 1) + 1 - size - p, 0)))
-    padded = np.pad(x, pads, constant_values=fill)
+    padded = np.pad(x, pads, constant_values=fill) if any(map(any, pads)) else x    # no padding: no copy
     spans = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
     windows = sliding_window_view(padded, spans, axis=(-2, -1))
     lead = (slice(None),) * (x.ndim - 2)
