@@ -10,13 +10,18 @@ only what no edge says: the sum where several edges meet (``Σ``), and a
 leaf's ``.grad``.  The legend and the caption sit in one short block under
 the graph, so the diagram is as tall as its ranks and no taller.
 
-Text that the widget shows or hides is marked by its colour, which the SVG
-keeps as ``fill``: :data:`GRAD_COLOR` for gradients, :data:`VALUE_COLOR` for
-tensor values.  ``svg.tidy`` (in ``svg.py``) turns those fills into the
-CSS classes ``at-grad`` and ``at-value``.
+Each label is a table of rows.  Text that the widget shows or hides
+travels as data: its row's cell has an id naming its role (``n3_grad0``,
+``e5_grad0``, ``n0_value0``; "freed" for "saved tensors freed"), which the
+layout engine keeps as a group around that text, and ``svg.tidy`` turns into
+the CSS classes ``at-grad``, ``at-value`` and ``at-freed``.  The colours
+(:data:`GRAD_COLOR`, :data:`VALUE_COLOR`) are for the eye only.  Nodes carry
+their kind as a DOT ``class`` (``at-leaf``), edges theirs (``at-edge-grad``),
+which graphviz-pure writes into the SVG as is.
 """
 from __future__ import annotations
 
+import itertools
 import re
 
 from . import arrange
@@ -72,8 +77,10 @@ def escape(text):
             .replace('"', "&quot;").replace("'", "&#39;"))
 
 
-def _lines(text, color=None, face=None):
-    """Escaped lines, left-aligned, in one colour/font (multi-line tensors keep their shape)."""
+def _lines(text, color=None, face=None, role=None):
+    """One left-aligned row of escaped lines in one colour/font (multi-line
+    tensors keep their shape).  ``role`` ("grad", "value", "freed") travels
+    into the SVG as the cell's id: svg.tidy gives its text that class."""
     out = []
     for line in str(text).split("\n"):
         # a 3-d tensor prints blank lines between its blocks; graphviz rejects an empty <font>
@@ -82,13 +89,26 @@ def _lines(text, color=None, face=None):
             s = f'<font face="{face}">{s}</font>'
         if color:
             s = f'<font color="{color}">{s}</font>'
-        out.append(s + '<br align="left"/>')
-    return "".join(out)
+        out.append(s)
+    return f"<tr><td{_role(role)} align=\"left\" balign=\"left\">{'<br/>'.join(out)}</td></tr>"
+
+
+def _role(role):
+    # a cell with an id and a title is the only part of a label graphviz keeps
+    # as an element of its own (<g id="a_..."><a>); node_label numbers the ids
+    return f' id="@{role}@" title="{role}"' if role else ""
 
 
 def _head(name, info=""):
     """The node's name in bold, with its shape and dtype on the same line."""
-    return f"<b>{escape(name)}</b>" + (f" {escape(info)}" if info else "") + "<br/>"
+    return "<tr><td>" + f"<b>{escape(name)}</b>" + (f" {escape(info)}" if info else "") + "</td></tr>"
+
+
+def _table(rows, owner):
+    """The rows as one label, each role cell's id made unique: ``n3_grad0``."""
+    count = itertools.count()
+    rows = re.sub(r'id="@(\w+)@"', lambda m: f'id="{owner}_{m.group(1)}{next(count)}"', rows)
+    return f'<table border="0" cellborder="0" cellspacing="0" cellpadding="0">{rows}</table>'
 
 
 def _tensor_info(tensor):
@@ -137,29 +157,30 @@ def node_label(graph, n, state, show_values=True, show_grads=True, lang=None):
     body = _BODIES.get(n.kind, _function_body)(graph, n, state, show_values, grads, lang)
     for note in n.notes:          # saved scalars, "saved tensors freed by backward"
         if isinstance(note, tuple):
-            body += _lines(t(note[0], lang, **note[1]), FREED_COLOR if note[0] == "label.freed" else None)
+            freed = note[0] == "label.freed"
+            body += _lines(t(note[0], lang, **note[1]), FREED_COLOR if freed else None, role="freed" if freed else None)
         else:
             body += _lines(note)
     if (n.kind in (G.FUNCTION, G.ACCUMULATE, G.REPEAT) and grads and n.fan_in > 1
             and n.id in state.node_in and not isinstance(state.node_in[n.id], tuple)):
         # several gradients met here: their sum, once (not for a node with several outputs: one per output)
-        body += _lines("\u03a3 = " + values.short(state.node_in[n.id], lang=lang), GRAD_COLOR, MONO)
-    return body
+        body += _lines("\u03a3 = " + values.short(state.node_in[n.id], lang=lang), GRAD_COLOR, MONO, "grad")
+    return _table(body, n.id)
 
 
 def _tensor_body(graph, n, state, show_values, grads, lang):     # OUTPUT, LEAF
     body = _head(display_name(n, lang), _tensor_info(n.tensor))
     if show_values:
-        body += _lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO)
+        body += _lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO, "value")
     if grads and n.id in state.leaf:
-        body += _lines(".grad = " + values.short(state.leaf[n.id], lang=lang), GRAD_COLOR, MONO)
+        body += _lines(".grad = " + values.short(state.leaf[n.id], lang=lang), GRAD_COLOR, MONO, "grad")
     return body
 
 
 def _saved_body(graph, n, state, show_values, grads, lang):
     body = _head(n.name, _tensor_info(n.tensor) if n.tensor is not None else "")
     if n.tensor is not None and show_values:
-        body += _lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO)
+        body += _lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO, "value")
     if n.stale:
         body += _lines(t("label.modified", lang, saved=n.saved_version, now=n.current_version), "#c00000")
     return body
@@ -194,17 +215,13 @@ _BODIES = {G.OUTPUT: _tensor_body, G.LEAF: _tensor_body, G.SAVED: _saved_body, G
 
 def edge_label(e, state, show_grads=True, lang=None):
     """The slot number ``[i]`` (when the source has several inputs) and the gradient, on one line."""
-    slot = f'<font color="{SLOT_COLOR}">[{e.slot}]</font> ' if e.multi and e.slot is not None else ""
+    slot = f'<td valign="top"><font color="{SLOT_COLOR}">[{e.slot}]</font> </td>' if e.multi and e.slot is not None else ""
     grad = ""
     if show_grads and e.id in state.edge and e.kind != "variable":   # a leaf's .grad is in the leaf
-        text = values.short(state.edge[e.id], lang=lang).split("\n")
-        grad = "".join(f'<font color="{GRAD_COLOR}" face="{MONO}">{escape(line) or " "}</font><br align="left"/>'
-                       for line in text)   # blank lines between a 3-d tensor's blocks: no empty <font>
+        grad = _lines(values.short(state.edge[e.id], lang=lang), GRAD_COLOR, MONO, "grad")[4:-5]   # its <td>
     if not slot and not grad:
         return ""
-    if slot and not grad:
-        return slot
-    return slot + grad
+    return _table(f"<tr>{slot}{grad}</tr>", e.id)
 
 
 def _caption(graph, state, steps, lang):
