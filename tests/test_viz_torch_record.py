@@ -54,6 +54,17 @@ def test_every_step_in_pytorchs_order_with_its_gradients(log):
     assert isinstance(run["steps"][0][1][0], np.ndarray)
 
 
+def test_a_zerotensor_gradient_is_recorded_as_zeros_and_backward_still_runs(log):
+    # SgnBackward0 sends PyTorch's ZeroTensor for a real input; .numpy() refuses
+    # one, and a recording must never break the learner's backward.
+    x = torch.tensor([1.0, -2.0], requires_grad=True)
+    torch.sgn(x).sum().backward()
+    (run,) = log.runs
+    assert run["ended"] and log.names() == ["SumBackward0", "SgnBackward0", "AccumulateGrad"]
+    assert arrays(run["steps"][1][2]) == [[0.0, 0.0]]
+    assert x.grad.numpy(force=True).tolist() == [0.0, 0.0]    # PyTorch keeps the ZeroTensor as .grad
+
+
 def test_the_order_is_the_engines_not_the_graphs(log):
     # PyTorch runs the most recently created ready node first: b's branch
     # (created last) before a's, though a comes first in next_functions.

@@ -305,7 +305,9 @@ def is_torch_node(fn):
 def to_numpy(g):
     """A copy of a PyTorch tensor as a numpy array: off the GPU, out of the
     graph (plain ``.numpy()`` refuses a tensor that requires grad, as a
-    gradient does under ``create_graph=True``), bfloat16 as float32."""
+    gradient does under ``create_graph=True``), bfloat16 as float32, and
+    PyTorch's ZeroTensor (what ``SgnBackward0`` sends for real inputs) as the
+    zeros it stands for."""
     if g is None:
         return None
     import torch
@@ -314,4 +316,4 @@ def to_numpy(g):
         g = g.to_dense()
     if g.dtype == torch.bfloat16:        # numpy has no bfloat16
         g = g.float()
-    return g.resolve_conj().numpy().copy()
+    return g.resolve_conj().numpy(force=g._is_zerotensor()).copy()
