@@ -1,6 +1,7 @@
 """torch.autograd.backward and torch.autograd.grad: check the roots and their
 gradients (so that bad input fails before anything is touched), then hand
-over to the engine. `backward` lives beside Tensor.backward, in core/tensor.py.
+over to the engine. Tensor.backward calls this module's `backward` (wired in
+below its helpers, as node_call.py wires in Node.call).
 
 As in PyTorch, this is also torch.autograd.functional: `jacobian` and
 `hessian`, built from `grad` one output element at a time (the hessian is the
@@ -8,13 +9,96 @@ jacobian of a jacobian computed with create_graph=True); `vjp` and `vhp`, one
 call of grad each; and `jvp` and `hvp`, forward-mode products computed, as
 PyTorch computes them, with the double-backward trick: the gradient of
 u -> J^T u (linear in u) with respect to u, applied to v, is J v."""
+import warnings
+
 import numpy as np
 
-from ..core import engine, grad_mode
+from ..core import engine, grad_mode, tensor as tensor_module
 from .. import ops as O
+from ..compat import messages
 from ..compat.creation import zeros_like
 from ..compat.more_functions import stack
-from ..core.tensor import Tensor, as_tuple, backward, gradient_roots  # noqa: F401
+from ..compat.size import Size
+from ..core.tensor import Tensor, accumulate_grad
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    """torch.autograd.backward: accumulate d(tensors)/d(leaf) into every leaf's
+    .grad (or only into inputs). create_graph=True records the backward too,
+    so .grad can be differentiated again; retain_graph defaults to it."""
+    retain_graph = create_graph if retain_graph is None else retain_graph
+    roots = gradient_roots(as_tuple(tensors), grad_tensors, create_graph)
+    if create_graph:
+        # Attributed to this line, so Python's default filter shows it once, as PyTorch does (TORCH_WARN_ONCE)
+        warnings.warn(messages.CREATE_GRAPH_CYCLE_WARNING, UserWarning, stacklevel=1)
+    if inputs is None:
+        engine.execute(roots, retain_graph=bool(retain_graph), create_graph=create_graph, wrap=Tensor._wrap)
+        return
+    inputs = as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    capture = {t._grad_edge()[0]: None for t in inputs}
+    leaves = [t._grad_edge()[0] for t in inputs if t.grad_fn is None]   # their AccumulateGrad runs, as in PyTorch
+    engine.execute(roots, retain_graph=bool(retain_graph), capture=capture, create_graph=create_graph,
+                   wrap=Tensor._wrap, run=leaves)
+    for t in inputs:
+        g = O.multi_output.captured(capture, t) if t.grad_fn is not None else None   # a non-leaf: into its .grad
+        if g is not None:
+            with grad_mode.set_grad_enabled(bool(create_graph)):
+                accumulate_grad(t, g, [])
+
+
+def as_tuple(x):
+    """A tensor, or any iterable of them (as PyTorch: a numpy array is a sequence of numbers)."""
+    if x is None:
+        return None
+    return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def gradient_roots(outputs, grad_outputs, create_graph=False):
+    """(node, gradient) per output, with PyTorch's checks and messages: numpy
+    arrays, or with create_graph Tensors (a given grad_output itself, so that
+    a graph through it, as in a Hessian-vector product, is kept)."""
+    grads = (as_tuple(grad_outputs) or (None,) * len(outputs))[:len(outputs)]   # PyTorch zips them
+    for g in grads:
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+    if len(grads) < len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    roots = []
+    for i, (t, g) in enumerate(zip(outputs, grads)):
+        node = t.grad_fn if t.grad_fn is not None else t._grad_edge()[0]    # a leaf: its AccumulateGrad
+        grad = _root_gradient(i, t, g)
+        if create_graph:
+            given = _root_tensor(t, g)
+            grad = given if given is not None else Tensor._wrap(grad)
+        if node.num_outputs != 1:    # output k of a node with several outputs starts in that node's slot k
+            grad = node.slot(t._output_nr, grad)
+        roots.append((node, grad))
+    return roots
+
+
+def _root_tensor(t, g):
+    """The given gradient as a Tensor of t's dtype (None: none was given)."""
+    if g is None:
+        return None
+    return g if g.dtype is t.dtype else g.to(t.dtype)
+
+
+def _root_gradient(i, t, g):
+    if not t._requires_grad:
+        raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    if g is None:
+        if t.numel() != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        return np.ones(t._data.shape, dtype=t._data.dtype)
+    if g._data.shape != t._data.shape:
+        raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} and "
+                           f"output[{i}] has a shape of {t.shape}.")
+    return g._data if g._data.dtype is t._data.dtype else g._data.astype(t._data.dtype)
+
+
+tensor_module.autograd_backward = backward    # Tensor.backward (the core cannot import this module)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
