@@ -35,7 +35,9 @@ What a recording holds, and what it does not:
   norm, min, max) once the run ended, so memory stays bounded after it
   (while it lasts, each gradient sent is held, as large as the forward's
   tensors, where the engine would have dropped it at once); a leaf's
-  ``.grad`` as a copy, taken as the run ends (as the run left it).
+  ``.grad`` as a copy, taken as the run ends (as the run left it), except a
+  large one the run made from the gradient its step got, which is that
+  gradient (``_made_from_sent``).
 * for the :data:`SNAPSHOT_STEPS` nodes nearest the roots, what their
   derivative rule reads (the chain-rule inspector's numbers), taken as the
   run begins, before backward frees it.
@@ -464,8 +466,9 @@ def _made_from_sent(leaf, summary):
     from the gradient ``summary`` holds (a copy of it: np.astype to the same
     dtype), untouched since? It had none before (_grad_was_none: version 0),
     and nothing but AccumulateGrad wrote .grad (_only_rules_ran). Holding that
-    gradient is then exact, and stays exact: later writes into .grad (the next backward adds into it,
-    x.grad.zero_()) go into the leaf's own array, never into one the engine sent."""
+    gradient is then exact, and stays exact: later writes into .grad (the next
+    backward adds into it, x.grad.zero_()) go into the leaf's own array, never
+    into one the engine sent."""
     grad = leaf._grad
     if grad is None or grad.grad_fn is not None or not leaf._requires_grad:
         return False
