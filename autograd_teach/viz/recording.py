@@ -35,7 +35,9 @@ What a recording holds, and what it does not:
   norm, min, max) once the run ended, so memory stays bounded after it
   (while it lasts, each gradient sent is held, as large as the forward's
   tensors, where the engine would have dropped it at once); a leaf's
-  ``.grad`` as a copy, taken as the run ends (as the run left it).
+  ``.grad`` as a copy, taken as the run ends (as the run left it), except a
+  large one the run made from the gradient its step got, which is that
+  gradient (``_made_from_sent``).
 * for the :data:`SNAPSHOT_STEPS` nodes nearest the roots, what their
   derivative rule reads (the chain-rule inspector's numbers), taken as the
   run begins, before backward frees it.
@@ -65,6 +67,7 @@ import numpy as np
 
 from ..core import engine
 from ..core.node import SavedTensor
+from ..core.tensor import AccumulateGrad
 from . import teach, torch_record
 
 FULL_VALUES = 4096        # a gradient of at most this many elements is kept whole
@@ -285,12 +288,25 @@ class Recording:
     def _take_leaf_grads(self, nodes, sent):
         """A copy of each leaf's .grad, after the AccumulateGrad steps (they send
         nothing on). Taken as the run ends, not at the step: a hook that changes
-        a leaf's .grad later in the same run shows here (the .grad the run left)."""
+        a leaf's .grad later in the same run shows here (the .grad the run left).
+        A large .grad this run made (none before it) is not copied: it is a copy
+        of the gradient the step got, which the recording holds anyway
+        (_made_from_sent)."""
+        plain = None                       # did only our ops' rules run? (asked when it matters)
         for i in _indices(sent, ()):
-            leaf_grad = _leaf_grad(nodes[i])
+            node = nodes[i]
+            first = _grad_was_none(node)
+            if first and type(self._grads[i]) is Summary:
+                if plain is None:
+                    plain = _only_rules_ran(nodes)
+                if plain and _made_from_sent(node.variable, self._grads[i]):
+                    self._leaf_grads[i] = self._grads[i]
+                    self._first_grads.add(i)
+                    continue
+            leaf_grad = _leaf_grad(node)
             if leaf_grad is not None:
                 self._leaf_grads[i] = leaf_grad
-                if _grad_was_none(nodes[i]):
+                if first:
                     self._first_grads.add(i)
 
     def _file_values(self, nodes):
@@ -428,6 +444,35 @@ def _grad_was_none(node):
         return False
     box = getattr(grad, "_version_box", None)
     return (box[0] if box is not None else grad._version) == 0
+
+
+def _only_rules_ran(nodes):
+    """True when no code but our ops' derivative rules and AccumulateGrad ran
+    in the run: no hook on any node or leaf (post-accumulate), no custom
+    Function (module backward hooks are both). Then nothing but AccumulateGrad
+    wrote a leaf's .grad."""
+    for cls in set(map(type, nodes)):
+        if cls is not AccumulateGrad and not isinstance(getattr(cls, "inputs", None), tuple):
+            return False
+    leaves = [node.variable for node in nodes if type(node) is AccumulateGrad]
+    return not any(map(any, map(_HOOKS, nodes))) and not any(leaf._post_accumulate_hooks for leaf in leaves)
+
+
+_HOOKS = operator.attrgetter("tensor_pre_hooks", "pre_hooks", "post_hooks")
+
+
+def _made_from_sent(leaf, summary):
+    """Is the leaf's .grad, as the run left it, the one its AccumulateGrad made
+    from the gradient ``summary`` holds (a copy of it: np.astype to the same
+    dtype), untouched since? It had none before (_grad_was_none: version 0),
+    and nothing but AccumulateGrad wrote .grad (_only_rules_ran). Holding that
+    gradient is then exact, and stays exact: later writes into .grad (the next
+    backward adds into it, x.grad.zero_()) go into the leaf's own array, never
+    into one the engine sent."""
+    grad = leaf._grad
+    if grad is None or grad.grad_fn is not None or not leaf._requires_grad:
+        return False
+    return grad._data.shape == summary.shape and grad._data.dtype == summary.dtype
 
 
 def _leaf_grad(node):
