@@ -499,6 +499,10 @@ class AccumulateGrad(Node):
         return call_post_hooks(self, (), (grad,), task) if self.post_hooks else ()
 
 
+def has_post_accumulate_hooks(leaf):
+    return bool(leaf._post_accumulate_hooks)
+
+
 def call_post_accumulate_hooks(leaf):
     """register_post_accumulate_grad_hook: each hook sees the leaf, .grad
     updated, and must return None (PyTorch's two errors otherwise)."""

@@ -67,7 +67,7 @@ import numpy as np
 
 from ..core import engine
 from ..core.node import SavedTensor
-from ..core.tensor import AccumulateGrad
+from ..core.tensor import AccumulateGrad, has_post_accumulate_hooks
 from . import teach, torch_record
 
 FULL_VALUES = 4096        # a gradient of at most this many elements is kept whole
@@ -455,7 +455,7 @@ def _only_rules_ran(nodes):
         if cls is not AccumulateGrad and not isinstance(getattr(cls, "inputs", None), tuple):
             return False
     leaves = [node.variable for node in nodes if type(node) is AccumulateGrad]
-    return not any(map(any, map(_HOOKS, nodes))) and not any(leaf._post_accumulate_hooks for leaf in leaves)
+    return not any(map(any, map(_HOOKS, nodes))) and not any(map(has_post_accumulate_hooks, leaves))
 
 
 _HOOKS = operator.attrgetter("tensor_pre_hooks", "pre_hooks", "post_hooks")
@@ -469,7 +469,7 @@ def _made_from_sent(leaf, summary):
     gradient is then exact, and stays exact: later writes into .grad (the next
     backward adds into it, x.grad.zero_()) go into the leaf's own array, never
     into one the engine sent."""
-    grad = leaf._grad
+    grad = leaf.grad
     if grad is None or grad.grad_fn is not None or not leaf._requires_grad:
         return False
     return grad._data.shape == summary.shape and grad._data.dtype == summary.dtype

@@ -316,4 +316,4 @@ def to_numpy(g):
         g = g.to_dense()
     if g.dtype == torch.bfloat16:        # numpy has no bfloat16
         g = g.float()
-    return g.resolve_conj().numpy(force=g._is_zerotensor()).copy()
+    return g.numpy(force=True).copy()     # force: resolves conj/neg, and a ZeroTensor's zeros
