@@ -129,6 +129,8 @@ JVP = {
     # losses
     **dict.fromkeys(["MseLossBackward0", "BinaryCrossEntropyBackward0", "BinaryCrossEntropyWithLogitsBackward0",
                      "HuberLossBackward0", "SmoothL1LossBackward0"], LOSS),
+    "BinaryCrossEntropyBackwardBackward0":
+        "bce_backward_jvp(grad_output_p, grad_output_t, self_p, self_t, target_p, target_t, reduction)",
 }
 
 
@@ -179,5 +181,16 @@ def cholesky_jvp(A_t, L):
     return L.matmul(phi - 0.5 * phi.diagonal(0, -2, -1).diag_embed())
 
 
+def bce_backward_jvp(grad_output_p, grad_output_t, self_p, self_t, target_p, target_t, reduction):
+    """PyTorch's result line for binary_cross_entropy_backward: its three
+    double-backward terms (eps added, as FunctionsManual.cpp's) times the tangents."""
+    eps = 1e-12
+    denom = (self_p + eps) * (1 - self_p + eps)
+    d_self = (self_p * self_p - 2 * self_p * target_p + target_p) / (denom * denom)
+    d_target = -1 / ((1 - self_p) * self_p).clamp_min(eps)
+    out = grad_output_p * (d_self * self_t + d_target * target_t) + grad_output_t * (self_p - target_p) / denom
+    return out / self_p.numel() if reduction == "mean" else out
+
+
 HELPERS = {"sum_over": sum_over, "logsumexp_jvp": logsumexp_jvp, "norm_jvp": norm_jvp,
-           "cholesky_jvp": cholesky_jvp}
+           "cholesky_jvp": cholesky_jvp, "bce_backward_jvp": bce_backward_jvp}
