@@ -170,16 +170,23 @@ def _leaves_of(args, nums):
     return args, own
 
 
+def _call_on_leaves(func, args, kwargs, nums, has_aux, where):
+    """func run on fresh leaves for args[nums]: (new args, those leaves, output, aux)."""
+    new_args, own = _leaves_of(args, nums)
+    with _running(own):
+        output = func(*new_args, **kwargs)
+    output, aux = _split_aux(output, has_aux, where)
+    return new_args, own, output, aux
+
+
 def grad_and_value(func, argnums=0, has_aux=False):
     """(gradient of func w.r.t. args[argnums], func's value). func returns one
     scalar Tensor (or (scalar, aux) with has_aux=True)."""
     def wrapper(*args, **kwargs):
         nums = _argnums(argnums, args)
         with grad_mode.enable_grad():
-            new_args, own = _leaves_of(args, nums)
-            with _running(own):
-                output = func(*new_args, **kwargs)
-            output, aux = _split_aux(output, has_aux, "grad_and_value(f)(*args)")
+            new_args, own, output, aux = _call_on_leaves(func, args, kwargs, nums, has_aux,
+                                                         "grad_and_value(f)(*args)")
             if not isinstance(output, Tensor):
                 raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got "
                                    f"{type(output)}")
@@ -392,10 +399,8 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None):
     def wrapper(*args, **kwargs):
         nums = _argnums(argnums, args)
         with grad_mode.enable_grad():
-            new_args, own = _leaves_of(args, nums)
-            with _running(own):
-                output = func(*new_args, **kwargs)
-            output, aux = _split_aux(output, has_aux, "jacrev(f, ...)(*args)")
+            new_args, own, output, aux = _call_on_leaves(func, args, kwargs, nums, has_aux,
+                                                         "jacrev(f, ...)(*args)")
             flat_out, spec_out = tree_flatten(output)
             per_output = [_rows(o, own) for o in flat_out]
         jacs = [_regroup([_outer(j, own) for j in jac], new_args, nums, argnums) for jac in per_output]
