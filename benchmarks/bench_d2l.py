@@ -184,8 +184,10 @@ def median_ms(ts, per=1):
     return statistics.median(ts) * 1e3 / per
 
 
-def measure(samples, chain_samples, chain_n):
+def measure(samples, chain_samples, chain_n, only_chain=False):
     rows = []
+    if only_chain:      # a quick look at the per-op figures: no d2l workload
+        return rows, [(case, alternate(runs, chain_samples)) for case, runs in chain_runs(chain_n)]
     printed = {lib: d2l_concise(T) for lib, T in LIBS}
     if printed["autograd_teach"] != printed["PyTorch"]:
         raise SystemExit(f"d2l 3.3: the runs differ, nothing timed:\n{printed}")
@@ -279,9 +281,12 @@ def main():
     ap.add_argument("--samples", type=int, default=31, help="d2l 3.3 loops per library (the steps get 4x)")
     ap.add_argument("--chain-samples", type=int, default=101)
     ap.add_argument("--chain-n", type=int, default=100)
+    ap.add_argument("--only-chain", action="store_true", help="time only the chained tiny ops (not for --write)")
     args = ap.parse_args()
+    if args.only_chain and args.write:
+        ap.error("--only-chain measures part of the section: it cannot --write it")
     t0, load0 = time.perf_counter(), os.getloadavg()[0]
-    rows, chains = measure(args.samples, args.chain_samples, args.chain_n)
+    rows, chains = measure(args.samples, args.chain_samples, args.chain_n, args.only_chain)
     interpreter = os.path.relpath(sys.executable, ROOT) if sys.executable.startswith(ROOT) else sys.executable
     command = " ".join([f"{interpreter} benchmarks/bench_d2l.py"] + sys.argv[1:])
     text = section(rows, chains, args.samples, args.chain_samples, args.chain_n, time.perf_counter() - t0, command,

@@ -46,7 +46,7 @@ def mm(a, b):
     if vec:
         b = b[:, None]
     m, n = a.shape[-2], b.shape[-1]
-    work = int(np.prod(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))) * m * n * k
+    work = batch_size(a, b) * m * n * k
     if m >= BLAS_ROWS and n >= BLAS_COLS:      # MKL's gemm in PyTorch: replayed up to a size
         out = fused_blocks(a, b) if work <= REPLAY_WORK and k <= MAX_STEPS else np.matmul(a, b)
     elif k <= 3 and a.ndim == 2 and b.ndim == 2:
@@ -63,6 +63,15 @@ def mm(a, b):
         for i in range(1, k):
             out = out + a[..., i:i + 1] * b[..., i:i + 1, :]
     return out[..., 0] if vec else out
+
+
+def batch_size(a, b):
+    """How many matrices a @ b multiplies (their batch dims broadcast): one
+    for two matrices, without numpy's shape helpers, which cost more than a
+    2x2 product."""
+    if a.ndim == 2 and b.ndim == 2:
+        return 1
+    return int(np.prod(np.broadcast_shapes(a.shape[:-2], b.shape[:-2])))
 
 
 matmul = mm    # batched operands too (bmm, conv): each matrix in mm's order
