@@ -26,7 +26,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..compat import dtypes
-from ..compat.numpy_errors import quiet_call  # noqa: F401  (engine and tensor import it from here)
+from ..compat.numpy_errors import QUIET, numpy_errors, quiet_call  # noqa: F401  (engine, tensor import them here)
 from ..kernels.degenerate import live_data
 from . import grad_mode, rules, saved_hooks
 from ..forward_mode import dual     # forward-mode AD; the core's other modules reach it through here
@@ -457,7 +457,7 @@ class OpNode(Node):
                 saved.append(s)
         if grad is None:     # only None reached this node (see engine.py): it sends None on
             return (None,) * len(self.next_functions)
-        grads = quiet_call(self.backward, grad, *saved)
+        grads = self.backward(grad, *saved)     # (numpy's warnings are off for the engine's whole run)
         if type(grads) is not tuple:
             grads = (grads,)
         out = []
@@ -468,7 +468,7 @@ class OpNode(Node):
             if type(g) is not np.ndarray:
                 g = np.asarray(g)
             if g.shape != meta[0]:
-                g = quiet_call(unbroadcast, g, meta[0])
+                g = unbroadcast(g, meta[0])
             out.append(g if g.dtype is meta[1] else g.astype(meta[1]))
         return tuple(out)
 
