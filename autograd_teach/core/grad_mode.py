@@ -38,9 +38,10 @@ threads_in_inference = []
 
 class _Counted:
     """A thread's entry in one of the lists above, held by its state while the
-    mode is on. Dropping it takes the entry out: when the thread switches the
-    mode back, or when the thread ends (its thread-local state is freed then),
-    so a thread that ends with grad mode off leaves nothing behind.
+    thread has grad mode off (or inference mode on). Dropping it takes the
+    entry out: when the thread switches back, or when the thread ends (its
+    thread-local state is freed then), so a thread that ends with grad mode
+    off leaves nothing behind.
     (list.append and list.pop are atomic: threads need no lock.)"""
     __slots__ = ("entries",)
 
@@ -49,7 +50,8 @@ class _Counted:
         entries.append(None)
 
     def __del__(self):
-        self.entries.pop()
+        if self.entries:      # (always, unless someone emptied the list by hand)
+            self.entries.pop()
 
 
 def is_grad_enabled():
