@@ -624,6 +624,8 @@ def check_broadcast(a, b):
 #   small op's arithmetic: apply asks grad_mode.threads_without_grad first;
 # - a method or property call costs some 1,000 instructions, so the usual
 #   case of SavedTensor.unpack and of the result's dtype is written inline, and the
-#   saved tensors read t._inference rather than call t.is_inference().
+#   saved tensors read t._inference rather than call t.is_inference();
+# - numpy's warnings are switched off inline in apply and once per backward
+#   run (engine.py), not per node: a set and reset cost more than a tiny op.
 # Counted in instructions (benchmarks/bench_instructions.py), which other
 # processes on a shared machine do not disturb, as they do time.
