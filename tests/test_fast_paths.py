@@ -163,12 +163,79 @@ def test_a_leaf_hook_registered_after_its_node_was_made_still_runs():
 
 @pytest.mark.parametrize("dtype", (np.float32, np.float64))
 def test_where_without_dispatch_is_np_where(dtype):
-    from autograd_teach.core.ops import pointwise
+    from autograd_teach.kernels import masks
     a = SPECIALS.astype(dtype)
-    zero = pointwise.zero_of(np.dtype(dtype))
+    zero = masks.zero_of(np.dtype(dtype))
     for cond in (a < zero, a <= zero, np.isnan(a)):
-        assert same_bits(pointwise.np_where(cond, zero, a), np.where(cond, zero, a))
-        assert same_bits(pointwise.np_where(cond, a, zero), np.where(cond, a, zero))
+        assert same_bits(masks.np_where(cond, zero, a), np.where(cond, zero, a))
+        assert same_bits(masks.np_where(cond, a, zero), np.where(cond, a, zero))
+
+
+def activation_maps(dtype, seed=0):
+    """Arrays of every size around masks.BITS_FROM, with the special values
+    mixed in, contiguous, transposed and strided."""
+    from autograd_teach.kernels import masks
+    rng = np.random.default_rng(seed)
+    for n in (1, 7, masks.BITS_FROM - 1, masks.BITS_FROM, 3 * masks.BITS_FROM + 5):
+        a = rng.standard_normal(n).astype(dtype)
+        a[rng.integers(0, n, n // 3 + 1)] = rng.choice(SPECIALS, n // 3 + 1).astype(dtype)
+        yield a
+    m = rng.standard_normal((64, 48)).astype(dtype)
+    m[::5, ::3] = -0.0
+    m[1::7] = np.nan
+    yield m
+    yield m.T
+    yield m[::2, ::-1]
+
+
+@pytest.mark.parametrize("dtype", (np.float16, np.float32, np.float64))
+def test_relu_and_its_gradient_by_bit_masks_are_np_where(dtype):
+    """kernels.relu / threshold_backward AND the bits of large maps with a mask:
+    the same bits as the where they replace (-0.0 kept, NaN kept, a +0.0 gradient)."""
+    from autograd_teach import kernels
+    rng = np.random.default_rng(1)
+    zero = dtype(0)
+    with np.errstate(all="ignore"):      # float16 overflows on SPECIALS' 3e38: inf, wanted
+        maps = list(activation_maps(dtype))
+        grads = [rng.choice(SPECIALS, a.shape).astype(dtype) * rng.standard_normal(a.shape).astype(dtype)
+                 for a in maps]
+    for a, grad in zip(maps, grads):
+        out = kernels.relu(a)
+        assert same_bits(out, np.where(a < zero, zero, a))
+        for result in (out, a):     # a holds negatives and NaN where a result would not
+            assert same_bits(kernels.threshold_backward(grad, result), np.where(result <= zero, zero, grad))
+
+
+def test_fma_in_chunks_is_one_fma():
+    """A large fma is worked in chunks of FMA_CHUNK: the same bits as one pass,
+    halfway and tiny cases included, with scalar and array operands."""
+    from autograd_teach.kernels import float32
+    rng = np.random.default_rng(2)
+    n = 2 * float32.FMA_CHUNK + 12348     # (a multiple of 5: see the reshape below)
+    assert n % 5 == 0
+    a = rng.standard_normal(n).astype(np.float32)
+    c = rng.standard_normal(n).astype(np.float32)
+    a[:12], c[:12] = SPECIALS, SPECIALS[::-1]
+    a[12:20], c[12:20] = np.float32(1 + 2 ** -23), np.float32(2 ** -25)   # sums that land halfway in float64
+    for b in (np.float32(-0.1), np.float32(3), rng.standard_normal(n).astype(np.float32)):
+        with np.errstate(all="ignore"):
+            for x, z in ((a, c), (a.reshape(-1, 5)[:, ::-1].T, c.reshape(-1, 5)[:, ::-1].T)):
+                y = b if np.ndim(b) == 0 else b.reshape(x.shape)
+                assert same_bits(float32.fma(x, y, z), float32._fma(x, y, z))
+
+
+def test_large_product_with_a_transposed_small_right_side_is_blas():
+    """F.linear's last layer on a large batch (x @ w.t() with few columns):
+    past REPLAY_WORK it is numpy's product (PyTorch's order there was not
+    found); a row-major right side keeps PyTorch's loop at any size."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((256, 256)).astype(np.float32)
+    w = rng.standard_normal((10, 256)).astype(np.float32)
+    assert same_bits(matmul_order.mm(a, w.T), np.matmul(a, w.T))
+    b = np.ascontiguousarray(w.T)
+    assert same_bits(matmul_order.mm(a, b), matmul_order._products_summed_in_order(a, b))
+    small = a[:8, :64]
+    assert same_bits(matmul_order.mm(small, w[:, :64].T), matmul_order._products_summed_in_order(small, w[:, :64].T))
 
 
 @pytest.mark.parametrize("dtype", (np.float32, np.float64))

@@ -375,7 +375,24 @@ def fma(a, b, c):
     when the first landed exactly halfway between two float32 (or below
     float32's normal range): those few are redone with a round-to-odd float64
     sum, which then rounds correctly (random.fma32 explains it). Large arrays
-    are worked on in place: a fresh 1 MB temporary costs more than the sum."""
+    are worked on in chunks (an optimizer's update of a whole weight)."""
+    size = getattr(a, "size", 1)
+    if size > 2 * FMA_CHUNK and all(np.ndim(v) == 0 or v.shape == a.shape for v in (b, c)):
+        flat = [v.reshape(-1) if np.ndim(v) else v for v in (a, b, c)]
+        out = np.empty(size, FLOAT32)
+        for i in range(0, size, FMA_CHUNK):
+            out[i:i + FMA_CHUNK] = _fma(*(v[i:i + FMA_CHUNK] if np.ndim(v) else v for v in flat))
+        return out.reshape(a.shape)
+    return _fma(a, b, c)
+
+
+# Elements per pass of a large fma: its float64 sums stay in the cache, and
+# no temporary is so large that the C library maps it afresh from the system
+# on every call (a 1.6 MB one cost more in page faults than the sum itself).
+FMA_CHUNK = 1 << 16
+
+
+def _fma(a, b, c):
     s = np.multiply(a, b, dtype=FLOAT64)
     if type(s) is not np.ndarray:              # 0-d inputs give a scalar
         s = np.asarray(s)
@@ -384,11 +401,13 @@ def fma(a, b, c):
     else:
         s = np.add(s, c, dtype=FLOAT64)
     out = s.astype(FLOAT32)
+    redo = np.abs(out) < _TINY
+    if redo.any():       # an exact 0 (softmax's shifted maximum, a zero gradient) rounds right
+        redo &= s != 0
     low = s.view(np.int64)
     low &= _DROPPED_BITS                       # (s is not needed any more)
-    redo = low == _HALFWAY
-    redo |= np.abs(out) < _TINY
-    if np.count_nonzero(redo):
+    redo |= low == _HALFWAY
+    if redo.any():
         a, b, c = np.broadcast_arrays(*(np.asarray(v, FLOAT32) for v in (a, b, c)))
         out[redo] = _round_to_odd(*_two_sum(a[redo].astype(FLOAT64) * b[redo], c[redo].astype(FLOAT64)))
     return out if out.ndim else out[()]
