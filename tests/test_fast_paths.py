@@ -493,3 +493,38 @@ def test_a_large_weight_gradient_is_the_same_sums_in_another_order(monkeypatch):
         monkeypatch.undo()
         assert large.shape == small.shape and large.dtype == np.float32
         np.testing.assert_allclose(large, small, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape, weight, stride, padding, dilation, groups", [
+    ((9, 1, 12, 12), (6, 1, 5, 5), 1, 2, 1, 1),       # LeNet's first layer, smaller
+    ((7, 6, 8, 8), (4, 6, 3, 3), 1, 0, 1, 1),
+    ((5, 4, 9, 8), (6, 2, 3, 3), 2, 1, 1, 2),
+    ((6, 4, 9, 8), (4, 4, 3, 2), 1, 1, 2, 1),
+    ((5, 3, 11), (4, 3, 3), 1, 1, 1, 1),
+])
+def test_convolution_by_blocks_of_samples_is_one_pass(monkeypatch, shape, weight, stride, padding, dilation, groups):
+    """ops/conv.py makes the columns a block of samples at a time (BLOCK
+    elements): the output and the input's gradient are each sample's same
+    sums, so the bits of one pass over the batch; the weight's gradient adds
+    the blocks' sums in turn, so it only agrees to rounding."""
+    from autograd_teach.ops import conv
+    rng = np.random.default_rng(4)
+    nd = len(shape) - 2
+    x = rng.standard_normal(shape).astype(np.float32)
+    x[0, 0, ..., :2] = -0.0
+    w = rng.standard_normal(weight).astype(np.float32)
+    args = ((stride,) * nd, (padding,) * nd, (dilation,) * nd)
+
+    def run():
+        out = conv._conv(x, w, *args, groups)
+        grad = np.cos(np.arange(out.size, dtype=np.float32)).reshape(out.shape)
+        extra = conv._backward_output_padding(x.shape[2:], out.shape[2:], w.shape[2:], *args)
+        return (out, conv._conv_transpose(grad, w, args[0], args[1], extra, args[2], groups),
+                conv._conv_weight(x, grad, w.shape[2:], *args, groups))
+    monkeypatch.setattr(conv, "SMALL_COLUMNS", 0)      # the large inputs' weight gradient
+    monkeypatch.setattr(conv, "BLOCK", 1 << 40)
+    whole = run()
+    monkeypatch.setattr(conv, "BLOCK", 1)              # one sample a block
+    blocks = run()
+    assert same_bits(blocks[0], whole[0]) and same_bits(blocks[1], whole[1])
+    np.testing.assert_allclose(blocks[2], whole[2], rtol=1e-5, atol=1e-5)
