@@ -528,3 +528,18 @@ def test_convolution_by_blocks_of_samples_is_one_pass(monkeypatch, shape, weight
     blocks = run()
     assert same_bits(blocks[0], whole[0]) and same_bits(blocks[1], whole[1])
     np.testing.assert_allclose(blocks[2], whole[2], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64))
+def test_a_sum_of_one_vector_is_its_permuted_running_sum(dtype):
+    """cascade_sum of one to two vectors' worth of elements (a batch of 10's
+    loss) adds them as one running sum in _vectors_sum's order: the same bits."""
+    from autograd_teach.kernels import float32
+    rng = np.random.default_rng(5)
+    lanes = float32.LANES_BYTES // np.dtype(dtype).itemsize
+    for n in range(lanes, 2 * lanes):
+        for x in (rng.standard_normal((3, n)), rng.choice(SPECIALS, (3, n)), np.full((1, n), -0.0),
+                  rng.standard_normal((3, n)) * np.float32(2.0 ** 100)):
+            x = x.astype(dtype)
+            with np.errstate(all="ignore"):
+                assert same_bits(float32._inner_sum(x), float32._vectors_sum(x, lanes)), (n, x)

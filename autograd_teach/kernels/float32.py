@@ -155,6 +155,9 @@ def _row_sum(x):
 
 # the order row_sum adds 5 to 7 elements in: x[ILP:] into the first of ILP accumulators
 _SHORT_ORDER = {n: np.array([0, *range(ILP, n), *range(1, ILP)]) for n in range(ILP + 1, 2 * ILP)}
+# ... and the order of n elements of which the first `lanes` fill one vector (float32: 8 lanes, float64: 4)
+_ONE_VECTOR_ORDER = {(lanes, n): np.array([*range(lanes, n), *range(lanes)])
+                     for lanes in (4, 8) for n in range(lanes, 2 * lanes)}
 
 
 def _inner_sum(x):
@@ -165,6 +168,14 @@ def _inner_sum(x):
         if n > ILP:
             x = x[..., _SHORT_ORDER[n]]
         return np.add.accumulate(x, axis=-1)[..., -1]
+    if n < 2 * lanes:   # one vector, whose lanes are its elements: _vectors_sum's order, in one call
+        return np.add.accumulate(x[..., _ONE_VECTOR_ORDER[lanes, n]], axis=-1)[..., -1]
+    return _vectors_sum(x, lanes)
+
+
+def _vectors_sum(x, lanes):
+    """vectorized_inner_sum over x's last axis of at least one vector of lanes."""
+    n = x.shape[-1]
     rows = np.moveaxis(x, -1, 0)
     v = n // lanes
     vectors = rows[:v * lanes].reshape((v, lanes) + rows.shape[1:])

@@ -81,6 +81,14 @@ def _conv(x, w, stride, padding, dilation, groups):
     return out.reshape(n, o, *out_size)
 
 
+def _block_rows(windows, g):
+    """(g, C/g * K, nb * P): the columns of a block of samples, one row per
+    (channel, kernel offset), the block's pixels one sample after another."""
+    nd = (windows.ndim - 2) // 2
+    order = (1,) + tuple(range(2 + nd, 2 + 2 * nd)) + (0,) + tuple(range(2, 2 + nd))
+    return windows.transpose(order).reshape(g, windows.shape[1] // g * int(np.prod(windows.shape[2 + nd:])), -1)
+
+
 def _col2im(cols, size, stride, padding, dilation):
     """The transpose of _columns: cols (N, C, *kernel, *out) added back into a
     zero input of spatial `size`, each kernel offset's slab in one step; the
@@ -178,7 +186,7 @@ def _conv_weight(x, grad, kernel, stride, padding, dilation, groups):
         return (grads @ rows).reshape(o, c // g, *kernel)
     total = 0
     for part in _blocks(n, c * k * per_sample):     # the sums a block at a time, the blocks' sums added in turn
-        rows = windows[part].transpose((1,) + kernel_axes + (0,) + spatial).reshape(g, c // g * k, -1)
+        rows = _block_rows(windows[part], g)
         block = grad[part].reshape(-1, g, o // g, per_sample).transpose(1, 2, 0, 3).reshape(g, o // g, -1)
         total = total + block @ rows.swapaxes(1, 2)
     return total.reshape(o, c // g, *kernel)
