@@ -543,3 +543,20 @@ def test_a_sum_of_one_vector_is_its_permuted_running_sum(dtype):
             x = x.astype(dtype)
             with np.errstate(all="ignore"):
                 assert same_bits(float32._inner_sum(x), float32._vectors_sum(x, lanes)), (n, x)
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64))
+def test_add_with_alpha_is_fused_up_to_its_size_then_rounds_twice(dtype):
+    """add/sub with an alpha (SGD's param.add_(grad, alpha=-lr)) is one
+    fused multiply-add up to FUSED_UP_TO elements, PyTorch's bits; past it,
+    numpy's a + alpha * b, as docs/float32.md says."""
+    from autograd_teach import kernels
+    from autograd_teach.kernels import float32
+    rng = np.random.default_rng(6)
+    for n in (float32.FUSED_UP_TO, float32.FUSED_UP_TO + 1):
+        a, b = rng.standard_normal(n).astype(dtype), rng.standard_normal(n).astype(dtype)
+        got = kernels.add_scaled(a, -0.1, b)
+        fused = kernels.fma(b, np.asarray(-0.1, dtype), a)
+        twice = a + dtype(-0.1) * b
+        assert same_bits(got, fused if n <= float32.FUSED_UP_TO else twice)
+        assert not same_bits(fused, twice)       # (the two differ at these sizes: the test can fail)

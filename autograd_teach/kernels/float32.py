@@ -317,13 +317,21 @@ def sub_product(c, a, b):
 def add_scaled(a, alpha, b):
     """a + alpha * b rounded once: PyTorch's add/sub kernels with an alpha
     are one fused multiply-add (alpha rounded to the dtype first), as
-    `param.add_(grad, alpha=-lr)` in every optimizer."""
+    `param.add_(grad, alpha=-lr)` in every optimizer. Past FUSED_UP_TO
+    elements (a large weight's update) numpy's a + alpha * b, rounded twice:
+    the exact fma costs ten times that, and a gradient that large came from a
+    BLAS product whose last bits are not PyTorch's anyway (docs/float32.md)."""
     dtype = np.result_type(a, b)
+    if dtype != FLOAT64 and dtype != FLOAT32:
+        return a + alpha * b
+    if max(np.size(a), np.size(b)) > FUSED_UP_TO:
+        return a + dtype.type(alpha) * b
     if dtype == FLOAT64:
         return fma64(b, np.float64(alpha), a)
-    if dtype != FLOAT32:
-        return a + alpha * b
     return fma(b, np.float32(alpha), a)
+
+
+FUSED_UP_TO = 1 << 16
 
 
 def power(a, exponent):
