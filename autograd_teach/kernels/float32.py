@@ -421,12 +421,12 @@ def _fma(a, b, c):
         s = np.add(s, c, dtype=FLOAT64)
     out = s.astype(FLOAT32)
     redo = np.abs(out) < _TINY
-    if redo.any():       # an exact 0 (softmax's shifted maximum, a zero gradient) rounds right
+    if np.count_nonzero(redo):      # an exact 0 (softmax's shifted maximum, a zero gradient) rounds right
         redo &= s != 0
     low = s.view(np.int64)
     low &= _DROPPED_BITS                       # (s is not needed any more)
     redo |= low == _HALFWAY
-    if redo.any():
+    if np.count_nonzero(redo):
         a, b, c = np.broadcast_arrays(*(np.asarray(v, FLOAT32) for v in (a, b, c)))
         out[redo] = _round_to_odd(*_two_sum(a[redo].astype(FLOAT64) * b[redo], c[redo].astype(FLOAT64)))
     return out if out.ndim else out[()]
