@@ -59,7 +59,7 @@ class AddmmBackward0(OpNode):
         self._transposed = (_transposed(a), _transposed(b))   # the layout the gradients are made in
         # PyTorch fills the output with the bias, then gemm adds the product into it
         prod = kernels.addmm_product(a, b)
-        if alpha == 1 and beta == 1 and prod.ndim == 2 and np.ndim(bias) <= 2 and prod.dtype == getattr(bias, "dtype", None) \
+        if alpha == 1 and beta == 1 and prod.dtype == getattr(bias, "dtype", None) \
                 and np.broadcast_shapes(prod.shape, np.shape(bias)) == prod.shape:
             prod += bias        # F.linear: the same sums, into the product's fresh array
             return prod
