@@ -560,3 +560,15 @@ def test_add_with_alpha_is_fused_up_to_its_size_then_rounds_twice(dtype):
         twice = a + dtype(-0.1) * b
         assert same_bits(got, fused if n <= float32.FUSED_UP_TO else twice)
         assert not same_bits(fused, twice)       # (the two differ at these sizes: the test can fail)
+
+
+def test_sigmoid_of_a_large_map_in_chunks_is_one_pass():
+    """kernels.sigmoid works a contiguous activation map a chunk at a time:
+    elementwise, so the bits of one pass (the specials too)."""
+    from autograd_teach.kernels import float32
+    rng = np.random.default_rng(7)
+    a = (rng.standard_normal(3 * float32.FMA_CHUNK + 7) * 30).astype(np.float32)
+    a[:len(SPECIALS)] = SPECIALS
+    with np.errstate(all="ignore"):
+        for x in (a, a.reshape(7, -1), a[::-1]):
+            assert same_bits(float32.sigmoid(x), float32._sigmoid_in_place(x))

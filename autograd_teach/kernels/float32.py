@@ -57,6 +57,16 @@ def sigmoid(a):
         return via_float64(lambda x: 1 / (1 + np.exp(-x)), a)
     if a.dtype != FLOAT32 or a.size < IN_PLACE:
         return 1 / (1 + via_float64(np.exp, -a))
+    if not a.flags.c_contiguous or a.size <= FMA_CHUNK:
+        return _sigmoid_in_place(a)
+    out = np.empty(a.shape, FLOAT32)      # an activation map: a chunk at a time, as fma (the same bits)
+    flat, into = a.reshape(-1), out.reshape(-1)
+    for i in range(0, a.size, FMA_CHUNK):
+        into[i:i + FMA_CHUNK] = _sigmoid_in_place(flat[i:i + FMA_CHUNK])
+    return out
+
+
+def _sigmoid_in_place(a):
     x = a.astype(FLOAT64)
     np.negative(x, out=x)
     out = np.exp(x, out=x).astype(FLOAT32)
