@@ -570,5 +570,5 @@ def test_sigmoid_of_a_large_map_in_chunks_is_one_pass():
     a = (rng.standard_normal(3 * float32.FMA_CHUNK + 7) * 30).astype(np.float32)
     a[:len(SPECIALS)] = SPECIALS
     with np.errstate(all="ignore"):
-        for x in (a, a.reshape(7, -1), a[::-1]):
+        for x in (a, a.reshape(5, -1), a[::-1]):
             assert same_bits(float32.sigmoid(x), float32._sigmoid_in_place(x))
