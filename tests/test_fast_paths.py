@@ -572,3 +572,17 @@ def test_sigmoid_of_a_large_map_in_chunks_is_one_pass():
     with np.errstate(all="ignore"):
         for x in (a, a.reshape(5, -1), a[::-1]):
             assert same_bits(float32.sigmoid(x), float32._sigmoid_in_place(x))
+
+
+def test_sleef_polynomial_checked_once_is_the_fma_chain():
+    """kernels.sleef_exp's polynomial checks for double rounding once, after
+    the chain, and redoes the flagged elements: the bits of one exact fma
+    per step, on values of every scale, specials, and short values whose
+    sums land halfway between two float32."""
+    from autograd_teach.kernels import float32
+    rng = np.random.default_rng(8)
+    cases = [(rng.standard_normal(4000) * scale).astype(np.float32) for scale in (1e-30, 1e-3, 0.35, 1, 100)]
+    cases += [SPECIALS, (np.arange(-20000, 20000) / 2.0 ** 16).astype(np.float32)]
+    with np.errstate(all="ignore"):
+        for s in cases:
+            assert same_bits(float32._expf_polynomial(s), float32._expf_polynomial_fused(s))

@@ -446,6 +446,36 @@ _DROPPED_BITS, _HALFWAY = np.int64(0x1FFFFFFF), np.int64(0x10000000)   # float64
 _TINY = np.float32(2.0 ** -125)
 
 
+def _expf_polynomial(s):
+    """SLEEF's polynomial in s, one fused multiply-add per coefficient:
+    the fma chain of _expf_polynomial_fused, with its check for a sum that
+    rounds twice done once at the end. No step's sum can be tiny here (each
+    adds a coefficient of at least 2e-4 to a product whose last bit is far
+    above 2**-125), so only a sum that lands halfway between two float32
+    can round wrong, and those elements are redone step by step."""
+    s64 = s.astype(FLOAT64)
+    u = np.full_like(s, _EXPF_POLY[0])
+    halfway = np.zeros(s.shape, bool)
+    for c in _EXPF_POLY[1:]:
+        t = u.astype(FLOAT64)
+        t *= s64                                  # exact: 24 + 24 bits
+        t += np.float64(np.float32(c))
+        u = t.astype(FLOAT32)
+        low = t.view(np.int64)
+        low &= _DROPPED_BITS
+        halfway |= low == _HALFWAY
+    if np.count_nonzero(halfway):
+        u[halfway] = _expf_polynomial_fused(s[halfway])
+    return u
+
+
+def _expf_polynomial_fused(s):
+    u = np.full_like(s, _EXPF_POLY[0])
+    for c in _EXPF_POLY[1:]:
+        u = fma(u, s, np.float32(c))
+    return u
+
+
 _EXPF_POLY = (0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,
               0.0416664853692054748535156, 0.166666671633720397949219, 0.5)
 
@@ -464,9 +494,6 @@ def sleef_exp(d):
     q = np.rint(d * f32(1.4426950408889634))
     s = fma(q, f32(-0.693145751953125), d)
     s = fma(q, f32(-1.428606765330187045e-06), s)
-    u = np.full_like(s, f32(_EXPF_POLY[0]))
-    for c in _EXPF_POLY[1:]:
-        u = fma(u, s, f32(c))
-    u = f32(1) + fma(s * s, u, s)
+    u = f32(1) + fma(s * s, _expf_polynomial(s), s)
     out = np.ldexp(u, np.clip(np.nan_to_num(q), -200, 200).astype(np.int32)).astype(np.float32)
     return np.where(d < f32(-104), f32(0), np.where(d > f32(88.72283935546875), f32(np.inf), out))
