@@ -5,6 +5,7 @@
     python benchmarks/bench_d2l.py --write docs/benchmarks.md
                                                     # ... and replace its "## d2l training loop" section
     python benchmarks/bench_d2l.py --samples 9      # a quick look
+    python benchmarks/bench_d2l.py --only mlp       # one workload (d2l33, mlp, lenet, chains), not for --write
 
 Four measurements, each written once against `T` (autograd_teach or torch):
 
