@@ -1,4 +1,6 @@
-"""torch.linalg: the norms (d2l 2.3 and 4.5 measure vectors and weights with them).
+"""torch.linalg: the norms (d2l 2.3 and 4.5 measure vectors and weights with them),
+det, inv, solve, cholesky (ops/linalg_inverse.py), and eigh, svd, slogdet and
+pinv (ops/linalg_decompositions.py).
 
 All three are one op, LinalgVectorNormBackward0, as in PyTorch: a matrix's
 Frobenius norm is the 2-norm of its entries, and linalg.norm picks a vector or
@@ -68,3 +70,9 @@ def solve(A, B, *, left=True):
 
 def cholesky(A, *, upper=False):
     return O.LinalgCholeskyExBackward0.apply(A, upper)
+
+
+# -- eigh, svd, slogdet, pinv (ops/linalg_decompositions.py) -------------------------------------
+eigh, eigvalsh = O.linalg_decompositions.eigh, O.linalg_decompositions.eigvalsh
+svd, svdvals = O.linalg_decompositions.svd, O.linalg_decompositions.svdvals
+slogdet, pinv = O.linalg_decompositions.slogdet, O.linalg_decompositions.pinv

@@ -105,6 +105,11 @@ JVP = {
                               "else A_t.matmul(result)))",
     "LinalgCholeskyExBackward0": "cholesky_jvp(A_t, result.mT if upper else result).mT if upper "
                                  "else cholesky_jvp(A_t, result)",
+    # several outputs: the rule gives one tangent per output (ops/linalg_decompositions.py)
+    "LinalgEighBackward0": "linalg_eig_jvp(A_t, eigenvalues, eigenvectors)",
+    "LinalgSvdBackward0": "linalg_svd_jvp(A_t, U, S, Vh, full_matrices)",
+    "LinalgSlogdetBackward0": "slogdet_jvp(A_p, A_t, sign)",
+    "LinalgPinvBackward0": "pinv_jvp(self_p, result, self_t)",
     "RoundBackward1": ELEMENT_WISE, "BernoulliBackward0": ELEMENT_WISE, "BernoulliBackward1": ELEMENT_WISE,
     "DivBackward2": "(self_t - other_t * result) / other_p if rounding_mode is None else zeros_like(result)",
     "DivBackward3": "self_t / other if rounding_mode is None else zeros_like(result)",
