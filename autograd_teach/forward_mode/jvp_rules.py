@@ -99,7 +99,7 @@ JVP = {
     "LogsumexpBackward0": "logsumexp_jvp(self_p, self_t, dim, keepdim)",
     "LinalgVectorNormBackward0": "norm_jvp(self_p, self_t, ord, result, dim, keepdim)",
     "SortBackward0": "self_t.gather(dim, indices)",
-    "LinalgDetBackward0": "result * (A_p.inverse().mT * A_t).sum([-2, -1])",
+    "LinalgDetBackward0": "linalg_det_jvp(A_p, A_t, result)",
     "LinalgInvExBackward0": "-result.matmul(A_t).matmul(result)",
     "LinalgSolveExBackward0": "linalg_solve(A_p, B_t - (A_t.matmul(result.unsqueeze(-1)).squeeze(-1) if vector "
                               "else A_t.matmul(result)))",

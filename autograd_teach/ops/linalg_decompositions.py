@@ -1,7 +1,9 @@
 """torch.linalg's decompositions: eigh, svd and slogdet, each one node with
 several outputs as in PyTorch (LinalgEighBackward0, LinalgSvdBackward0,
-LinalgSlogdetBackward0), and the pseudo-inverse (LinalgPinvBackward0);
-computed by numpy's LAPACK, batches of matrices in the leading dims.
+LinalgSlogdetBackward0), the determinant (LinalgDetBackward0, whose gradient
+at a singular matrix needs the SVD) and the pseudo-inverse
+(LinalgPinvBackward0); computed by numpy's LAPACK, batches of matrices in the
+leading dims.
 
     L, Q = torch.linalg.eigh(A)     # L.grad_fn is Q.grad_fn; Q.output_nr == 1
 
@@ -14,6 +16,7 @@ records them, so they can be differentiated again. With E_ij = L_j - L_i
     svd      gA = U ((skew(Uᵀ gU) S + S skew(Vᵀ gV)) / E + diag(gS)) Vᵀ
              (+ the part of gU, gV outside the span of U, V when A is not square)
     slogdet  gA = g_logabsdet · A⁻ᵀ   (the sign is piecewise constant: no gradient)
+    det      gA = g · det A · A⁻ᵀ (the adjugate where A is singular: see below)
     pinv     Golub and Pereyra's formula, from A and A⁺ alone
 
 Eigenvectors and singular vectors are unique only up to sign (and a rotation
@@ -31,7 +34,7 @@ from ..core.ops.multi_output import MultiOutputNode, Slots
 from ..core.ops.selection import where  # noqa: F401  (the rules call it)
 from ..forward_mode import dual
 from ..forward_mode.jvp_rules import JVP
-from .linalg_inverse import LinAlgError, adjugate_transposed, identity_like, linalg_solve, mT
+from .linalg_inverse import LinAlgError, identity_like, linalg_solve, mT, square
 
 
 class Decomposition(MultiOutputNode, OpNode):
@@ -124,6 +127,11 @@ def check_finite_for_svd(a):
                           "contained non-finite values.")
 
 
+def diagonal_of(values, A):
+    """The matrices values · I of A's shape, made as PyTorch makes them (diag_embed of an expand)."""
+    return values.unsqueeze(-1).expand(A.shape[:-1]).diag_embed().mT
+
+
 def ones_on_diagonal(E):
     """E with its diagonal set to 1 (PyTorch: E.diagonal().fill_(1)): 0 / 1 there, never 0 / 0."""
     eye = E._wrap(np.eye(E.shape[-1], dtype=bool))
@@ -156,8 +164,9 @@ class LinalgEighBackward0(Decomposition):
 
 def linalg_eig_backward(gL, gV, L, V):
     """PyTorch's linalg_eig_backward for a symmetric A (is_hermitian=true)."""
-    if gV is None:      # eigvalsh: V diag(gL) Vᵀ
-        return (V * gL.unsqueeze(-2)).matmul(V.mT)
+    if gV is None:      # eigvalsh: V diag(gL) Vᵀ (Vᵀ first: C++ evaluates matmul's arguments right to left)
+        Vh = V.mT
+        return (V * gL.unsqueeze(-2)).matmul(Vh)
     VhgV = V.mT.matmul(gV)
     VhgV = 0.5 * (VhgV - VhgV.mT)            # the part a rotation of V can move: skew-symmetric
     ret = VhgV / ones_on_diagonal(L.unsqueeze(-2) - L.unsqueeze(-1))
@@ -271,7 +280,103 @@ def cat_zeros(x, dim, count):
     """x followed by `count` zeros along dim (the tangents of the columns full_matrices adds)."""
     shape = list(x.shape)
     shape[dim] = count
-    return CatBackward0.apply([x, x._wrap(np.zeros(shape, dtype=x._data.dtype))], dim % x.dim())
+    return cat([x, x._wrap(np.zeros(shape, dtype=x._data.dtype))], dim)
+
+
+# -- det -----------------------------------------------------------------------------------------
+# d det(A) = det(A) tr(A⁻¹ dA), so grad_A = grad · det(A) · A⁻ᵀ, for A invertible.
+# A singular A: det's gradient is still defined (the adjugate). PyTorch's
+# backward solves with A's LU, a zero pivot nudged to eps: where det A is
+# exactly 0 the right side is 0, and so is the gradient (this package does the
+# same). With create_graph=True, PyTorch switches to the adjugate (from the SVD)
+# where |det A| < 100 eps, which can be differentiated again; so does the rule here.
+
+def adjugate_transposed(a):
+    """d det(A) / dA = adj(A)ᵀ, also for a singular A: from A = U S Vᵀ,
+    adj(A) = det(U) det(V) V diag(∏_{j≠i} s_j) Uᵀ."""
+    u, s, vh = np.linalg.svd(a)
+    n = s.shape[-1]
+    others = np.stack([np.prod(np.delete(s, i, axis=-1), axis=-1) for i in range(n)], axis=-1)
+    sign = np.linalg.det(u) * np.linalg.det(vh)
+    adj = sign[..., None, None] * (mT(vh) * others[..., None, :]) @ mT(u)
+    return mT(adj)
+
+
+class LinalgDetBackward0(OpNode):
+    """out = torch.linalg.det(A)
+
+    A: linalg_det_backward(grad, result, A)
+    """
+    inputs = ("A",)
+    saved = ("A", "result")
+
+    def forward(self, a):
+        square(a, "linalg.det")
+        return np.linalg.det(a)
+
+    @quiet
+    def backward(self, grad, a, result):
+        """grad · det(A) · A⁻ᵀ by a solve, as PyTorch; 0 where det A is 0 (see the module's docstring)."""
+        scaled = (np.asarray(grad) * result)[..., None, None] * np.eye(a.shape[-1], dtype=a.dtype)
+        zero = np.asarray(result == 0)
+        try:
+            if not zero.any():
+                return np.linalg.solve(mT(a), scaled)
+            out = np.zeros_like(a)
+            out[~zero] = np.linalg.solve(mT(a[~zero]), scaled[~zero])
+            return out
+        except np.linalg.LinAlgError:     # singular in the solve's own LU, though det was not 0: the adjugate
+            return np.asarray(grad)[..., None, None] * adjugate_transposed(a)
+
+
+def linalg_det_backward(grad, det, A):
+    """PyTorch's, on Tensors (create_graph=True): a solve, or where |det A| < 100 eps
+    the adjugate computed from the SVD, differentiable there too."""
+    small = np.asarray(det._data != det._data) | (np.abs(det._data) < 100 * np.finfo(A._data.dtype).eps)
+    d = diagonal_of(grad * det, A)
+    if A.numel() == 0 or not small.any():
+        return linalg_solve(A.mT, d)
+    if small.all():
+        return _adjugate_backward(A, grad)
+    n = A.shape[-1]
+    flat, As, ds, gs = small.reshape(-1), A.reshape(-1, n, n), d.reshape(-1, n, n), grad.reshape(-1)
+    s, ns = np.flatnonzero(flat), np.flatnonzero(~flat)
+    parts = cat([_adjugate_backward(As[A._wrap(s)], gs[A._wrap(s)]), linalg_solve(As[A._wrap(ns)].mT, ds[A._wrap(ns)])])
+    return parts[A._wrap(np.argsort(np.concatenate([s, ns])))].reshape(A.shape)
+
+
+def _adjugate_backward(A, grad):
+    """grad · adj(A)ᵀ = U diag(grad · det(U) det(Vh) · ∏_{j≠i} S_j) Vh, from A = U diag(S) Vh."""
+    U, S, Vh = LinalgSvdBackward0.apply(A, True)
+    det_Vh = LinalgDetBackward0.apply(Vh)          # before det(U), as C++ evaluates det(U) * det(Vh)
+    alpha = LinalgDetBackward0.apply(U) * det_Vh * grad
+    D = prod_safe_zeros_backward(alpha.unsqueeze(-1), S, S.dim() - 1)
+    return (U * D.unsqueeze(-2)).matmul(Vh)
+
+
+def prod_safe_zeros_backward(grad, inp, dim):
+    """grad times the product of the other entries along dim, without dividing (zeros allowed)."""
+    if inp.numel() == 0:
+        return grad.expand(inp.shape)
+    shape = list(inp.shape)
+    shape[dim] = 1
+    ones = inp._wrap(np.ones(shape, dtype=inp._data.dtype))
+    before = cat([ones, inp.narrow(dim, 0, inp.shape[dim] - 1)], dim).cumprod(dim)
+    after = cat([ones, inp.narrow(dim, 1, inp.shape[dim] - 1).flip(dim)], dim).cumprod(dim).flip(dim)
+    return grad * (before * after)
+
+
+def cat(tensors, dim=0):
+    return CatBackward0.apply(tensors, dim % tensors[0].dim())
+
+
+def linalg_det_jvp(A_p, A_t, result):
+    """det(A) · tr(A⁻¹ dA). Where det A is 0, PyTorch's LU with a nudged pivot
+    gives det · (something finite) = 0: any invertible stand-in for A does too."""
+    singular = result == 0
+    if singular._data.any():
+        A_p = where(singular.unsqueeze(-1).unsqueeze(-1), identity_like(A_p), A_p)
+    return result * (A_p.inverse().mT * A_t).sum([-2, -1])
 
 
 # -- slogdet -----------------------------------------------------------------------------------
@@ -300,7 +405,7 @@ class LinalgSlogdetBackward0(Decomposition):
         g = grads[1]
         if g is None:
             return None
-        d = g.unsqueeze(-1).unsqueeze(-1) * identity_like(A)
+        d = diagonal_of(g, A)
         if grad_mode.is_grad_enabled():
             return linalg_solve(A.mT, d)
         return A._wrap(solve_or_divide(A._data, d._data))
