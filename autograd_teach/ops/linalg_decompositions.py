@@ -399,6 +399,9 @@ class LinalgSlogdetBackward0(Decomposition):
         check_slogdet_input(a, "linalg.slogdet")
         sign, logabsdet = np.linalg.slogdet(a)
         sign = np.where(np.isnan(logabsdet), 0, sign).astype(a.dtype)     # PyTorch: sgn(nan) is 0
+        for k in np.ndindex(sign.shape):
+            if logabsdet[k] == -np.inf:
+                sign[k] = zero_with_pytorchs_sign(a[k])
         return sign, np.asarray(logabsdet, dtype=a.dtype)
 
     def gradient(self, grads, A, sign):
@@ -409,6 +412,22 @@ class LinalgSlogdetBackward0(Decomposition):
         if grad_mode.is_grad_enabled():
             return linalg_solve(A.mT, d)
         return A._wrap(solve_or_divide(A._data, d._data))
+
+
+def zero_with_pytorchs_sign(m):
+    """The sign of a singular matrix, as PyTorch computes it: the product of
+    the signs of LU(Aᵀ)'s pivots (one of them 0) and of its row swaps; a
+    product that holds a 0 is 0, with the sign bit of the others: -0. or 0."""
+    u, flips = np.array(m.T, dtype=np.float64), 0
+    for k in range(len(u)):
+        p = k + int(np.argmax(np.abs(u[k:, k])))    # partial pivoting, the first of equal ones (LAPACK's)
+        if p != k:
+            u[[k, p]] = u[[p, k]]
+            flips += 1
+        flips += bool(u[k, k] < 0)
+        if u[k, k] != 0:
+            u[k + 1:] -= np.outer(u[k + 1:, k] / u[k, k], u[k])
+    return -0.0 if flips % 2 else 0.0
 
 
 @quiet
