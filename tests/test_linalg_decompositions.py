@@ -56,6 +56,10 @@ CASES = [
     ("pinv wide batch", lambda a: torch.pinverse(a), [(2, 2, 3)]),
     ("pinv hermitian", lambda a: torch.linalg.pinv(sym(a) + 6 * torch.eye(3, dtype=torch.float64), hermitian=True),
      [(3, 3)]),
+    ("matrix_norm 2", lambda a: torch.linalg.matrix_norm(a, ord=2), [(3, 4)]),
+    ("matrix_norm -2, batch", lambda a: torch.linalg.matrix_norm(a, ord=-2), [(2, 3, 3)]),
+    ("matrix_norm nuc, dims", lambda a: torch.linalg.matrix_norm(a, ord="nuc", dim=(2, 0), keepdim=True), [(3, 2, 4)]),
+    ("matrix_norm 1 and inf", lambda a: torch.linalg.norm(a, 1) + torch.linalg.norm(a, float("inf")), [(3, 4)]),
     ("two decompositions of one input", lambda a: torch.linalg.svdvals(a) + torch.linalg.eigvalsh(sym(a)), [(3, 3)]),
 ]
 

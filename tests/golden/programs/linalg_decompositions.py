@@ -108,6 +108,17 @@ with fwAD.dual_level():                                  # forward mode: a symme
     print(fwAD.unpack_dual(s.sign).tangent, show(fwAD.unpack_dual(s.logabsdet).tangent))
     print(show(fwAD.unpack_dual(torch.linalg.pinv(fwAD.make_dual(M.detach(), t[:, :2]))).tangent))
 
+N = torch.tensor([[1., -2., 3.], [4., 5., -6.]], dtype=torch.float64, requires_grad=True)   # the matrix norms
+for o in (2, -2, "nuc", 1, -1, float("inf"), -float("inf")):
+    r = torch.linalg.matrix_norm(N, ord=o)
+    print(o, show(r), r.grad_fn.name(), r.grad_fn.next_functions[0][0].name(), show(torch.autograd.grad(r, N)[0]),
+          show(torch.linalg.norm(N, o)), show(torch.linalg.matrix_norm(N, ord=o, dim=(1, 0))))
+N3 = torch.arange(24.).reshape(2, 3, 4).double().sin().requires_grad_()
+for o in (2, "nuc", 1, -float("inf")):
+    r = torch.linalg.matrix_norm(N3, ord=o, dim=(2, 0), keepdim=True)
+    print(o, tuple(r.shape), r.grad_fn.name(), show(r.flatten()), show(torch.autograd.grad(r.sum(), N3)[0][0]),
+          tuple(torch.linalg.matrix_norm(N3, ord=o, dim=(0, 2)).shape))
+
 bad = [lambda: torch.linalg.eigh(torch.ones(2, 3)), lambda: torch.linalg.eigh(torch.ones(3)),
        lambda: torch.linalg.eigh(torch.ones(3, 3, dtype=torch.int64)), lambda: torch.linalg.eigh(torch.eye(2), UPLO="X"),
        lambda: torch.linalg.eigvalsh(torch.ones(2, 2, dtype=torch.float16)),
@@ -120,7 +131,8 @@ bad = [lambda: torch.linalg.eigh(torch.ones(2, 3)), lambda: torch.linalg.eigh(to
        lambda: torch.linalg.slogdet(torch.ones(2, 2, dtype=torch.float16)), lambda: torch.logdet(torch.ones(3)),
        lambda: torch.logdet(torch.ones(2, 3)), lambda: torch.linalg.pinv(torch.ones(3)),
        lambda: torch.linalg.pinv(torch.ones(2, 2, dtype=torch.int64)), lambda: torch.pinverse(torch.ones(2, 2, dtype=torch.float16)),
-       lambda: torch.linalg.det(torch.ones(3))]
+       lambda: torch.linalg.det(torch.ones(3)), lambda: torch.linalg.matrix_norm(torch.ones(2, 2), ord=3),
+       lambda: torch.linalg.matrix_norm(torch.ones(2, 2), ord=2, dim=(1, 1))]
 for f in bad:
     try:
         f()
