@@ -119,11 +119,13 @@ def check_lapack_dtype(a, kernel):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{legacy_name(a)}'")
 
 
-def check_finite_for_svd(a):
-    bad = ~np.isfinite(a).reshape(-1, *a.shape[-2:]).all(axis=(-2, -1)) if a.size else []
-    if np.any(np.isnan(a)):
-        where_ = f"(Batch element {int(np.argmax(bad))}): " if a.ndim > 2 else ""
-        raise LinAlgError(f"linalg.svd: {where_}The algorithm failed to converge because the input matrix "
+def check_no_nan_for_svd(a):
+    """PyTorch's SVD refuses NaN, naming the first matrix of a batch that has one
+    (an inf gives nan results, in PyTorch as here)."""
+    if a.size and np.isnan(a).any():
+        nan = np.isnan(a).reshape(-1, *a.shape[-2:]).any(axis=(-2, -1))
+        batch = f"(Batch element {int(np.argmax(nan))}): " if a.ndim > 2 else ""
+        raise LinAlgError(f"linalg.svd: {batch}The algorithm failed to converge because the input matrix "
                           "contained non-finite values.")
 
 
@@ -203,9 +205,10 @@ class LinalgSvdBackward0(Decomposition):
     def forward(self, a, full_matrices):
         check_matrices(a, "linalg.svd", square=False)
         if a.dtype.kind != "f":
-            raise RuntimeError(f"linalg.svd: Expected a floating point or complex tensor as input. Got {legacy_name(a)}")
+            raise RuntimeError("linalg.svd: Expected a floating point or complex tensor as input. "
+                               f"Got {legacy_name(a)}")
         check_lapack_dtype(a, "linalg_svd_cpu")
-        check_finite_for_svd(a)
+        check_no_nan_for_svd(a)
         self.full_matrices, self.S_sym_argsize_minus_1 = bool(full_matrices), min(a.shape[-2:])
         return np.linalg.svd(a, full_matrices=full_matrices)
 
@@ -316,7 +319,7 @@ class LinalgDetBackward0(OpNode):
 
     @quiet
     def backward(self, grad, a, result):
-        """grad · det(A) · A⁻ᵀ by a solve, as PyTorch; 0 where det A is 0 (see the module's docstring)."""
+        """grad · det(A) · A⁻ᵀ by a solve, as PyTorch; 0 where det A is 0 (see above)."""
         scaled = (np.asarray(grad) * result)[..., None, None] * np.eye(a.shape[-1], dtype=a.dtype)
         zero = np.asarray(result == 0)
         try:
@@ -332,7 +335,7 @@ class LinalgDetBackward0(OpNode):
 def linalg_det_backward(grad, det, A):
     """PyTorch's, on Tensors (create_graph=True): a solve, or where |det A| < 100 eps
     the adjugate computed from the SVD, differentiable there too."""
-    small = np.asarray(det._data != det._data) | (np.abs(det._data) < 100 * np.finfo(A._data.dtype).eps)
+    small = np.asarray(np.abs(det._data) < 100 * np.finfo(A._data.dtype).eps)
     d = diagonal_of(grad * det, A)
     if A.numel() == 0 or not small.any():
         return linalg_solve(A.mT, d)
@@ -341,8 +344,9 @@ def linalg_det_backward(grad, det, A):
     n = A.shape[-1]
     flat, As, ds, gs = small.reshape(-1), A.reshape(-1, n, n), d.reshape(-1, n, n), grad.reshape(-1)
     s, ns = np.flatnonzero(flat), np.flatnonzero(~flat)
-    parts = cat([_adjugate_backward(As[A._wrap(s)], gs[A._wrap(s)]), linalg_solve(As[A._wrap(ns)].mT, ds[A._wrap(ns)])])
-    return parts[A._wrap(np.argsort(np.concatenate([s, ns])))].reshape(A.shape)
+    s, ns = A._wrap(s), A._wrap(ns)      # PyTorch's masked_fmap: each formula on its own matrices
+    parts = cat([_adjugate_backward(As[s], gs[s]), linalg_solve(As[ns].mT, ds[ns])])
+    return parts[A._wrap(np.argsort(np.concatenate([s._data, ns._data])))].reshape(A.shape)
 
 
 def _adjugate_backward(A, grad):
@@ -479,7 +483,7 @@ class LinalgPinvBackward0(OpNode):
             big = np.abs(s).max(-1, keepdims=True, initial=0)
             keep, v = np.abs(s) > np.maximum(atol, rtol * big).astype(a.dtype), u
         else:
-            check_finite_for_svd(a)
+            check_no_nan_for_svd(a)
             u, s, vh = np.linalg.svd(a, full_matrices=False)
             keep, v = s > np.maximum(atol, rtol * s[..., :1]).astype(a.dtype), mT(vh)
         s_inv = np.where(keep, 1 / np.where(keep, s, 1), 0).astype(a.dtype)
@@ -515,7 +519,8 @@ def pinv_jvp(A, pinvA, dA):
                 + (dAh - pinvA.matmul(A.matmul(dAh))).matmul(pinvAh.matmul(pinvA)))
     K = pinvA.matmul(dA)
     Kh = K.mT
-    return (Kh - K - pinvA.matmul(A).matmul(Kh)).matmul(pinvA) + (pinvA.matmul(pinvAh)).matmul(dAh - (dAh.matmul(A)).matmul(pinvA))
+    return ((Kh - K - pinvA.matmul(A).matmul(Kh)).matmul(pinvA)
+            + (pinvA.matmul(pinvAh)).matmul(dAh - (dAh.matmul(A)).matmul(pinvA)))
 
 
 # -- the torch.linalg functions, torch.svd and its kin -----------------------------------------
