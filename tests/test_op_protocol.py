@@ -17,3 +17,28 @@ def test_needed_for_saves_only_what_a_gradient_needs():
     x, c = torch.tensor([1.0, 2.0], requires_grad=True), torch.tensor([3.0, 4.0])
     y = x * c          # only x needs a gradient: c is saved (for x's), x is not
     assert y.grad_fn._saved_self is None and y.grad_fn._saved_other is c
+
+
+def test_an_op_module_imported_whole_gives_its_classes_and_its_tensor_methods():
+    """ops/__init__ imports gelu as a module, and unique declares its Tensor
+    methods beside its ops: both reach O and Tensor as the older names do."""
+    import autograd_teach as torch
+    from autograd_teach import ops
+    assert ops.GeluBackward0 is ops.gelu.GeluBackward0
+    assert torch.Tensor.unique is ops.unique.unique
+    declared = [(m, name, f) for m in ops.op_modules() for name, f in getattr(m, "TENSOR_METHODS", {}).items()]
+    assert declared and all(getattr(torch.Tensor, name) is f for _, name, f in declared)
+    values, counts = torch.tensor([3, 1, 3]).unique(return_counts=True)
+    assert values.tolist() == [1, 3] and counts.tolist() == [1, 2]
+
+
+def test_a_tensor_method_or_op_class_defined_twice_is_refused():
+    import types
+    from autograd_teach import ops
+    from autograd_teach.ops.methods import add_declared_methods
+    twice = types.SimpleNamespace(__name__="autograd_teach.ops.fake", TENSOR_METHODS={"exp": lambda self: self})
+    with pytest.raises(ImportError, match="Tensor.exp is defined twice"):
+        add_declared_methods(type("Methods", (), {}), [twice])
+    namespace = {"GeluBackward0": type("GeluBackward0", (), {})}   # another class of that name
+    with pytest.raises(ImportError, match="two op classes named GeluBackward0"):
+        ops.export_node_classes(namespace)

@@ -30,7 +30,20 @@ rule *is* the backward: the engine evaluates it on Tensors with grad mode on
 can be differentiated again; where a rule calls a helper that PyTorch records
 as one node (tanh_backward -> TanhBackwardBackward0), that node is an op here
 too, with a rule of its own.
+
+Adding an op: write its class in the module of its family (or a new one),
+with the Tensor methods it gives declared beside it,
+
+    TENSOR_METHODS = {"unique": unique, "unique_consecutive": unique_consecutive}
+
+and import the module below (`from . import unique`): its node classes are
+then `O.<Name>` (see `export_node_classes` at the end), and ops/methods.py
+adds its methods to Tensor. Importing names here, and writing the methods in
+ops/methods.py, is the older way, and still works.
 """
+import types
+
+from ..core.node import Node
 from ..core.ops import multi_output, reduction, shape  # noqa: F401  (O.shape.check_dim, O.multi_output.captured)
 from ..core.ops.alias import AliasBackward0  # noqa: F401
 from .as_strided import AsStridedBackward0  # noqa: F401
@@ -64,7 +77,7 @@ from .selection import (MaskedFillBackward0, MaximumBackward0, MinimumBackward0,
                          RemainderBackward1)
 from .stats import CumsumBackward0, ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
 from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402
-from .gelu import GeluBackward0, GeluBackwardBackward0  # noqa: F401,E402
+from . import gelu  # noqa: F401,E402
 from .pointwise import (AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, CoshBackward0,  # noqa: F401,E402
                     ErfBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, Log10Backward0,
                     Log1PBackward0, Log2Backward0, RoundBackward0, RsqrtBackward0, SignBackward0, SinhBackward0,
@@ -107,3 +120,24 @@ from .bernoulli import BernoulliBackward0, BernoulliBackward1  # noqa: F401,E402
 from .unique import Unique2Backward0, UniqueConsecutiveBackward0, UniqueDimBackward0  # noqa: F401,E402
 from .linalg_inverse import (LinalgCholeskyExBackward0, LinalgDetBackward0, LinalgInvExBackward0,  # noqa: F401,E402
                              LinalgSolveExBackward0)
+
+
+def op_modules():
+    """The op modules imported so far (this folder's and core/ops'), in import order."""
+    return [m for m in list(globals().values()) if isinstance(m, types.ModuleType)
+            and m.__name__.startswith((__name__ + ".", "autograd_teach.core.ops."))]
+
+
+def export_node_classes(namespace):
+    """Make every node class defined in an op module imported above O.<Name>,
+    so that a module imported as a whole needs no list of names here; one name
+    for two classes is refused."""
+    for module in op_modules():
+        for name, value in vars(module).items():
+            if isinstance(value, type) and issubclass(value, Node) and value.__module__ == module.__name__:
+                if namespace.setdefault(name, value) is not value:
+                    raise ImportError(f"two op classes named {name}: in {module.__name__} and "
+                                      f"{namespace[name].__module__}")
+
+
+export_node_classes(globals())
