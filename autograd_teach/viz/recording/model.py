@@ -63,10 +63,10 @@ class Recording:
         # What the chain rule reads at the SNAPSHOT_STEPS nodes nearest the roots, taken
         # before the run frees it (a node's saved tensors go as it runs): the nodes, and
         # for each its saved_values dict, held by reference while the run lasts (backward
-        # frees it by dropping the reference, never by changing it), or what _take_values took.
+        # frees it by dropping the reference, never by changing it), or what snapshots.take_saved_values took.
         self._first, self._first_values = self._take_first_values(roots)
 
-    _hold = staticmethod(reference)             # how a node is held once the run ended (TorchRecording: a Holder)
+    _hold = staticmethod(reference)    # how a node is held once the run ended (TorchRecording: a Holder)
 
     def step(self, node, grad_outputs, grad_inputs):
         """An engine that calls a watcher at each node: the same entry as a trace's."""
