@@ -39,6 +39,14 @@ def test_a_tensor_method_or_op_class_defined_twice_is_refused():
     twice = types.SimpleNamespace(__name__="autograd_teach.ops.fake", TENSOR_METHODS={"exp": lambda self: self})
     with pytest.raises(ImportError, match="Tensor.exp is defined twice"):
         add_declared_methods(type("Methods", (), {}), [twice])
-    namespace = {"GeluBackward0": type("GeluBackward0", (), {})}   # another class of that name
-    with pytest.raises(ImportError, match="two op classes named GeluBackward0"):
-        ops.export_node_classes(namespace)
+    other = types.ModuleType("autograd_teach.ops.other_gelu")
+    other.GeluBackward1 = type("GeluBackward1", (ops.gelu.GeluBackwardBackward0,), {"__module__": other.__name__})
+    ops.gelu.GeluBackward1 = type("GeluBackward1", (ops.gelu.GeluBackwardBackward0,), {"__module__": ops.gelu.__name__})
+    vars(ops)["other_gelu"] = other
+    try:
+        with pytest.raises(ImportError, match="two op classes named GeluBackward1"):
+            ops.GeluBackward1
+    finally:
+        del vars(ops)["other_gelu"], ops.gelu.GeluBackward1
+    with pytest.raises(AttributeError):
+        ops.NoSuchBackward0

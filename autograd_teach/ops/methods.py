@@ -490,21 +490,6 @@ def _isclose(a, b, rtol, atol, equal_nan):
     return a._wrap(np.asarray(close))
 
 
-def _inplace_form(name):
-    def method(self):
-        return self._inplace(getattr(type(self), name))
-    method.__name__ = method.__qualname__ = name + "_"
-    method.__doc__ = f"self.{name}(), written into self"
-    return method
-
-
-# the in-place forms of the other elementwise functions of one tensor
-for _name in ("rsqrt", "expm1", "log1p", "exp2", "log2", "log10", "sign", "sgn", "floor", "ceil", "round", "trunc",
-              "frac", "fix", "erf", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh", "cosh",
-              "negative"):
-    setattr(OpMethods, _name + "_", _inplace_form(_name))
-
-
 def add_declared_methods(cls, modules):
     """Add to cls the Tensor methods each op module declares beside its ops
     (TENSOR_METHODS, see ops/__init__.py). A method defined twice, there and
@@ -519,3 +504,18 @@ def add_declared_methods(cls, modules):
 
 
 add_declared_methods(OpMethods, O.op_modules())
+
+
+def _inplace_form(name):
+    def method(self):
+        return self._inplace(getattr(type(self), name))
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"self.{name}(), written into self"
+    return method
+
+
+# the in-place forms of the other elementwise functions of one tensor
+for _name in ("rsqrt", "expm1", "log1p", "exp2", "log2", "log10", "sign", "sgn", "floor", "ceil", "round", "trunc",
+              "frac", "fix", "erf", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh", "cosh",
+              "negative"):
+    setattr(OpMethods, _name + "_", _inplace_form(_name))
