@@ -20,11 +20,19 @@ def test_needed_for_saves_only_what_a_gradient_needs():
 
 
 def test_an_op_module_imported_whole_gives_its_classes_and_its_tensor_methods():
-    """ops/__init__ imports gelu as a module, and unique declares its Tensor
-    methods beside its ops: both reach O and Tensor as the older names do."""
+    """A module imported into ops as a whole (from . import m) gives O its node
+    classes on first use, and unique declares its Tensor methods beside its
+    ops: both reach O and Tensor as the older names do."""
+    import types
     import autograd_teach as torch
     from autograd_teach import ops
-    assert ops.GeluBackward0 is ops.gelu.GeluBackward0
+    whole = types.ModuleType("autograd_teach.ops.whole")
+    whole.WholeBackward0 = type("WholeBackward0", (ops.gelu.GeluBackwardBackward0,), {"__module__": whole.__name__})
+    vars(ops)["whole"] = whole
+    try:
+        assert ops.WholeBackward0 is whole.WholeBackward0 and vars(ops)["WholeBackward0"] is whole.WholeBackward0
+    finally:
+        del vars(ops)["whole"], vars(ops)["WholeBackward0"]
     assert torch.Tensor.unique is ops.unique.unique
     declared = [(m, name, f) for m in ops.op_modules() for name, f in getattr(m, "TENSOR_METHODS", {}).items()]
     assert declared and all(getattr(torch.Tensor, name) is f for _, name, f in declared)
