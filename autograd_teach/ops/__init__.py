@@ -145,6 +145,4 @@ from .rounding_modes import DivBackward2, DivBackward3, LogcumsumexpBackward0, R
 from .bernoulli import BernoulliBackward0, BernoulliBackward1  # noqa: F401,E402
 from .unique import Unique2Backward0, UniqueConsecutiveBackward0, UniqueDimBackward0  # noqa: F401,E402
 from .linalg_inverse import LinalgCholeskyExBackward0, LinalgInvExBackward0, LinalgSolveExBackward0  # noqa: F401,E402
-from . import linalg_decompositions  # noqa: F401,E402
-from .linalg_decompositions import (LinalgDetBackward0, LinalgEighBackward0, LinalgPinvBackward0, LinalgSlogdetBackward0,  # noqa: F401,E402
-                                    LinalgSvdBackward0)
+from . import linalg_decompositions  # noqa: F401,E402  (eigh, svd, det, slogdet, pinv)

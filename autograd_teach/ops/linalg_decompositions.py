@@ -610,3 +610,6 @@ def pinverse(input, rcond=1e-15):
 def _number(tol):
     """A tolerance given as a 0-d tensor is its value."""
     return float(tol.item()) if hasattr(tol, "item") else tol
+
+
+TENSOR_METHODS = {"svd": legacy_svd, "slogdet": legacy_slogdet, "logdet": logdet, "pinverse": pinverse}

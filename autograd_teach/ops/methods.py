@@ -82,18 +82,6 @@ class OpMethods:
     def inverse(self):
         return O.LinalgInvExBackward0.apply(self)
 
-    def svd(self, some=True, compute_uv=True):
-        return O.linalg_decompositions.legacy_svd(self, some, compute_uv)
-
-    def slogdet(self):
-        return O.linalg_decompositions.legacy_slogdet(self)
-
-    def logdet(self):
-        return O.linalg_decompositions.logdet(self)
-
-    def pinverse(self, rcond=1e-15):
-        return O.linalg_decompositions.pinverse(self, rcond)
-
     def bernoulli_(self, p=0.5, *, generator=None):
         return self._inplace(O.BernoulliBackward1.apply, p, generator)
 
