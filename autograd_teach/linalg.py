@@ -2,10 +2,10 @@
 det, inv, solve, cholesky (ops/linalg_inverse.py), and eigh, svd, slogdet and
 pinv (ops/linalg_decompositions.py).
 
-All three are one op, LinalgVectorNormBackward0, as in PyTorch: a matrix's
-Frobenius norm is the 2-norm of its entries, and linalg.norm picks a vector or
-a matrix norm from `ord` and `dim`. The other matrix norms are made of these
-and other ops, as in PyTorch: ord 2, -2, 'nuc' of the singular values
+vector_norm, and matrix_norm's Frobenius norm, are one op,
+LinalgVectorNormBackward0, as in PyTorch: a matrix's Frobenius norm is the
+2-norm of its entries; linalg.norm picks a vector or a matrix norm from `ord`
+and `dim`. The other matrix norms are made of other ops, as in PyTorch: ord 2, -2, 'nuc' of the singular values
 (AmaxBackward0, AminBackward0, SumBackward1 over svdvals), 1, -1, inf, -inf
 of the column or row sums of |A| (AmaxBackward0 over LinalgVectorNormBackward0)."""
 from . import ops as O
