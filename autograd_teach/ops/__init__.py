@@ -144,5 +144,5 @@ from .xlogy import XlogyBackward0  # noqa: F401,E402
 from .rounding_modes import DivBackward2, DivBackward3, LogcumsumexpBackward0, RoundBackward1  # noqa: F401,E402
 from .bernoulli import BernoulliBackward0, BernoulliBackward1  # noqa: F401,E402
 from .unique import Unique2Backward0, UniqueConsecutiveBackward0, UniqueDimBackward0  # noqa: F401,E402
-from .linalg_inverse import (LinalgCholeskyExBackward0, LinalgDetBackward0, LinalgInvExBackward0,  # noqa: F401,E402
-                             LinalgSolveExBackward0)
+from .linalg_inverse import LinalgCholeskyExBackward0, LinalgInvExBackward0, LinalgSolveExBackward0  # noqa: F401,E402
+from . import linalg_decompositions  # noqa: F401,E402  (eigh, svd, det, slogdet, pinv)
