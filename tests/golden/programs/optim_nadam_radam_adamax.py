@@ -4,7 +4,8 @@
 # 37 elements cover PyTorch's vectorized blocks and a scalar tail. NAdam and
 # RAdam take a sqrt, which PyTorch's float32 kernel (MKL's) does not round
 # correctly, so for the bit-for-bit part both sides use a correctly rounded
-# sqrt (numpy's); with PyTorch's own sqrt the values agree at printed precision.
+# sqrt (numpy's), also in the model trained after (so that its gradients agree
+# at every step too); with PyTorch's own sqrt the values agree at printed precision.
 # Then state_dict round trips, param groups, a parameter without grad, errors.
 import copy
 
@@ -99,34 +100,33 @@ try:
     opt2.load_state_dict(opt.state_dict())
     print("shared", opt2.state[opt2.param_groups[0]["params"][0]]["exp_inf"] is opt.state[model.weight]["exp_inf"],
           opt2.state[opt2.param_groups[0]["params"][0]]["step"] is opt.state[model.weight]["step"])
+    print("-- a model, two param groups, a parameter without grad, zero grads")
+    torch.manual_seed(2)
+    X = torch.randn(32, 4)
+    y = X @ torch.tensor([[2.0], [-3.4], [0.5], [1.0]]) + 4.2
+    for name in ["NAdam", "RAdam", "Adamax"]:
+        torch.manual_seed(3)
+        net = nn.Sequential(nn.Linear(4, 1))
+        frozen = nn.Parameter(torch.ones(3))
+        opt = getattr(torch.optim, name)([{"params": [net[0].weight]},
+                                          {"params": [net[0].bias, frozen], "lr": 0.05}], lr=0.02)
+        print(opt)
+        for step in range(40):
+            loss = ((net(X) - y) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if step % 10 == 0 or step == 39:
+                print(step, f"{loss.item():.5f}")
+        print(len(opt.state), frozen.grad, frozen in opt.state, sorted(opt.state_dict()["state"]))
+        z = nn.Parameter(torch.tensor([1.0, -2.0]))
+        opt = getattr(torch.optim, name)([z])
+        for _ in range(3):
+            z.grad = torch.zeros(2)
+            opt.step()
+        print("zero grads", z, opt.state[z]["step"], opt.state[z]["exp_avg"])
 finally:
     torch.Tensor.sqrt = own_sqrt
-
-print("-- a model, two param groups, a parameter without grad, zero grads")
-torch.manual_seed(2)
-X = torch.randn(32, 4)
-y = X @ torch.tensor([[2.0], [-3.4], [0.5], [1.0]]) + 4.2
-for name in ["NAdam", "RAdam", "Adamax"]:
-    torch.manual_seed(3)
-    net = nn.Sequential(nn.Linear(4, 1))
-    frozen = nn.Parameter(torch.ones(3))
-    opt = getattr(torch.optim, name)([{"params": [net[0].weight]},
-                                      {"params": [net[0].bias, frozen], "lr": 0.05}], lr=0.02)
-    print(opt)
-    for step in range(40):
-        loss = ((net(X) - y) ** 2).mean()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if step % 10 == 0 or step == 39:
-            print(step, f"{loss.item():.5f}")
-    print(len(opt.state), frozen.grad, frozen in opt.state, sorted(opt.state_dict()["state"]))
-    z = nn.Parameter(torch.tensor([1.0, -2.0]))
-    opt = getattr(torch.optim, name)([z])
-    for _ in range(3):
-        z.grad = torch.zeros(2)
-        opt.step()
-    print("zero grads", z, opt.state[z]["step"], opt.state[z]["exp_avg"])
 
 print("-- errors")
 w = nn.Parameter(torch.ones(2))
