@@ -31,6 +31,7 @@ MODULES = {p: ast.parse(p.read_text(), str(p)) for p in sorted(PACKAGE.rglob("*.
 PYTORCH_PUBLIC = {"_version", "_base",
                   "_parameters", "_buffers", "_modules",   # nn.Module's own dicts, as PyTorch names them
                   "_calculate_fan_in_and_fan_out",        # PyTorch's Linear.reset_parameters calls it too
+                  "_initial_step", "_update_lr",          # LRScheduler's, which PyTorch's SequentialLR calls
                   "_C"}    # real torch's C module: viz/torch_record.py asks it whether torch.func is active
 PYTHON_PUBLIC = {"_getframe"}     # sys._getframe
 PYTORCH_PUBLIC_PREFIX = "_saved_"
