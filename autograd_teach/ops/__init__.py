@@ -107,3 +107,4 @@ from .bernoulli import BernoulliBackward0, BernoulliBackward1  # noqa: F401,E402
 from .unique import Unique2Backward0, UniqueConsecutiveBackward0, UniqueDimBackward0  # noqa: F401,E402
 from .linalg_inverse import (LinalgCholeskyExBackward0, LinalgDetBackward0, LinalgInvExBackward0,  # noqa: F401,E402
                              LinalgSolveExBackward0)
+from .erfinv import ErfinvBackward0  # noqa: F401,E402

@@ -21,7 +21,7 @@ class BernoulliBackward0(OpNode):
         if np.any((p < 0) | (p > 1)):
             raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
                                "message be improved?  If so, please report an enhancement request to PyTorch.)")
-        return random.bernoulli_tensor(np.ascontiguousarray(p), generator).astype(p.dtype)
+        return random.bernoulli_tensor(np.ascontiguousarray(p), generator).astype(p.dtype).reshape(p.shape)  # 0-d stays 0-d
 
     def backward(self, grad):
         return np.zeros_like(grad)
