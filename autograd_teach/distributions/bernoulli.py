@@ -5,6 +5,7 @@ Given one parameter, the other is computed on first use (a lazy property).
 log_prob and entropy are binary_cross_entropy_with_logits, as PyTorch
 computes them: stable for logits far from 0. No rsample: a 0/1 draw has no
 gradient."""
+import math
 import numbers
 
 from ..compat.creation import arange
@@ -47,6 +48,13 @@ class Bernoulli(ExponentialFamily):
     @property
     def mean(self):
         return self.probs
+
+    @property
+    def mode(self):
+        """1 where p > 1/2, 0 where p < 1/2, nan at 1/2 (no single mode)."""
+        mode = (self.probs >= 0.5).to(self.probs)
+        mode[self.probs == 0.5] = math.nan
+        return mode
 
     @property
     def variance(self):

@@ -10,11 +10,12 @@ import math
 from ..compat import sampling
 from ..compat.creation import arange, full
 from ..compat.dtypes import int64
+from ..compat.shape_functions import broadcast_tensors
 from ..compat.size import Size
 from ..compat.type_info import finfo
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_tensors, lazy_property, logits_to_probs, probs_to_logits
+from .utils import lazy_property, logits_to_probs, probs_to_logits
 
 
 class Categorical(Distribution):

@@ -9,6 +9,8 @@ parameters (the reparameterisation trick), where the distribution has one.
 With validate_args (on by default, as in PyTorch unless python -O), the
 constructor checks every parameter against arg_constraints, and log_prob,
 cdf check the value against the support, raising PyTorch's ValueError."""
+import warnings
+
 import numpy as np
 
 from ..compat.size import Size
@@ -35,7 +37,7 @@ class Distribution:
         if validate_args is not None:
             self._validate_args = validate_args
         if self._validate_args:
-            for param, constraint in self.arg_constraints.items():
+            for param, constraint in self._constraints_to_check().items():
                 if constraints.is_dependent(constraint):
                     continue                         # cannot be checked
                 if param not in self.__dict__ and isinstance(getattr(type(self), param), lazy_property):
@@ -45,6 +47,15 @@ class Distribution:
                     raise ValueError(f"Expected parameter {param} ({type(value).__name__} of shape "
                                      f"{tuple(value.shape)}) of distribution {self!r} to satisfy the constraint "
                                      f"{constraint!r}, but found invalid values:\n{value}")
+
+    def _constraints_to_check(self):
+        try:
+            return self.arg_constraints
+        except NotImplementedError:        # a learner's subclass that did not say
+            warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set `arg_constraints = {{}}` "
+                          "or initialize the distribution with `validate_args=False` to turn off validation.",
+                          stacklevel=3)
+            return {}
 
     @property
     def batch_shape(self):
@@ -96,6 +107,10 @@ class Distribution:
     def rsample(self, sample_shape=Size()):
         raise NotImplementedError
 
+    def sample_n(self, n):
+        warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.", FutureWarning, stacklevel=2)
+        return self.sample(Size((n,)))
+
     def log_prob(self, value):
         raise NotImplementedError
 
@@ -128,7 +143,13 @@ class Distribution:
             if i != 1 and j != 1 and i != j:
                 raise ValueError(f"Value is not broadcastable with batch_shape+event_shape: "
                                  f"{actual_shape} vs {expected_shape}.")
-        support = self.support
+        try:
+            support = self.support
+        except NotImplementedError:
+            warnings.warn(f"{self.__class__} does not define `support` to enable sample validation. Please "
+                          "initialize the distribution with `validate_args=False` to turn off validation.",
+                          stacklevel=3)
+            return
         if not np.all(support.check(value)._data):
             raise ValueError(f"Expected value argument ({type(value).__name__} of shape {tuple(value.shape)}) "
                              f"to be within the support ({support!r}) of the distribution {self!r}, "

@@ -2,22 +2,13 @@
 broadcast_all, probs_to_logits / logits_to_probs, clamp_probs, lazy_property."""
 import numbers
 
-import numpy as np
-
 from ..compat import dtypes
 from ..compat.creation import empty, tensor
-from ..compat.size import Size
+from ..compat.shape_functions import broadcast_tensors
 from ..compat.type_info import finfo
 from ..core.grad_mode import enable_grad
 from ..core.tensor import Tensor
 from ..nn import functional as F
-
-
-def broadcast_tensors(*tensors):
-    """torch.broadcast_tensors: each tensor expanded to the common shape (a
-    tensor already of that shape comes back itself, as PyTorch returns it)."""
-    shape = Size(np.broadcast_shapes(*(tuple(t.shape) for t in tensors)))
-    return tuple(t if t.shape == shape else t.expand(shape) for t in tensors)
 
 
 def broadcast_all(*values):
