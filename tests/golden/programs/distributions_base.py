@@ -64,3 +64,23 @@ y = torch.tensor([-0.5, 0.0, 0.25, 0.999], requires_grad=True)
 e = y.erfinv()
 print(e, e.grad_fn.name(), torch.erfinv(torch.tensor([1.0, -1.0, 2.0])), torch.autograd.grad(e.sum(), y))
 print(torch.tensor([0.5, -0.5]).erfinv_())
+
+# unvalidated bad parameters reach the samplers, which refuse them before drawing
+nan = math.nan
+for bad in (lambda: Normal(torch.zeros(2), torch.tensor([nan, 1.0]), validate_args=False).sample(),
+            lambda: Normal(torch.zeros(2), torch.tensor([1.0, -1.0]), validate_args=False).sample(),
+            lambda: Bernoulli(torch.tensor([nan, 0.5]), validate_args=False).sample(),
+            lambda: Bernoulli(logits=torch.tensor([nan, 0.5]), validate_args=False).sample(),
+            lambda: torch.distributions.Categorical(torch.tensor([nan, 0.5]), validate_args=False).sample(),
+            lambda: torch.distributions.Categorical(torch.tensor([nan, 0.5]), validate_args=False).sample((3,)),
+            lambda: torch.normal(torch.zeros(2), -1.0), lambda: torch.normal(0.0, torch.tensor([nan])),
+            lambda: torch.normal(0.0, -1.0, (2,)), lambda: torch.zeros(2).normal_(0.0, nan),
+            lambda: torch.bernoulli(torch.tensor([nan]))):
+    try:
+        bad()
+    except RuntimeError as err:
+        print("RuntimeError:", err)
+print(torch.randn(3))       # no draw was taken by the refusals
+print(Normal(torch.tensor([nan, 0.0]), 1.0, validate_args=False).sample(), torch.normal(torch.zeros(2), 0.0))
+print(Uniform(torch.tensor([0.0]), torch.tensor([1.0], dtype=torch.float64)).sample(),
+      Normal(torch.tensor([0.0], dtype=torch.float64), 1.0).log_prob(torch.tensor([1.0])))
