@@ -3,6 +3,7 @@
 which the package does not have yet."""
 import numpy as np
 
+from ..compat.creation import full
 from ..compat.size import Size
 from ..core.tensor import Tensor
 from . import constraints
@@ -18,9 +19,20 @@ class Multinomial(Distribution):
             raise NotImplementedError("inhomogeneous total_count is not supported")
         self.total_count = total_count
         self._categorical = Categorical(probs=probs, logits=logits)
+        if total_count < 0 and self._validate_args:      # the default: PyTorch's Binomial is built without
+            self._refuse_negative_count()                 # validate_args, as the Categorical above
         batch_shape = self._categorical.batch_shape
         event_shape = self._categorical.param_shape[-1:]
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
+
+    def _refuse_negative_count(self):
+        """PyTorch's Multinomial builds a Binomial(total_count, probs), whose
+        validation refuses the count: its message, naming the Binomial."""
+        count = full(self.probs.shape, float(self.total_count), dtype=self.probs.dtype)
+        shown = lambda t: t if t.numel() == 1 else t.size()      # noqa: E731  (Distribution.__repr__'s rule)
+        raise ValueError(f"Expected parameter total_count (Tensor of shape {tuple(count.shape)}) of distribution "
+                         f"Binomial(total_count: {shown(count)}, probs: {shown(self.probs)}) to satisfy the "
+                         f"constraint IntegerGreaterThan(lower_bound=0), but found invalid values:\n{count}")
 
     @property
     def mean(self):

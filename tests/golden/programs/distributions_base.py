@@ -84,3 +84,12 @@ print(torch.randn(3))       # no draw was taken by the refusals
 print(Normal(torch.tensor([nan, 0.0]), 1.0, validate_args=False).sample(), torch.normal(torch.zeros(2), 0.0))
 print(Uniform(torch.tensor([0.0]), torch.tensor([1.0], dtype=torch.float64)).sample(),
       Normal(torch.tensor([0.0], dtype=torch.float64), 1.0).log_prob(torch.tensor([1.0])))
+for count, probs in ((-1, torch.tensor([1.0, 1.0, 2.0])), (-2, torch.tensor([3.0]))):
+    try:
+        torch.distributions.Multinomial(count, probs)
+    except ValueError as err:
+        print("ValueError:", err)
+try:                  # validate_args=False does not reach the Binomial PyTorch builds inside
+    torch.distributions.Multinomial(-1, torch.tensor([1.0, 1.0]), validate_args=False)
+except ValueError as err:
+    print("ValueError:", err)
