@@ -542,6 +542,44 @@ CASES.update({
                                    lambda x: torch.linalg.cholesky(_spd(x), upper=True))],
 })
 
+# -- eigh, svd, slogdet, pinv (ops/linalg_decompositions.py): distinct eigenvalues and singular values
+# (random inputs have them), and losses that do not see the sign of an eigen- or singular vector --
+def _sym(x):
+    return x + x.mT
+
+
+def _eigh_loss(a):
+    L, Q = torch.linalg.eigh(_sym(a))
+    return Q.pow(2) * L.unsqueeze(-2) + L.unsqueeze(-1).pow(2)
+
+
+def _svd_loss(a, full_matrices=False):
+    U, S, Vh = torch.linalg.svd(a, full_matrices=full_matrices)
+    k = S.shape[-1]
+    return (U[..., :k] * S.unsqueeze(-2).pow(2)).matmul(Vh[..., :k, :]) + U[..., :k].pow(2).sum() * Vh[..., 0, :]
+
+
+CASES.update({
+    "LinalgEighBackward0": [("values and vectors", lambda r: [t(3, 3, rng=r)], _eigh_loss),
+                            ("eigvalsh, batch", lambda r: [t(2, 3, 3, rng=r)], lambda a: torch.linalg.eigvalsh(_sym(a))),
+                            ("vectors only, upper", lambda r: [t(3, 3, rng=r)],
+                             lambda a: torch.linalg.eigh(_sym(a), UPLO="U").eigenvectors.pow(2))],
+    "LinalgSvdBackward0": [("square", lambda r: [t(3, 3, rng=r)], _svd_loss),
+                           ("tall, full_matrices", lambda r: [t(4, 2, rng=r)], lambda a: _svd_loss(a, True)),
+                           ("wide, batch", lambda r: [t(2, 2, 3, rng=r)], _svd_loss),
+                           ("svdvals", lambda r: [t(3, 2, rng=r)], lambda a: torch.linalg.svdvals(a)),
+                           ("torch.svd, V only", lambda r: [t(2, 3, rng=r)], lambda a: torch.svd(a).V.pow(2))],
+    "LinalgSlogdetBackward0": [("logabsdet", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.slogdet(a).logabsdet),
+                               ("logdet, batch", lambda r: [t(2, 3, 3, rng=r)], lambda a: torch.logdet(_spd(a)))],
+    "LinalgPinvBackward0": [("square", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.pinv(a)),
+                            ("tall", lambda r: [t(4, 2, rng=r)], lambda a: torch.linalg.pinv(a)),
+                            ("wide, batch", lambda r: [t(2, 2, 3, rng=r)], lambda a: a.pinverse()),
+                            ("hermitian", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.pinv(_spd(a), hermitian=True))],
+})
+# several outputs: each node's rule reads one gradient per output, as unbind's (gradcheck, gradgradcheck
+# and tests/test_linalg_decompositions.py check them)
+NO_RULE.update(dict.fromkeys(["LinalgEighBackward0", "LinalgSvdBackward0", "LinalgSlogdetBackward0"], "several outputs"))
+
 
 # Ops whose backward PyTorch refuses with a NotImplementedError of its own wording (not a not_implemented rule)
 NO_DERIVATIVE = {"Unique2Backward0": "_unique2", "UniqueDimBackward0": "unique_dim",

@@ -99,12 +99,17 @@ JVP = {
     "LogsumexpBackward0": "logsumexp_jvp(self_p, self_t, dim, keepdim)",
     "LinalgVectorNormBackward0": "norm_jvp(self_p, self_t, ord, result, dim, keepdim)",
     "SortBackward0": "self_t.gather(dim, indices)",
-    "LinalgDetBackward0": "result * (A_p.inverse().mT * A_t).sum([-2, -1])",
+    "LinalgDetBackward0": "linalg_det_jvp(A_p, A_t, result)",
     "LinalgInvExBackward0": "-result.matmul(A_t).matmul(result)",
     "LinalgSolveExBackward0": "linalg_solve(A_p, B_t - (A_t.matmul(result.unsqueeze(-1)).squeeze(-1) if vector "
                               "else A_t.matmul(result)))",
     "LinalgCholeskyExBackward0": "cholesky_jvp(A_t, result.mT if upper else result).mT if upper "
                                  "else cholesky_jvp(A_t, result)",
+    # several outputs: the rule gives one tangent per output (ops/linalg_decompositions.py)
+    "LinalgEighBackward0": "linalg_eig_jvp(A_t, eigenvalues, eigenvectors)",
+    "LinalgSvdBackward0": "linalg_svd_jvp(A_t, U, S, Vh, full_matrices)",
+    "LinalgSlogdetBackward0": "slogdet_jvp(A_p, A_t, sign)",
+    "LinalgPinvBackward0": "pinv_jvp(self_p, result, self_t)",
     "RoundBackward1": ELEMENT_WISE, "BernoulliBackward0": ELEMENT_WISE, "BernoulliBackward1": ELEMENT_WISE,
     "DivBackward2": "(self_t - other_t * result) / other_p if rounding_mode is None else zeros_like(result)",
     "DivBackward3": "self_t / other if rounding_mode is None else zeros_like(result)",

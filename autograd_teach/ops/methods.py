@@ -79,12 +79,6 @@ class OpMethods:
     def logcumsumexp(self, dim):
         return O.LogcumsumexpBackward0.apply(self, dim)
 
-    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
-        return O.unique.unique(self, sorted, return_inverse, return_counts, dim)
-
-    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
-        return O.unique.unique_consecutive(self, return_inverse, return_counts, dim)
-
     def det(self):
         return O.LinalgDetBackward0.apply(self)
 
@@ -497,6 +491,22 @@ def _isclose(a, b, rtol, atol, equal_nan):
         error = np.abs(x - y)
         close |= np.isfinite(error) & (error <= allowed)
     return a._wrap(np.asarray(close))
+
+
+def add_declared_methods(cls, modules):
+    """Add to cls the Tensor methods each op module declares beside its ops
+    (TENSOR_METHODS, see ops/__init__.py). A method defined twice, there and
+    here or in core/tensor_methods.py, is refused: the one Tensor ran would
+    depend on the order of the base classes."""
+    for module in modules:
+        for name, method in getattr(module, "TENSOR_METHODS", {}).items():
+            if hasattr(cls, name) or hasattr(TensorMethods, name):
+                raise ImportError(f"Tensor.{name} is defined twice: in {module.__name__} and in "
+                                  "ops/methods.py or core/tensor_methods.py")
+            setattr(cls, name, method)
+
+
+add_declared_methods(OpMethods, O.op_modules())
 
 
 def _inplace_form(name):
