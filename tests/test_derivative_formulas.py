@@ -189,6 +189,7 @@ CASES = {
     "SinhBackward0": [("sinh", lambda r: [t(2, 3, rng=r)], lambda x: x.sinh())],
     "CoshBackward0": [("cosh", lambda r: [t(2, 3, rng=r)], lambda x: x.cosh())],
     "ErfBackward0": [("erf", lambda r: [t(2, 3, rng=r)], lambda x: x.erf())],
+    "ErfinvBackward0": [("erfinv", lambda r: [t(2, 3, low=-0.95, high=0.95, rng=r)], lambda x: x.erfinv())],
     "FloorBackward0": [("floor", lambda r: [t(2, 3, rng=r)], lambda x: x.floor())],
     "CeilBackward0": [("ceil", lambda r: [t(2, 3, rng=r)], lambda x: x.ceil())],
     "RoundBackward0": [("round", lambda r: [t(2, 3, rng=r)], lambda x: x.round())],

@@ -57,7 +57,7 @@ JVP = {
     **dict.fromkeys([
         "AbsBackward0", "SqrtBackward0", "SigmoidBackward0", "TanhBackward0", "ReluBackward0",
         "SgnBackward0", "SignBackward0", "CeilBackward0", "FloorBackward0", "RoundBackward0", "TruncBackward0",
-        "FracBackward0", "RsqrtBackward0", "ErfBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0",
+        "FracBackward0", "RsqrtBackward0", "ErfBackward0", "ErfinvBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0",
         "TanBackward0", "SinhBackward0", "CoshBackward0", "Expm1Backward0", "Exp2Backward0", "Log2Backward0",
         "Log10Backward0", "Log1PBackward0", "LeakyReluBackward0", "LeakyReluBackward1", "GeluBackward0",
         "EluBackward0", "EluBackward1", "SoftplusBackward0", "HardtanhBackward0", "HardsigmoidBackward0",

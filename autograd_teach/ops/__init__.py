@@ -146,3 +146,4 @@ from .bernoulli import BernoulliBackward0, BernoulliBackward1  # noqa: F401,E402
 from .unique import Unique2Backward0, UniqueConsecutiveBackward0, UniqueDimBackward0  # noqa: F401,E402
 from .linalg_inverse import LinalgCholeskyExBackward0, LinalgInvExBackward0, LinalgSolveExBackward0  # noqa: F401,E402
 from . import linalg_decompositions  # noqa: F401,E402  (eigh, svd, det, slogdet, pinv)
+from .erfinv import ErfinvBackward0  # noqa: F401,E402

@@ -62,6 +62,9 @@ class OpMethods:
     def erf(self):
         return O.ErfBackward0.apply(self)
 
+    def erfinv(self):
+        return O.ErfinvBackward0.apply(self)
+
     def floor(self):
         return O.FloorBackward0.apply(self)
 
@@ -516,6 +519,6 @@ def _inplace_form(name):
 
 # the in-place forms of the other elementwise functions of one tensor
 for _name in ("rsqrt", "expm1", "log1p", "exp2", "log2", "log10", "sign", "sgn", "floor", "ceil", "round", "trunc",
-              "frac", "fix", "erf", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh", "cosh",
+              "frac", "fix", "erf", "erfinv", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh", "cosh",
               "negative"):
     setattr(OpMethods, _name + "_", _inplace_form(_name))

@@ -330,6 +330,7 @@ class NormalBackward0(ZeroBackward0):
     """
 
     def forward(self, a, mean=0.0, std=1.0, generator=None):
+        random.check_std(std)
         return random.normal(a.shape, mean, std, a.dtype, generator)
 
 
