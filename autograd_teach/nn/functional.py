@@ -586,3 +586,9 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
         raise NotImplementedError("autograd_teach: F.normalize(out=...)")
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denom
+
+
+# --- 1-D and adaptive max pooling, group_norm, interpolate, conv_transpose2d ---
+from .functional_layers import (adaptive_avg_pool1d, adaptive_max_pool1d, adaptive_max_pool2d,  # noqa: F401,E402
+                                avg_pool1d, conv_transpose2d, group_norm, interpolate, max_pool1d,
+                                upsample)

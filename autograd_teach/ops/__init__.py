@@ -107,3 +107,9 @@ from .bernoulli import BernoulliBackward0, BernoulliBackward1  # noqa: F401,E402
 from .unique import Unique2Backward0, UniqueConsecutiveBackward0, UniqueDimBackward0  # noqa: F401,E402
 from .linalg_inverse import (LinalgCholeskyExBackward0, LinalgDetBackward0, LinalgInvExBackward0,  # noqa: F401,E402
                              LinalgSolveExBackward0)
+# --- 1-D and adaptive max pooling, GroupNorm, interpolate (nn.functional_layers) ---
+from . import adaptive_max_pool  # noqa: F401,E402
+from .adaptive_max_pool import AdaptiveMaxPool2DBackward0  # noqa: F401,E402
+from .group_norm import NativeGroupNormBackward0  # noqa: F401,E402
+from .upsample import (UpsampleBilinear2DBackward0, UpsampleLinear1DBackward0,  # noqa: F401,E402
+                       UpsampleNearest1DBackward0, UpsampleNearest2DBackward0)
