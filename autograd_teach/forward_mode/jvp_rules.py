@@ -201,10 +201,10 @@ def group_norm_jvp(input_p, input_t, weight_p, weight_t, bias_t, result1, result
     """xhat's tangent, rstd * (t - mean(t) - xhat * mean(xhat * t)) over each
     (sample, group) row, times weight, plus xhat times weight's tangent, plus bias's."""
     n, group = result1.shape
-    rows = input_p.reshape(n, group, -1)
+    rows = input_p.reshape(n, group, input_p.numel() // max(n * group, 1))
     mean, rstd = result1.unsqueeze(-1), result2.unsqueeze(-1)
     xhat = (rows - mean) * rstd
-    t = input_t.reshape(n, group, -1)
+    t = input_t.reshape(rows.shape)
     xhat_t = (rstd * (t - t.mean(-1, True) - xhat * (xhat * t).mean(-1, True))).reshape(input_p.shape)
     xhat = xhat.reshape(input_p.shape)
     channel = (-1,) + (1,) * (input_p.dim() - 2)

@@ -59,6 +59,6 @@ class AdaptiveMaxPool2DBackward0(OpNode):
     def backward(self, grad, x):
         planes, plane_size = int(np.prod(x.shape[:-2], dtype=np.int64)), x.shape[-2] * x.shape[-1]
         out = np.zeros(planes * plane_size, grad.dtype)
-        flat = self.result1.reshape(planes, -1) + np.arange(planes).reshape(-1, 1) * plane_size
+        flat = self.result1.reshape(planes, grad.shape[-2] * grad.shape[-1]) + np.arange(planes).reshape(-1, 1) * plane_size
         np.add.at(out, flat.reshape(-1), grad.reshape(-1))
         return out.reshape(x.shape)

@@ -16,7 +16,7 @@ from ..core.node import OpNode
 
 def _rows(t, N, group):
     """(N, group, C / group * HxW): one row per (sample, group)."""
-    return t.reshape(N, group, -1)
+    return t.reshape(N, group, t.numel() // max(N * group, 1))
 
 
 def _per_channel(p, input):
@@ -72,7 +72,7 @@ class NativeGroupNormBackward0(OpNode):
 
     def forward(self, x, weight, bias, N, C, HxW, group, eps):
         self.N, self.C, self.HxW, self.group, self.eps = N, C, HxW, group, eps
-        rows = x.reshape(N * group, -1)
+        rows = x.reshape(N * group, C // group * HxW)
         t = x.dtype.type
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             mean, var = kernels.rowwise_moments(rows) if rows.size else (np.zeros(N * group, x.dtype),) * 2
@@ -82,7 +82,7 @@ class NativeGroupNormBackward0(OpNode):
         per_group = (N, group, C // group) + (1,) * (x.ndim - 2)
         mean, rstd = mean.reshape(per_group[:2] + (1,) * (x.ndim - 1)), rstd.reshape(per_group[:2] + (1,) * (x.ndim - 1))
         if type(weight) is float and type(bias) is float:    # no affine: PyTorch's kernel takes this path
-            return ((x.reshape(N, group, -1) - mean.reshape(N, group, 1)) * rstd.reshape(N, group, 1)).reshape(x.shape)
+            return ((x.reshape(N, group, C // group * HxW) - mean.reshape(N, group, 1)) * rstd.reshape(N, group, 1)).reshape(x.shape)
         w = np.broadcast_to(np.asarray(weight, x.dtype), (C,)).reshape(per_group[1:])
         b = np.broadcast_to(np.asarray(bias, x.dtype), (C,)).reshape(w.shape)
         # PyTorch's kernel: scale = rstd * weight, shift = -scale * mean + bias, out = x * scale + shift
@@ -102,8 +102,8 @@ class NativeGroupNormBackward0(OpNode):
         gx = None
         if need_input:
             w = np.broadcast_to(np.asarray(weight, x.dtype), (C,)).reshape((C,) + (1,) * (x.ndim - 2))
-            g = (grad * w).reshape(N, group, -1)
-            xh = xhat.reshape(N, group, -1)
+            g = (grad * w).reshape(N, group, C // group * self.HxW)
+            xh = xhat.reshape(g.shape)
             r = self.result2.reshape(N, group, 1)
             gx = (r * (g - g.mean(-1, keepdims=True) - xh * (g * xh).mean(-1, keepdims=True))).reshape(x.shape)
         return (gx, (grad * xhat).sum(channels) if need_weight else None,
