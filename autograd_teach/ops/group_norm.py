@@ -108,3 +108,12 @@ class NativeGroupNormBackward0(OpNode):
             gx = (r * (g - g.mean(-1, keepdims=True) - xh * (g * xh).mean(-1, keepdims=True))).reshape(x.shape)
         return (gx, (grad * xhat).sum(channels) if need_weight else None,
                 grad.sum(channels) if need_bias else None)
+
+
+def _saved_weight(node):
+    """grad_fn._saved_weight: None without a weight (the 1 standing in its place is not shown)."""
+    values = node.saved_values
+    return None if values is not None and type(values.get("weight")) is float else node.saved_value("weight")
+
+
+NativeGroupNormBackward0._saved_weight = property(_saved_weight)
