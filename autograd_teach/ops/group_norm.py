@@ -20,7 +20,9 @@ def _rows(t, N, group):
 
 
 def _per_channel(p, input):
-    """weight or bias (C,) shaped to broadcast over (N, C, *): (C, 1, ...)."""
+    """weight (C,) shaped to broadcast over (N, C, *): (C, 1, ...); no weight (None) is 1."""
+    if p is None:
+        return 1.0
     return p.reshape((-1,) + (1,) * (input.dim() - 2)) if hasattr(p, "reshape") else p
 
 
