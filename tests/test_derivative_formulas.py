@@ -566,6 +566,14 @@ CASES.update({
         ("align_corners, down", lambda r: [t(1, 1, 5, 4, rng=r)],
          lambda x: F.interpolate(x, size=(3, 5), mode="bilinear", align_corners=True))],
 })
+CASES["NllLoss2DBackward0"] = [
+    ("cross_entropy per pixel, mean", lambda r: [t(2, 3, 2, 2, rng=r)],
+     lambda x: F.cross_entropy(x, torch.tensor([[[0, 2], [1, 1]], [[2, 0], [0, -100]]]))),
+    ("none, weight", lambda r: [t(1, 3, 2, 3, rng=r)],
+     lambda x: F.nll_loss(x, torch.tensor([[[0, 2, 1], [1, 1, 2]]]), torch.tensor([0.5, 2.0, 1.0], dtype=torch.float64),
+                          reduction="none")),
+    ("3-D, sum", lambda r: [t(2, 3, 4, rng=r)],
+     lambda x: F.nll_loss(x, torch.tensor([[0, 1, 2, 0], [2, 2, 1, 0]]), reduction="sum"))]
 CASES["ConvolutionBackward0"] = CASES["ConvolutionBackward0"] + [
     ("conv_transpose2d, stride, output_padding, groups, bias",
      lambda r: [t(1, 4, 3, 2, rng=r), t(4, 1, 3, 2, rng=r), t(2, rng=r)],

@@ -285,3 +285,70 @@ def test_the_checks_can_fail():
     with pytest.raises(AssertionError):
         np.testing.assert_allclose(bilinear_reference(np.ones((1, 1, 2, 2)), (3, 3), False) + 1e-6,
                                    np.ones((1, 1, 3, 3)), rtol=1e-12, atol=1e-12)
+
+
+# -- nll_loss per pixel (ops/nll_loss2d.py), d2l's FCN loss --------------------------------
+
+PIXEL_TARGET = [[[0, 2], [1, -100]], [[2, 2], [0, 1]]]
+
+NLL_CASES = [
+    ("mean", lambda x: F.cross_entropy(x, torch.tensor(PIXEL_TARGET)), lambda: [leaf(2, 3, 2, 2)]),
+    ("none weight", lambda x, w: F.nll_loss(x, torch.tensor(PIXEL_TARGET), w, reduction="none"),
+     lambda: [leaf(2, 3, 2, 2), leaf(3)]),
+    ("sum 5-D", lambda x: F.nll_loss(x, torch.tensor([[[[0, 1]], [[2, 2]]]]), reduction="sum"),
+     lambda: [leaf(1, 3, 2, 1, 2)]),
+    ("none 3-D", lambda x: F.nll_loss(x, torch.tensor([[0, 1, 2], [2, 0, 1]]), reduction="none"),
+     lambda: [leaf(2, 3, 3)]),
+]
+
+
+@pytest.mark.parametrize("name, f, make", NLL_CASES, ids=[c[0] for c in NLL_CASES])
+def test_pixel_nll_loss_gradients_match_finite_differences(name, f, make):
+    inputs = make()
+    if name == "none weight":          # the weight is a constant of the loss
+        w = inputs[1].detach()
+        assert gradcheck(lambda x: f(x, w), [inputs[0]]) and gradgradcheck(lambda x: f(x, w), [inputs[0]])
+    else:
+        assert gradcheck(f, inputs) and gradgradcheck(f, inputs)
+
+
+def test_pixel_nll_loss_against_rows():
+    """The same loss with the pixels as rows of a 2-D nll_loss."""
+    x = leaf(2, 3, 2, 2)
+    target = torch.tensor(PIXEL_TARGET)
+    rows = x.permute(0, 2, 3, 1).reshape(-1, 3)
+    for reduction in ("mean", "sum", "none"):
+        a = F.cross_entropy(x, target, reduction=reduction)
+        b = F.cross_entropy(rows, target.reshape(-1), reduction=reduction)
+        np.testing.assert_allclose(a.detach().numpy().reshape(-1), b.detach().numpy().reshape(-1), rtol=1e-15)
+        ga, = torch.autograd.grad(a.sum(), x)
+        gb, = torch.autograd.grad(b.sum(), x)
+        np.testing.assert_allclose(ga.numpy(), gb.numpy(), rtol=1e-15, atol=1e-17)
+
+
+def test_every_pixel_ignored_gives_nan_loss_and_zero_gradient():
+    x = leaf(1, 2, 2, 2)
+    loss = F.nll_loss(x, torch.full((1, 2, 2), -100))
+    assert np.isnan(loss.item())
+    loss.backward()
+    assert x.grad.abs().sum().item() == 0
+
+
+def test_pixel_nll_loss_graph_and_errors():
+    x = leaf(2, 3, 4)
+    y = F.nll_loss(x, torch.zeros(2, 4, dtype=torch.int64), reduction="none")
+    assert y.grad_fn.name() == "ViewBackward0" and y.grad_fn.next_functions[0][0].name() == "NllLoss2DBackward0"
+    n = F.nll_loss(leaf(2, 3, 2, 2), torch.zeros(2, 2, 2, dtype=torch.int64)).grad_fn
+    assert (n._saved_reduction, n._saved_ignore_index) == (1, 2 ** 64 - 100)
+    for call, message in (
+            (lambda: F.nll_loss(torch.zeros(2, 3, 4, 5), torch.zeros(2, 4, 6, dtype=torch.int64)),
+             "size mismatch (got input: [2, 3, 4, 5] , target: [2, 4, 6]"),
+            (lambda: F.nll_loss(torch.zeros(2, 3, 4, 5), torch.zeros(2, 4, dtype=torch.int64)),
+             "only batches of spatial targets supported (3D tensors) but got targets of dimension: 2"),
+            (lambda: F.nll_loss(torch.zeros(2, 3, 4), torch.zeros(2, 5, dtype=torch.int64)),
+             "Expected target size [2, 4], got [2, 5]")):
+        with pytest.raises(RuntimeError) as info:
+            call()
+        assert str(info.value) == message
+    with pytest.raises(IndexError, match="^Target 3 is out of bounds.$"):
+        F.nll_loss(torch.zeros(2, 3, 4, 5), torch.full((2, 4, 5), 3))

@@ -91,6 +91,8 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    if input.dim() > 2 and input.shape[0] == (target.shape[0] if target.dim() else 0):   # per pixel (ops/nll_loss2d.py)
+        return O.nll_loss2d.nll_loss_nd(input, target, weight, reduction, ignore_index)
     return O.NllLossBackward0.apply(input, target, weight, reduction, ignore_index)
 
 

@@ -214,3 +214,45 @@ for bad in (lambda: F.max_pool1d(torch.zeros(2, 3, 5), 7), lambda: F.max_pool1d(
     except Exception as e:
         print(type(e).__name__ + ":", e)
 print("done")
+
+# nll_loss and cross_entropy per pixel (NllLoss2DBackward0)
+torch.manual_seed(4)
+px = torch.randn(2, 3, 4, 5, requires_grad=True)
+pt = torch.randint(0, 3, (2, 4, 5))
+pt[0, 1, 2] = -100
+pw = torch.tensor([0.5, 2.0, 1.0])
+for kw in (dict(), dict(reduction="sum"), dict(reduction="none"), dict(weight=pw), dict(weight=pw, reduction="none"),
+           dict(ignore_index=1), dict(label_smoothing=0.1)):
+    loss = F.cross_entropy(px, pt.clamp(min=0) if "ignore_index" in kw else pt, **kw)
+    g, = torch.autograd.grad(loss.sum(), px)
+    print(kw, loss.grad_fn, loss.shape, loss.sum().item() if loss.dim() else round(loss.item(), 5), g[0, :, 1])
+n = F.nll_loss(px.log_softmax(1), pt, pw).grad_fn
+print(n, n._saved_reduction, n._saved_ignore_index, n._saved_total_weight, n._saved_weight, n._saved_target.shape,
+      n._saved_self.shape)
+p3 = torch.randn(2, 3, 5, dtype=torch.float64, requires_grad=True)
+p5 = torch.randn(2, 3, 2, 2, 3, dtype=torch.float64, requires_grad=True)
+for x, t in ((p3, torch.randint(0, 3, (2, 5))), (p5, torch.randint(0, 3, (2, 2, 2, 3)))):
+    for red in ("mean", "none"):
+        loss = F.nll_loss(x, t, reduction=red)
+        g, = torch.autograd.grad(loss.sum(), x)
+        print(red, loss.grad_fn, loss.grad_fn.next_functions[0][0], loss.sum(), g.sum((0, 1)))
+allig = torch.zeros(1, 2, 2, 2, requires_grad=True)
+loss = F.nll_loss(allig, torch.full((1, 2, 2), -100))
+loss.backward()
+print(loss, allig.grad.sum(), F.nll_loss(torch.zeros(0, 3, 2, 2), torch.zeros(0, 2, 2, dtype=torch.long)),
+      F.nll_loss(torch.zeros(0, 3, 2, 2), torch.zeros(0, 2, 2, dtype=torch.long), reduction="sum"),
+      F.nll_loss(torch.zeros(0, 3, 2, 2), torch.zeros(0, 2, 2, dtype=torch.long), reduction="none").shape)
+for bad in (lambda: F.nll_loss(torch.zeros(2, 3, 4, 5), torch.zeros(2, 4, 6, dtype=torch.long)),
+            lambda: F.nll_loss(torch.zeros(2, 3, 4, 5), torch.zeros(3, 4, 5, dtype=torch.long)),
+            lambda: F.nll_loss(torch.zeros(2, 3, 4, 5), torch.zeros(2, 4, dtype=torch.long)),
+            lambda: F.nll_loss(torch.zeros(2, 3, 4), torch.zeros(2, 5, dtype=torch.long)),
+            lambda: F.nll_loss(torch.zeros(2, 3, 4, 5), torch.full((2, 4, 5), 3)),
+            lambda: F.nll_loss(torch.zeros(2, 3, 4, 5), torch.full((2, 4, 5), -100), ignore_index=1),
+            lambda: F.nll_loss(torch.zeros(2, 3, 4, 5), torch.zeros(2, 4, 5, dtype=torch.long), weight=torch.ones(2)),
+            lambda: F.nll_loss(torch.zeros(2, 3, 4, 5), torch.zeros(2, 4, 5))):
+    try:
+        bad()
+        print("no error")
+    except Exception as e:
+        print(type(e).__name__ + ":", e)
+print("done")
