@@ -72,7 +72,10 @@ n = y.grad_fn
 print(n, n._saved_N, n._saved_C, n._saved_HxW, n._saved_group, n._saved_eps, n._saved_input is gx,
       n._saved_weight is gn.weight, n._saved_result1.detach(), n._saved_result2.detach())
 print(y[1, 4])
-(y * torch.arange(20.0).reshape(5, 4)).sum().backward()
+gn = gn.double()          # the gradients in float64: float32's differ from PyTorch's by a few ulp
+gx = gx.detach().double().requires_grad_()
+y = gn(gx)
+(y * torch.arange(20.0, dtype=torch.float64).reshape(5, 4)).sum().backward()
 print(gx.grad[0, 1], gn.weight.grad, gn.bias.grad)
 for g, args in ((2, (3, 4, 7)), (3, (2, 6)), (1, (2, 4, 3, 3))):
     v = torch.randn(*args, dtype=torch.float64, requires_grad=True)
