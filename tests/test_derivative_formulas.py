@@ -189,6 +189,7 @@ CASES = {
     "SinhBackward0": [("sinh", lambda r: [t(2, 3, rng=r)], lambda x: x.sinh())],
     "CoshBackward0": [("cosh", lambda r: [t(2, 3, rng=r)], lambda x: x.cosh())],
     "ErfBackward0": [("erf", lambda r: [t(2, 3, rng=r)], lambda x: x.erf())],
+    "ErfinvBackward0": [("erfinv", lambda r: [t(2, 3, low=-0.95, high=0.95, rng=r)], lambda x: x.erfinv())],
     "FloorBackward0": [("floor", lambda r: [t(2, 3, rng=r)], lambda x: x.floor())],
     "CeilBackward0": [("ceil", lambda r: [t(2, 3, rng=r)], lambda x: x.ceil())],
     "RoundBackward0": [("round", lambda r: [t(2, 3, rng=r)], lambda x: x.round())],
@@ -541,6 +542,43 @@ CASES.update({
                                    lambda x: torch.linalg.cholesky(_spd(x), upper=True))],
 })
 
+# -- eigh, svd, slogdet, pinv (ops/linalg_decompositions.py): distinct eigenvalues and singular values
+# (random inputs have them), and losses that do not see the sign of an eigen- or singular vector --
+def _sym(x):
+    return x + x.mT
+
+
+def _eigh_loss(a):
+    L, Q = torch.linalg.eigh(_sym(a))
+    return Q.pow(2) * L.unsqueeze(-2) + L.unsqueeze(-1).pow(2)
+
+
+def _svd_loss(a, full_matrices=False):
+    U, S, Vh = torch.linalg.svd(a, full_matrices=full_matrices)
+    k = S.shape[-1]
+    return (U[..., :k] * S.unsqueeze(-2).pow(2)).matmul(Vh[..., :k, :]) + U[..., :k].pow(2).sum() * Vh[..., 0, :]
+
+
+CASES.update({
+    "LinalgEighBackward0": [("values and vectors", lambda r: [t(3, 3, rng=r)], _eigh_loss),
+                            ("eigvalsh, batch", lambda r: [t(2, 3, 3, rng=r)], lambda a: torch.linalg.eigvalsh(_sym(a))),
+                            ("vectors only, upper", lambda r: [t(3, 3, rng=r)],
+                             lambda a: torch.linalg.eigh(_sym(a), UPLO="U").eigenvectors.pow(2))],
+    "LinalgSvdBackward0": [("square", lambda r: [t(3, 3, rng=r)], _svd_loss),
+                           ("tall, full_matrices", lambda r: [t(4, 2, rng=r)], lambda a: _svd_loss(a, True)),
+                           ("wide, batch", lambda r: [t(2, 2, 3, rng=r)], _svd_loss),
+                           ("svdvals", lambda r: [t(3, 2, rng=r)], lambda a: torch.linalg.svdvals(a)),
+                           ("torch.svd, V only", lambda r: [t(2, 3, rng=r)], lambda a: torch.svd(a).V.pow(2))],
+    "LinalgSlogdetBackward0": [("logabsdet", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.slogdet(a).logabsdet),
+                               ("logdet, batch", lambda r: [t(2, 3, 3, rng=r)], lambda a: torch.logdet(_spd(a)))],
+    "LinalgPinvBackward0": [("square", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.pinv(a)),
+                            ("tall", lambda r: [t(4, 2, rng=r)], lambda a: torch.linalg.pinv(a)),
+                            ("wide, batch", lambda r: [t(2, 2, 3, rng=r)], lambda a: a.pinverse()),
+                            ("hermitian", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.pinv(_spd(a), hermitian=True))],
+})
+# several outputs: each node's rule reads one gradient per output, as unbind's (gradcheck, gradgradcheck
+# and tests/test_linalg_decompositions.py check them)
+NO_RULE.update(dict.fromkeys(["LinalgEighBackward0", "LinalgSvdBackward0", "LinalgSlogdetBackward0"], "several outputs"))
 # 1-D and adaptive max pooling, GroupNorm, interpolate, ConvTranspose2d (nn/functional_layers.py)
 CASES.update({
     "AdaptiveMaxPool2DBackward0": [

@@ -57,7 +57,7 @@ JVP = {
     **dict.fromkeys([
         "AbsBackward0", "SqrtBackward0", "SigmoidBackward0", "TanhBackward0", "ReluBackward0",
         "SgnBackward0", "SignBackward0", "CeilBackward0", "FloorBackward0", "RoundBackward0", "TruncBackward0",
-        "FracBackward0", "RsqrtBackward0", "ErfBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0",
+        "FracBackward0", "RsqrtBackward0", "ErfBackward0", "ErfinvBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0",
         "TanBackward0", "SinhBackward0", "CoshBackward0", "Expm1Backward0", "Exp2Backward0", "Log2Backward0",
         "Log10Backward0", "Log1PBackward0", "LeakyReluBackward0", "LeakyReluBackward1", "GeluBackward0",
         "EluBackward0", "EluBackward1", "SoftplusBackward0", "HardtanhBackward0", "HardsigmoidBackward0",
@@ -99,12 +99,17 @@ JVP = {
     "LogsumexpBackward0": "logsumexp_jvp(self_p, self_t, dim, keepdim)",
     "LinalgVectorNormBackward0": "norm_jvp(self_p, self_t, ord, result, dim, keepdim)",
     "SortBackward0": "self_t.gather(dim, indices)",
-    "LinalgDetBackward0": "result * (A_p.inverse().mT * A_t).sum([-2, -1])",
+    "LinalgDetBackward0": "linalg_det_jvp(A_p, A_t, result)",
     "LinalgInvExBackward0": "-result.matmul(A_t).matmul(result)",
     "LinalgSolveExBackward0": "linalg_solve(A_p, B_t - (A_t.matmul(result.unsqueeze(-1)).squeeze(-1) if vector "
                               "else A_t.matmul(result)))",
     "LinalgCholeskyExBackward0": "cholesky_jvp(A_t, result.mT if upper else result).mT if upper "
                                  "else cholesky_jvp(A_t, result)",
+    # several outputs: the rule gives one tangent per output (ops/linalg_decompositions.py)
+    "LinalgEighBackward0": "linalg_eig_jvp(A_t, eigenvalues, eigenvectors)",
+    "LinalgSvdBackward0": "linalg_svd_jvp(A_t, U, S, Vh, full_matrices)",
+    "LinalgSlogdetBackward0": "slogdet_jvp(A_p, A_t, sign)",
+    "LinalgPinvBackward0": "pinv_jvp(self_p, result, self_t)",
     "RoundBackward1": ELEMENT_WISE, "BernoulliBackward0": ELEMENT_WISE, "BernoulliBackward1": ELEMENT_WISE,
     "DivBackward2": "(self_t - other_t * result) / other_p if rounding_mode is None else zeros_like(result)",
     "DivBackward3": "self_t / other if rounding_mode is None else zeros_like(result)",
