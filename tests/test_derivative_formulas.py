@@ -579,6 +579,43 @@ CASES.update({
 # several outputs: each node's rule reads one gradient per output, as unbind's (gradcheck, gradgradcheck
 # and tests/test_linalg_decompositions.py check them)
 NO_RULE.update(dict.fromkeys(["LinalgEighBackward0", "LinalgSvdBackward0", "LinalgSlogdetBackward0"], "several outputs"))
+# 1-D and adaptive max pooling, GroupNorm, interpolate, ConvTranspose2d (nn/functional_layers.py)
+CASES.update({
+    "AdaptiveMaxPool2DBackward0": [
+        ("overlapping windows", lambda r: [t(1, 2, 5, 7, rng=r)], lambda x: F.adaptive_max_pool2d(x, (3, 4))),
+        ("1-D, larger than the input", lambda r: [t(2, 3, rng=r)], lambda x: F.adaptive_max_pool1d(x, 5))],
+    "NativeGroupNormBackward0": [
+        ("weight and bias", lambda r: [t(2, 4, 3, rng=r), t(4, rng=r), t(4, rng=r)],
+         lambda x, w, b: F.group_norm(x, 2, w, b)),
+        ("no affine, 4-D", lambda r: [t(2, 6, 2, 2, rng=r)], lambda x: F.group_norm(x, 3, eps=1e-3)),
+        ("weight only, (N, C)", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, w: F.group_norm(x, 2, w))],
+    "UpsampleNearest1DBackward0": [
+        ("size", lambda r: [t(1, 2, 3, rng=r)], lambda x: F.interpolate(x, size=7))],
+    "UpsampleNearest2DBackward0": [
+        ("scale_factor", lambda r: [t(1, 2, 2, 3, rng=r)], lambda x: F.interpolate(x, scale_factor=(2, 1.5))),
+        ("down", lambda r: [t(1, 1, 5, 4, rng=r)], lambda x: F.interpolate(x, size=(3, 3)))],
+    "UpsampleLinear1DBackward0": [
+        ("align_corners", lambda r: [t(2, 1, 4, rng=r)], lambda x: F.interpolate(x, size=7, mode="linear",
+                                                                                   align_corners=True)),
+        ("scale_factor", lambda r: [t(1, 2, 3, rng=r)], lambda x: F.interpolate(x, scale_factor=2.5, mode="linear"))],
+    "UpsampleBilinear2DBackward0": [
+        ("scale_factor", lambda r: [t(1, 2, 3, 2, rng=r)], lambda x: F.interpolate(x, scale_factor=2,
+                                                                                     mode="bilinear")),
+        ("align_corners, down", lambda r: [t(1, 1, 5, 4, rng=r)],
+         lambda x: F.interpolate(x, size=(3, 5), mode="bilinear", align_corners=True))],
+})
+CASES["NllLoss2DBackward0"] = [
+    ("cross_entropy per pixel, mean", lambda r: [t(2, 3, 2, 2, rng=r)],
+     lambda x: F.cross_entropy(x, torch.tensor([[[0, 2], [1, 1]], [[2, 0], [0, -100]]]))),
+    ("none, weight", lambda r: [t(1, 3, 2, 3, rng=r)],
+     lambda x: F.nll_loss(x, torch.tensor([[[0, 2, 1], [1, 1, 2]]]), torch.tensor([0.5, 2.0, 1.0], dtype=torch.float64),
+                          reduction="none")),
+    ("3-D, sum", lambda r: [t(2, 3, 4, rng=r)],
+     lambda x: F.nll_loss(x, torch.tensor([[0, 1, 2, 0], [2, 2, 1, 0]]), reduction="sum"))]
+CASES["ConvolutionBackward0"] = CASES["ConvolutionBackward0"] + [
+    ("conv_transpose2d, stride, output_padding, groups, bias",
+     lambda r: [t(1, 4, 3, 2, rng=r), t(4, 1, 3, 2, rng=r), t(2, rng=r)],
+     lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1, groups=2, dilation=(1, 2)))]
 
 
 # Ops whose backward PyTorch refuses with a NotImplementedError of its own wording (not a not_implemented rule)

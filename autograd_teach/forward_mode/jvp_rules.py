@@ -136,6 +136,11 @@ JVP = {
                      "HuberLossBackward0", "SmoothL1LossBackward0"], LOSS),
     "BinaryCrossEntropyBackwardBackward0":
         "bce_backward_jvp(grad_output_p, grad_output_t, self_p, self_t, target_p, target_t, reduction)",
+    # adaptive max pooling, GroupNorm, upsampling (nn/functional_layers.py)
+    "AdaptiveMaxPool2DBackward0": "self_t.flatten(-2).gather(-1, result1.flatten(-2)).view_as(result)",
+    "NativeGroupNormBackward0": "group_norm_jvp(input_p, input_t, weight_p, weight_t, bias_t, result1, result2)",
+    **dict.fromkeys(["UpsampleNearest1DBackward0", "UpsampleNearest2DBackward0", "UpsampleLinear1DBackward0",
+                     "UpsampleBilinear2DBackward0", "NllLoss2DBackward0"], LINEAR),
 }
 
 
@@ -197,5 +202,20 @@ def bce_backward_jvp(grad_output_p, grad_output_t, self_p, self_t, target_p, tar
     return out / self_p.numel() if reduction == "mean" else out
 
 
-HELPERS = {"sum_over": sum_over, "logsumexp_jvp": logsumexp_jvp, "norm_jvp": norm_jvp,
+def group_norm_jvp(input_p, input_t, weight_p, weight_t, bias_t, result1, result2):
+    """xhat's tangent, rstd * (t - mean(t) - xhat * mean(xhat * t)) over each
+    (sample, group) row, times weight, plus xhat times weight's tangent, plus bias's."""
+    n, group = result1.shape
+    rows = input_p.reshape(n, group, input_p.numel() // max(n * group, 1))
+    mean, rstd = result1.unsqueeze(-1), result2.unsqueeze(-1)
+    xhat = (rows - mean) * rstd
+    t = input_t.reshape(rows.shape)
+    xhat_t = (rstd * (t - t.mean(-1, True) - xhat * (xhat * t).mean(-1, True))).reshape(input_p.shape)
+    xhat = xhat.reshape(input_p.shape)
+    channel = (-1,) + (1,) * (input_p.dim() - 2)
+    per_channel = [p.reshape(channel) if hasattr(p, "reshape") else p for p in (weight_p, weight_t, bias_t)]
+    return xhat_t * per_channel[0] + xhat * per_channel[1] + per_channel[2]
+
+
+HELPERS = {"group_norm_jvp": group_norm_jvp, "sum_over": sum_over, "logsumexp_jvp": logsumexp_jvp, "norm_jvp": norm_jvp,
            "cholesky_jvp": cholesky_jvp, "bce_backward_jvp": bce_backward_jvp}

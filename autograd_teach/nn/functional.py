@@ -120,6 +120,8 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    if input.dim() > 2 and input.shape[0] == (target.shape[0] if target.dim() else 0):   # per pixel (ops/nll_loss2d.py)
+        return O.nll_loss2d.nll_loss_nd(input, target, weight, reduction, ignore_index)
     return O.NllLossBackward0.apply(input, target, weight, reduction, ignore_index)
 
 
@@ -615,3 +617,9 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
         raise NotImplementedError("autograd_teach: F.normalize(out=...)")
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denom
+
+
+# --- 1-D and adaptive max pooling, group_norm, interpolate, conv_transpose2d ---
+from .functional_layers import (adaptive_avg_pool1d, adaptive_max_pool1d, adaptive_max_pool2d,  # noqa: F401,E402
+                                avg_pool1d, conv_transpose2d, group_norm, interpolate, max_pool1d,
+                                upsample)
