@@ -111,22 +111,30 @@ def test_grad_mode_shortcut_is_exact_with_threads_switching_it():
     assert grad_mode.threads_without_grad == [] and (x * 2).grad_fn is not None
 
 
-def test_a_thread_that_ends_with_grad_off_only_costs_the_shortcut():
+def test_a_thread_that_ends_with_grad_or_inference_mode_on_leaves_no_entry():
+    """A thread that ends with grad mode off (or inference mode on) is no
+    longer counted once it is gone, so the shortcut comes back for the rest of
+    the process (it used to stay off, and the test above then failed when it
+    ran after tests/test_threads.py)."""
     import threading
 
     import autograd_teach as torch
     from autograd_teach.core import grad_mode
-    t = threading.Thread(target=torch.set_grad_enabled, args=(False,))
-    t.start()
-    t.join()
-    try:
-        assert len(grad_mode.threads_without_grad) == 1       # that thread stays counted...
-        x = torch.ones(2, requires_grad=True)
-        assert (x * 2).grad_fn is not None                   # ... and this thread still records
-        with torch.no_grad():
-            assert (x * 2).grad_fn is None
-    finally:
-        grad_mode.threads_without_grad.clear()
+
+    def leave_modes_set():
+        torch.set_grad_enabled(False)          # plain calls, never undone
+        torch.inference_mode().__enter__()
+        assert len(grad_mode.threads_without_grad) == len(grad_mode.threads_in_inference) == 1
+    for _ in range(3):
+        t = threading.Thread(target=leave_modes_set)
+        t.start()
+        t.join()
+        assert grad_mode.threads_without_grad == [] and grad_mode.threads_in_inference == []
+    x = torch.ones(2, requires_grad=True)
+    assert (x * 2).grad_fn is not None and not (x * 2).is_inference()
+    with torch.no_grad():
+        assert (x * 2).grad_fn is None and grad_mode.threads_without_grad == [None]
+    assert grad_mode.threads_without_grad == []
 
 
 def test_inference_mode_shortcut_marks_only_the_inference_threads_tensors():

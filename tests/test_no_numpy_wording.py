@@ -99,3 +99,22 @@ def test_gradients_of_infinities_accumulate_silently_into_grad():
         (x * float("-inf")).sum().backward()
         (x * float("inf") + x * float("-inf")).sum().backward()
     assert x.grad.isnan().all()
+
+
+def test_numpy_warnings_are_the_learners_again_after_a_backward_even_a_failed_one():
+    """The engine switches numpy's warnings off for a whole backward run (not
+    node by node): afterwards the learner's own numpy code warns as before."""
+    import numpy as np
+    before = np.geterr()
+    x = torch.tensor([0.0], requires_grad=True)
+    y = x.log()
+    y.sum().backward(retain_graph=True)
+    assert np.geterr() == before
+    x.register_hook(lambda g: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        y.sum().backward()
+    assert np.geterr() == before
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeWarning, match="divide by zero"):
+            np.log(np.zeros(1))

@@ -16,7 +16,7 @@ The core's ``Node.__call__`` calls ``Node.call``, which this module sets: the
 core stays small, and the machinery a learner never needs to read lives here.
 """
 from ..core import grad_mode
-from ..core.node import Node
+from ..core.node import Node, quiet_call
 from ..core.ops.multi_output import MultiOutputNode, Slots
 from ..core.accumulate_grad import AccumulateGrad, accumulate_grad, accumulate_grad_tensor
 
@@ -27,7 +27,7 @@ def call(node, *grads):
         raise TypeError(f"expected {node.num_outputs} arguments, got {len(grads)} instead")
     on_tensors = grad_mode.is_grad_enabled()
     grads = [g if on_tensors or g is None else g._data for g in grads]
-    out = _backward(node, grads[0] if node.num_outputs == 1 else Slots(grads), on_tensors)
+    out = quiet_call(_backward, node, grads[0] if node.num_outputs == 1 else Slots(grads), on_tensors)   # as the engine
     out = tuple(g if g is None or on_tensors else node.wrap(g) for g in out)
     return out[0] if len(out) == 1 else out
 

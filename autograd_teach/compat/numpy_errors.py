@@ -1,25 +1,36 @@
-"""numpy's floating-point warnings off while an op computes."""
+"""numpy's floating-point warnings off while an op computes.
+
+PyTorch computes with inf and nan silently; numpy warns ("divide by zero
+encountered in log"). Every op's forward runs with numpy's floating-point
+warnings off (OpNode.apply), and so does a whole backward run (the engine's
+GraphTask), learner's hooks included. numpy keeps that setting in a context
+variable: `numpy_errors.set(QUIET)` switches the warnings off and returns a
+token, `numpy_errors.reset(token)` puts back what was there, as np.errstate
+does but at a tenth of the cost (a Python call costs as much as a small op).
+"""
 import numpy as np
 
-# PyTorch computes with inf and nan silently; numpy warns ("divide by zero
-# encountered in log"). Every op's forward and backward runs with numpy's
-# floating-point warnings off: numpy keeps that setting in a context variable,
-# set here directly, as np.errstate sets it but at a tenth of the cost.
 try:
-    from numpy._core._ufunc_config import _extobj_contextvar as _numpy_errors
+    from numpy._core._ufunc_config import _extobj_contextvar as numpy_errors
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        _QUIET = _numpy_errors.get()
-except ImportError:     # another numpy: the documented, slower way
-    _numpy_errors = None
+        QUIET = numpy_errors.get()
+except ImportError:     # another numpy: the documented, slower way, with the same two calls
+    class _Seterr:
+        @staticmethod
+        def set(quiet):
+            return np.seterr(**quiet)
+
+        @staticmethod
+        def reset(old):
+            np.seterr(**old)
+
+    numpy_errors, QUIET = _Seterr(), dict(divide="ignore", invalid="ignore", over="ignore")
 
 
 def quiet_call(fn, *args):
     """fn(*args) with numpy's floating-point warnings off."""
-    if _numpy_errors is None:
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return fn(*args)
-    token = _numpy_errors.set(_QUIET)
+    token = numpy_errors.set(QUIET)
     try:
         return fn(*args)
     finally:
-        _numpy_errors.reset(token)
+        numpy_errors.reset(token)

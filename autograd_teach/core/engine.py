@@ -32,7 +32,7 @@ import threading
 import numpy as np
 
 from . import grad_mode
-from .node import quiet_call
+from .node import QUIET, numpy_errors, quiet_call
 
 _observers = []          # what add_observer subscribed; empty unless someone asked
 _observers_lock = threading.Lock()
@@ -43,7 +43,7 @@ def accumulate_into(buffer, grad):
     numpy scalar, which a node writing into its gradient (CopySlices) would
     write into a copy of: make it an array again. (Tensors under create_graph
     add as Tensors.)"""
-    total = quiet_call(np.add, buffer, grad) if type(buffer) is np.ndarray else buffer + grad   # inf - inf: nan, silently
+    total = np.add(buffer, grad) if type(buffer) is np.ndarray else buffer + grad   # inf - inf: nan, silently (GraphTask)
     return np.asarray(total) if isinstance(total, np.generic) else total
 
 
@@ -55,7 +55,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
     deps = dependencies(task.roots)
     buffers, ready, arrival = {}, [], itertools.count()
     for node, grad in roots:
-        buffers[node] = grad if node not in buffers else accumulate_into(buffers[node], grad)
+        buffers[node] = grad if node not in buffers else quiet_call(accumulate_into, buffers[node], grad)   # (before the run)
     for node in buffers:    # the roots, each once, in order
         if deps.get(node, 0) == 0 and (needed is None or task.reaches(node)):
             heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
@@ -132,7 +132,8 @@ class GraphTask:
     `with task:` brackets the run: the observers' watchers begin and end
     around it, and if it fails, every .grad write in the undo log is undone.
     Inside, grad mode is create_graph, as in PyTorch: on, each node's
-    backward is recorded; off, nothing a hook does is.
+    backward is recorded; off, nothing a hook does is. numpy's warnings are
+    off for the whole run (compat/numpy_errors.py).
     """
 
     def __init__(self, roots, retain_graph, accumulate, capture, create_graph=False, wrap=None, run=()):
@@ -152,9 +153,11 @@ class GraphTask:
         self.watchers = begin_watchers(self.roots) if _observers else ()
         self.traces = [trace_of(w, self.create_graph) for w in self.watchers] if self.watchers else ()
         self.grad_mode_before = grad_mode.swap_grad_enabled(self.create_graph)
+        self.numpy_errors = numpy_errors.set(QUIET)    # inf and nan silently, as PyTorch: no numpy warning
         return self
 
     def __exit__(self, exc_type, exc, tb):
+        numpy_errors.reset(self.numpy_errors)
         grad_mode.swap_grad_enabled(self.grad_mode_before)
         if exc_type is not None:    # a failed backward leaves no half-updated .grad behind
             for restore, *args in reversed(self.undo):

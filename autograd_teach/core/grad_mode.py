@@ -20,6 +20,7 @@ class _ThreadState(threading.local):
     def __init__(self):
         self.enabled = True       # grad mode: do ops record a graph?
         self.inference = False    # inference mode: are new tensors inference tensors?
+        self.no_grad_entry = self.inference_entry = None   # _Counted, while the mode is off / on
 
 
 _state = _ThreadState()
@@ -27,14 +28,30 @@ _state = _ThreadState()
 flags = _state
 
 # Which threads have grad mode off, and which are in inference mode: one entry
-# each (list.append and list.pop are atomic, so threads need no lock).
-# Reading a thread-local costs about as much as a small op's arithmetic, so an
-# op first asks these: while no thread has switched grad mode off (a forward
-# pass, nearly always), grad mode is on in every thread and the op reads no
-# flag (node.py, tensor.py). A thread that ends with grad mode off stays
-# counted, which only costs the shortcut.
+# each. Reading a thread-local costs about as much as a small op's arithmetic,
+# so an op first asks these: while no thread has switched grad mode off (a
+# forward pass, nearly always), grad mode is on in every thread and the op
+# reads no flag (node.py, tensor.py).
 threads_without_grad = []
 threads_in_inference = []
+
+
+class _Counted:
+    """A thread's entry in one of the lists above, held by its state while the
+    thread has grad mode off (or inference mode on). Dropping it takes the
+    entry out: when the thread switches back, or when the thread ends (its
+    thread-local state is freed then), so a thread that ends with grad mode
+    off leaves nothing behind.
+    (list.append and list.pop are atomic: threads need no lock.)"""
+    __slots__ = ("entries",)
+
+    def __init__(self, entries):
+        self.entries = entries
+        entries.append(None)
+
+    def __del__(self):
+        if self.entries:      # (always, unless someone emptied the list by hand)
+            self.entries.pop()
 
 
 def is_grad_enabled():
@@ -51,7 +68,7 @@ def _set(mode):
 
 def _set_inference(mode):
     if mode != _state.inference:
-        threads_in_inference.pop() if not mode else threads_in_inference.append(None)
+        _state.inference_entry = _Counted(threads_in_inference) if mode else None
         _state.inference = mode
 
 
@@ -60,7 +77,7 @@ def swap_grad_enabled(mode):
     a backward run (set_grad_enabled would make an object for it, twice)."""
     previous, mode = _state.enabled, bool(mode)   # (bool: create_graph=2 must not pop another thread's entry)
     if mode != previous:      # the one place grad mode changes: keep threads_without_grad in step
-        threads_without_grad.pop() if mode else threads_without_grad.append(None)
+        _state.no_grad_entry = None if mode else _Counted(threads_without_grad)
         _state.enabled = mode
     return previous
 

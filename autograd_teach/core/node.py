@@ -26,7 +26,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..compat import dtypes
-from ..compat.numpy_errors import quiet_call  # noqa: F401  (engine and tensor import it from here)
+from ..compat.numpy_errors import QUIET, numpy_errors, quiet_call  # noqa: F401  (engine, tensor import them here)
 from ..kernels.degenerate import live_data
 from . import grad_mode, rules, saved_hooks
 from ..forward_mode import dual     # forward-mode AD; the core's other modules reach it through here
@@ -309,9 +309,10 @@ def op_name(node_name):
     return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)
 
 
-def result_dtype(op, inputs, params):
-    """The output's dtype, by PyTorch's type promotion and each op's exceptions.
-    (apply asks this only when its inputs are not of one dtype.)"""
+def promoted(op, inputs, params, arrays):
+    """The output's dtype, by PyTorch's type promotion and each op's
+    exceptions, and the arrays cast to it. (apply asks this only when its
+    inputs are not of one dtype, or the op promotes otherwise.)"""
     first = inputs[0]
     if op.promote_params:     # clamp(int tensor, 0.5) is float
         dt = dtypes.result_type(*inputs, *params)
@@ -320,7 +321,9 @@ def result_dtype(op, inputs, params):
         dt = first.dtype      # one dtype: no promotion rule needed
     else:
         dt = dtypes.result_type(*inputs)
-    return dt
+    if op.to_float and not dt.is_floating_point:   # exp, mean, division of ints
+        dt = dtypes.default_float
+    return dt, [a if type(a) in NUMBERS or a.dtype is dt.np else a.astype(dt.np) for a in arrays]
 
 
 class OpNode(Node):
@@ -356,6 +359,7 @@ class OpNode(Node):
         # Where record() finds each saved value: the output (None) or input i;
         # and which input's gradient needs it (None: always saved).
         position = {name: i for i, name in enumerate(cls.inputs)}
+        cls.n_inputs = len(cls.inputs)
         if not set(cls.needed_for.values()) <= set(position):
             raise TypeError(f"{cls.__name__}: needed_for = {{saved name: input name}} names an input "
                             f"{cls.__name__} does not have: {cls.needed_for}")
@@ -372,32 +376,34 @@ class OpNode(Node):
     @classmethod
     def apply(cls, *args):
         """The op on tensors, in three steps: forward, views, graph (and, in forward mode, the tangent)."""
-        inputs, params = args[:len(cls.inputs)], args[len(cls.inputs):]
+        inputs, params = args[:cls.n_inputs], args[cls.n_inputs:]
         first, node = inputs[0], cls.__new__(cls)
         # 1. The forward on numpy arrays, in the dtype PyTorch gives the result:
         #    the inputs' own when they share one (the usual case), else by promotion.
-        if (len(inputs) == 1 or type(inputs[1]) not in NUMBERS and inputs[1]._data.dtype is first._data.dtype) \
-                and not cls.promote_params:
-            dt = dtypes._BY_NUMPY[first._data.dtype]
-        else:
-            dt = result_dtype(cls, inputs, params)
-        if cls.to_float and not dt.is_floating_point:   # exp, mean, division of ints
-            dt = dtypes.default_float
-        arrays, recording = [], False
+        arrays, recording, one_dtype = [], False, first._data.dtype
         for a in inputs:
-            if type(a) not in NUMBERS:
+            if type(a) in NUMBERS:    # 2 * x: a Python number takes part in type promotion
+                one_dtype = None
+            else:
                 recording = recording or a._requires_grad
-                a = a._data if a._data.dtype is dt.np else a._data.astype(dt.np)
+                one_dtype = one_dtype if a._data.dtype is one_dtype else None
+                a = a._data
             arrays.append(a)
+        dt = None if one_dtype is None or cls.promote_params else dtypes._BY_NUMPY[one_dtype]
+        if dt is None or cls.to_float and not dt.is_floating_point:   # (to_float: exp, mean... of ints)
+            dt, arrays = promoted(cls, inputs, params, arrays)
         if cls.elementwise and type(inputs[1]) not in NUMBERS and arrays[0].shape != arrays[1].shape:
             check_broadcast(arrays[0].shape, arrays[1].shape)
-        data = quiet_call(node.forward, *arrays, *params)    # inf and nan as PyTorch: no numpy warning
-        if type(data) is not np.ndarray:
-            data = np.asarray(data)
+        arrays += params
+        token = numpy_errors.set(QUIET)    # inf and nan as PyTorch: no numpy warning (compat/numpy_errors.py)
+        try:
+            data = node.forward(*arrays)
+        finally:
+            numpy_errors.reset(token)
+        data = data if type(data) is np.ndarray else np.asarray(data)
         if data.dtype is not dt.np and not cls.is_view:
             data = data.astype(node.out_dtype(dt).np, copy=False)
-        # any input requires grad, and grad mode is on (see grad_mode.threads_without_grad)
-        recording = recording and (not grad_mode.threads_without_grad or grad_mode.flags.enabled)
+        recording = recording and (not grad_mode.threads_without_grad or grad_mode.flags.enabled)   # grad mode on?
         out = first._wrap(data, None, node if recording else None)
         # 2. A view shares its input's storage and version counter (views.py).
         if cls.is_view:
@@ -457,7 +463,7 @@ class OpNode(Node):
                 saved.append(s)
         if grad is None:     # only None reached this node (see engine.py): it sends None on
             return (None,) * len(self.next_functions)
-        grads = quiet_call(self.backward, grad, *saved)
+        grads = self.backward(grad, *saved)     # (numpy's warnings are off for the engine's whole run)
         if type(grads) is not tuple:
             grads = (grads,)
         out = []
@@ -468,7 +474,7 @@ class OpNode(Node):
             if type(g) is not np.ndarray:
                 g = np.asarray(g)
             if g.shape != meta[0]:
-                g = quiet_call(unbroadcast, g, meta[0])
+                g = unbroadcast(g, meta[0])
             out.append(g if g.dtype is meta[1] else g.astype(meta[1]))
         return tuple(out)
 
@@ -617,7 +623,9 @@ def check_broadcast(a, b):
 # - grad mode is per thread, and a thread-local read costs about as much as a
 #   small op's arithmetic: apply asks grad_mode.threads_without_grad first;
 # - a method or property call costs some 1,000 instructions, so the usual
-#   case of SavedTensor.unpack and of result_dtype is written inline, and the
-#   saved tensors read t._inference rather than call t.is_inference().
+#   case of SavedTensor.unpack and of the result's dtype is written inline, and the
+#   saved tensors read t._inference rather than call t.is_inference();
+# - numpy's warnings are switched off inline in apply and once per backward
+#   run (engine.py), not per node: a set and reset cost more than a tiny op.
 # Counted in instructions (benchmarks/bench_instructions.py), which other
 # processes on a shared machine do not disturb, as they do time.

@@ -46,26 +46,34 @@ def mm(a, b):
     if vec:
         b = b[:, None]
     m, n = a.shape[-2], b.shape[-1]
-    work = int(np.prod(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))) * m * n * k
     if m >= BLAS_ROWS and n >= BLAS_COLS:      # MKL's gemm in PyTorch: replayed up to a size
-        out = fused_blocks(a, b) if work <= REPLAY_WORK and k <= MAX_STEPS else np.matmul(a, b)
+        out = fused_blocks(a, b) if multiply_adds(a, b) <= REPLAY_WORK and k <= MAX_STEPS else np.matmul(a, b)
     elif k <= 3 and a.ndim == 2 and b.ndim == 2:
         # einsum's loop adds in this order for any layout when K <= 3 (checked);
         # for longer K it switches to pairwise sums on contiguous rows
         # order="C": a row-major result, as PyTorch's mm (x.contiguous() reads the layout)
         out = c_einsum("ik,kj->ij", a, b, order="C")
-    elif a.ndim == 2 and b.ndim == 2 and n >= 2 and (work <= REPLAY_WORK or b.flags.c_contiguous):
+    elif a.ndim == 2 and b.ndim == 2 and n >= 2 and (b.flags.c_contiguous or multiply_adds(a, b) <= REPLAY_WORK):
         # PyTorch's loop, at any size for a row-major b; a transposed b (F.linear's
         # weight.t()) takes another kernel in PyTorch, whose order was not found:
         # past REPLAY_WORK it is BLAS's, ten times faster and no further from PyTorch's
         out = _products_summed_in_order(a, b)
-    elif k > MAX_STEPS or work > REPLAY_WORK:
+    elif k > MAX_STEPS or multiply_adds(a, b) > REPLAY_WORK:
         out = np.matmul(a, b)
     else:
         out = a[..., 0:1] * b[..., 0:1, :]
         for i in range(1, k):
             out = out + a[..., i:i + 1] * b[..., i:i + 1, :]
     return out[..., 0] if vec else out
+
+
+def multiply_adds(a, b):
+    """How many multiply-adds a @ b takes (batch dims broadcast). Worked out
+    only where mm needs it: numpy's shape helpers cost more than a 2x2 product."""
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    if a.ndim == 2 and b.ndim == 2:
+        return m * k * n
+    return int(np.prod(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]))) * m * k * n
 
 
 matmul = mm    # batched operands too (bmm, conv): each matrix in mm's order

@@ -24,14 +24,14 @@ from .shape import SqueezeBackward4
 def matmul(self, other):
     """torch.matmul: picks dot / mv / mm / batched matmul by dimensions."""
     a, b = self._data.ndim, other._data.ndim
+    if a == 2 and b == 2:    # the usual case first
+        return self.mm(other)
     if a == 0 or b == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
     if a == 1 and b == 1:
         return self.dot(other)
     if a == 2 and b == 1:
         return self.mv(other)
-    if a == 2 and b == 2:
-        return self.mm(other)
     if a == 1 and b == 2:   # PyTorch: unsqueeze, mm, squeeze
         return SqueezeBackward4.apply(self.unsqueeze(0).mm(other), (0,))
     return matmul_nd(self, other)   # a batched operand: PyTorch's fold or expand + bmm
