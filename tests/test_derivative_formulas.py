@@ -359,6 +359,13 @@ CASES = {
     "StackBackward0": [("dim 0", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, y: torch.stack([x, y])),
                        ("dim -1", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, y: torch.stack([x, y], -1))],
     "MaskedFillBackward0": [("masked_fill", lambda r: [t(3, 4, rng=r)], lambda x: x.masked_fill(x > 0.5, 2.0))],
+    "MaskedFillBackward1": [("a 0-dim tensor value", lambda r: [t(3, 4, rng=r), t(rng=r)],
+                             lambda x, v: x.masked_fill(x > 0.5, v)),
+                            ("a broadcast mask", lambda r: [t(2, 3, rng=r), t(rng=r)],
+                             lambda x, v: x.masked_fill(torch.tensor([True, False, True]), v)),
+                            ("the value only", lambda r: [t(rng=r)],
+                             lambda v: torch.zeros(2, 3, dtype=torch.float64).masked_fill(
+                                 torch.tensor([[True], [False]]), v))],
     "RemainderBackward0": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x % 0.7)],
     "RemainderBackward1": [("tensors", lambda r: [t(3, 4, rng=r), t(4, low=0.5, high=2, rng=r)],
                             lambda x, y: x.remainder(y))],

@@ -16,10 +16,7 @@ from autograd_teach.forward_mode.jvp_rules import JVP
 from test_derivative_formulas import CASES, op_classes
 
 # ops PyTorch has a forward rule for that this package does not (yet): a tangent reaching them raises
-WITHOUT_RULE = {"CumprodBackward0", "NativeBatchNormBackward0", "NativeLayerNormBackward0", "ConvolutionBackward0",
-                "MaxPool2DWithIndicesBackward0", "ConstantPadNdBackward0", "IndexPutImplBackward0",
-                "EluBackwardBackward0",
-                # no derivative at all in PyTorch
+WITHOUT_RULE = {# no derivative at all in PyTorch
                 "Unique2Backward0", "UniqueDimBackward0", "UniqueConsecutiveBackward0"}
 # where PyTorch's forward rule is not the Jacobian that its backward gives, the tangent follows its forward rule
 AS_PYTORCH = {("EmbeddingBackward0", "padding_idx"): "PyTorch's rule is embedding(weight_t): the padding row moves "

@@ -171,6 +171,9 @@ class OpMethods:
     def masked_fill(self, mask, value):
         return O.selection.masked_fill(self, mask, value)
 
+    def where(self, condition, y):
+        return O.selection.where(condition, self, y)
+
     def is_contiguous(self, memory_format=None):
         return self._data.flags.c_contiguous
 

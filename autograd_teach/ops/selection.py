@@ -31,14 +31,37 @@ def masked_fill(self, mask, value, inplace=False):
     if mask.dtype is not dtypes.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{dtypes.c_name(mask.dtype)}")
-    if hasattr(value, "_data"):
-        if value.dim():
-            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                               f"{value.dim()} dimension(s).")
-        value = value.item()
+    if hasattr(value, "_data") and value.dim():
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value.dim()} dimension(s).")
     if mask.shape != self.shape:   # PyTorch's message names mask first out of place, self first in place
         check_broadcast(*((self.shape, mask.shape) if inplace else (mask.shape, self.shape)))
+    if hasattr(value, "_data"):
+        return MaskedFillBackward1.apply(self, value, mask._data)
     return MaskedFillBackward0.apply(self, mask._data, value)
+
+
+class MaskedFillBackward1(MaskedFillBackward0):
+    """out = self.masked_fill(mask, value)   (value a 0-dim tensor)
+
+    self: grad.masked_fill(mask, 0)
+    value: masked_fill_backward(grad, mask)
+
+    The value went to every masked place: its gradient is the sum of grad there.
+    """
+    inputs = ("self", "value")
+
+    def forward(self, a, value, mask):
+        return super().forward(a, mask, value.astype(a.dtype))
+
+    def backward(self, grad):
+        masked = grad[np.broadcast_to(self.mask, grad.shape)]
+        return super().backward(grad), masked.sum(dtype=grad.dtype)
+
+
+def masked_fill_backward(grad, mask):
+    """The value's gradient: grad summed where the mask is set."""
+    return grad.masked_select(mask).sum()
 
 
 class RemainderBackward0(OpNode):
