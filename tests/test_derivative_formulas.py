@@ -184,6 +184,13 @@ CASES = {
     "Log10Backward0": [("log10", lambda r: [t(2, 3, low=0.5, high=2, rng=r)], lambda x: x.log10())],
     "Exp2Backward0": [("exp2", lambda r: [t(2, 3, rng=r)], lambda x: x.exp2())],
     "AsinBackward0": [("asin", lambda r: [t(2, 3, low=-0.9, high=0.9, rng=r)], lambda x: x.asin())],
+    "AsinhBackward0": [("asinh", lambda r: [t(2, 3, rng=r)], lambda x: x.asinh()),
+                       ("arcsinh", lambda r: [t(4, low=-9, high=9, rng=r)], lambda x: torch.arcsinh(x))],
+    "AcoshBackward0": [("acosh", lambda r: [t(2, 3, low=1.1, high=4, rng=r)], lambda x: x.acosh())],
+    "AtanhBackward0": [("atanh", lambda r: [t(2, 3, low=-0.9, high=0.9, rng=r)], lambda x: torch.atanh(x))],
+    "AsinhBackward1": [("asinh_", lambda r: [t(2, 3, rng=r)], modified(lambda y: y.asinh_()))],
+    "AcoshBackward1": [("acosh_", lambda r: [t(2, 3, low=1.1, high=4, rng=r)], modified(lambda y: y.acosh_()))],
+    "AtanhBackward1": [("arctanh_", lambda r: [t(2, 3, low=-0.9, high=0.9, rng=r)], modified(lambda y: y.arctanh_()))],
     "AcosBackward0": [("acos", lambda r: [t(2, 3, low=-0.9, high=0.9, rng=r)], lambda x: x.acos())],
     "AtanBackward0": [("atan", lambda r: [t(2, 3, rng=r)], lambda x: x.atan())],
     "SinhBackward0": [("sinh", lambda r: [t(2, 3, rng=r)], lambda x: x.sinh())],
@@ -209,6 +216,9 @@ CASES = {
                                          lambda g: _backward_of(lambda x: x.log_softmax(1), g, (3, 4)))],
     "NllLossBackwardBackward0": [(red, lambda r: [t(rng=r)], (lambda red: lambda g: _backward_of(
         lambda x: F.nll_loss(x, torch.tensor([0, 2, 1, 2]), reduction=red), g, (4, 3)))(red))
+        for red in ("mean", "sum")],
+    "NllLoss2DBackwardBackward0": [(red, lambda r: [t(rng=r)], (lambda red: lambda g: _backward_of(
+        lambda x: F.nll_loss(x, torch.tensor([[[0, 2], [1, 2]]]), reduction=red), g, (1, 3, 2, 2)))(red))
         for red in ("mean", "sum")],
     "ReluBackward0": [("relu", lambda r: [t(2, 3, rng=r)], lambda x: x.relu())],
     "ClampBackward1": [("both", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp(-0.5, 0.5)),
@@ -298,6 +308,15 @@ CASES = {
     "NllLossBackward0": [(red, lambda r: [t(4, 3, rng=r)],
                           (lambda red: lambda x: F.nll_loss(x, torch.tensor([0, 2, 1, 2]), reduction=red))(red))
                          for red in ("mean", "sum", "none")],
+    "NllLoss2DBackward0": [(red, lambda r: [t(2, 3, 2, 2, rng=r)],
+                            (lambda red: lambda x: F.nll_loss(x, torch.tensor([[[0, 2], [1, 1]], [[2, 0], [-100, 1]]]),
+                                                              reduction=red))(red))
+                           for red in ("mean", "sum", "none")] + [
+        ("3-d, weight, ignore_index", lambda r: [t(2, 3, 4, rng=r)],
+         lambda x: F.nll_loss(x, torch.tensor([[0, 2, 1, 2], [1, 1, 0, 2]]),
+                              torch.tensor([0.5, 2.0, 1.5], dtype=torch.float64), ignore_index=2)),
+        ("5-d, none", lambda r: [t(1, 2, 2, 1, 3, rng=r)],
+         lambda x: F.nll_loss(x, torch.tensor([[[[0, 1, 1]], [[1, 0, 0]]]]), reduction="none"))],
     "BinaryCrossEntropyBackward0": [
         (red, lambda r: [t(2, 3, low=0.1, high=0.9, rng=r), t(2, 3, low=0, high=1, rng=r)],
          (lambda red: lambda p, y: F.binary_cross_entropy(p, y, reduction=red))(red))
@@ -517,7 +536,7 @@ CASES.update({
                        ("negative decimals", lambda r: [t(2, 3, rng=r)], lambda x: (x * 100).round(decimals=-1))],
     "DivBackward2": [(str(mode), lambda r: [t(2, 3, rng=r), t(3, low=0.5, high=2, rng=r)],
                       (lambda m: lambda x, y: x.div(y, rounding_mode=m))(mode)) for mode in (None, "trunc", "floor")],
-    "DivBackward3": [(str(mode), lambda r: [t(2, 3, rng=r)], (lambda m: lambda x: x.div(-1.5, rounding_mode=m))(mode))
+    "DivBackward3": [(str(mode), lambda r: [t(2, 3, rng=r)], (lambda m: lambda x: ops.DivBackward3.apply(x, -1.5, m))(mode))
                      for mode in (None, "floor")],
     "LogcumsumexpBackward0": [("dim 1", lambda r: [t(2, 4, rng=r)], lambda x: x.logcumsumexp(1)),
                               ("dim 0, large", lambda r: [t(3, 2, low=50, high=60, rng=r)], lambda x: x.logcumsumexp(0))],
@@ -551,7 +570,10 @@ CASES.update({
 
 # Ops whose backward PyTorch refuses with a NotImplementedError of its own wording (not a not_implemented rule)
 NO_DERIVATIVE = {"Unique2Backward0": "_unique2", "UniqueDimBackward0": "unique_dim",
-                 "UniqueConsecutiveBackward0": "unique_consecutive"}
+                 "UniqueConsecutiveBackward0": "unique_consecutive",
+                 # in place, PyTorch has no derivative for these (they overwrite what it would need)
+                 "AsinhBackward1": "inplace version of asinh", "AcoshBackward1": "inplace version of acosh",
+                 "AtanhBackward1": "inplace version of atanh"}
 NO_RULE.update(dict.fromkeys(NO_DERIVATIVE, "PyTorch gives it no derivative: backward raises NotImplementedError"))
 
 

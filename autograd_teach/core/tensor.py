@@ -232,7 +232,9 @@ class Tensor(InplaceOrView, TensorMethods, OpMethods):
 
     def detach(self):
         """The same storage and version counter, no history, no grad."""
-        return self._same_storage(Tensor._wrap(self._data, self._version_box))
+        alias = self._same_storage(Tensor._wrap(self._data, self._version_box))
+        self._share_views(alias)
+        return alias
 
     def _same_storage(self, t):
         t._inference = self._inference   # the same storage: still an inference tensor, as in PyTorch

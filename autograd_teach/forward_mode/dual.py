@@ -137,7 +137,7 @@ def jvp(op, node, inputs, tangents, params, out, apply):
     """The tangent of op's output from its inputs' tangents (None: none), by its rule."""
     name = type(node).__name__
     if name not in JVP:
-        raise NotImplementedError(UNSUPPORTED.format(aten_name(name)))
+        raise NotImplementedError(UNSUPPORTED.format(getattr(node, "aten_name", None) or aten_name(name)))
     rule = JVP[name]
     if rule == LINEAR:      # a number among the inputs is a constant: its tangent is 0
         return apply(op, *[0 if not is_tensor(a) else zeros(a) if t is None else t

@@ -145,6 +145,8 @@ JVP = {
                                 "normalized_shape)",
     "EluBackwardBackward0": ELEMENT_WISE, "IndexPutImplBackward0": LINEAR,
     "MaskedFillBackward1": "self_t.masked_fill(mask, value_t)",
+    "NllLoss2DBackward0": LINEAR, "NllLoss2DBackwardBackward0": LINEAR,
+    "AsinhBackward0": ELEMENT_WISE, "AcoshBackward0": ELEMENT_WISE, "AtanhBackward0": ELEMENT_WISE,
 }
 
 

@@ -91,6 +91,8 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    if input.dim() > 2:     # one class per position: (N, C, d1, ...) and (N, d1, ...)
+        return O.nll_loss2d.nll_loss_nd(input, target, weight, reduction, ignore_index)
     return O.NllLossBackward0.apply(input, target, weight, reduction, ignore_index)
 
 

@@ -64,6 +64,9 @@ from .selection import (MaskedFillBackward0, MaskedFillBackward1, MaximumBackwar
                          RemainderBackward1)
 from .stats import CumsumBackward0, ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
 from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402
+from .nll_loss2d import NllLoss2DBackward0, NllLoss2DBackwardBackward0  # noqa: F401,E402
+from .hyperbolic import (AcoshBackward0, AcoshBackward1, AsinhBackward0, AsinhBackward1,  # noqa: F401,E402
+                         AtanhBackward0, AtanhBackward1)
 from .gelu import GeluBackward0, GeluBackwardBackward0  # noqa: F401,E402
 from .pointwise import (AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, CoshBackward0,  # noqa: F401,E402
                     ErfBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, Log10Backward0,
