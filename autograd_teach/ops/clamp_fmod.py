@@ -108,7 +108,7 @@ class ClampMinBackward0(OpNode):
 
     def forward(self, a, min):
         self.min = min
-        return np.maximum(a, min)
+        return np.where(a < min, min, a)     # -0.0 stays -0.0, as ATen's (np.maximum's sign of a tied zero varies)
 
     def backward(self, grad, a):
         return np.where(a >= self.min, grad, np.zeros((), grad.dtype))
@@ -125,7 +125,7 @@ class ClampMaxBackward0(OpNode):
 
     def forward(self, a, max):
         self.max = max
-        return np.minimum(a, max)
+        return np.where(a > max, max, a)
 
     def backward(self, grad, a):
         return np.where(a <= self.max, grad, np.zeros((), grad.dtype))

@@ -336,7 +336,7 @@ class OpMethods:
         return ReturnTypes("topk", O.TopkBackward0.apply(self, dim, indices), self._wrap(indices))
 
     def kthvalue(self, k, dim=-1, keepdim=False):
-        dim, indices = O.sorting.kth_indices(self._data, k, dim, keepdim)
+        dim, indices = O.sorting.kthvalue_indices(self._data, k, dim, keepdim)
         return ReturnTypes("kthvalue", O.KthvalueBackward0.apply(self, dim, keepdim, indices), self._wrap(indices))
 
     def median(self, dim=None, keepdim=False):
