@@ -15,7 +15,7 @@ import pytest
 
 import autograd_teach as torch
 from autograd_teach.core import engine
-from autograd_teach.core.tensor import AccumulateGrad
+from autograd_teach.core.accumulate_grad import AccumulateGrad
 
 FREED = "Trying to backward through the graph a second time"
 MODIFIED = "one of the variables needed for gradient computation has been modified by an inplace operation"

@@ -62,7 +62,7 @@ def test_relu_with_a_zero_array_is_relu_with_the_number_zero(dtype):
 @pytest.mark.parametrize("dtype", (np.float32, np.float64, np.float16))
 def test_a_first_gradient_is_copied_as_np_array_copies_it(dtype):
     import autograd_teach as torch
-    from autograd_teach.core.tensor import accumulate_grad
+    from autograd_teach.core.accumulate_grad import accumulate_grad
     for grad in adversarial_arrays(np.float32, seed=3):
         leaf = torch.zeros(grad.shape, dtype=torch.tensor(np.zeros(0, dtype)).dtype, requires_grad=True)
         with np.errstate(over="ignore"):     # 3e38 overflows float16 (np.array warns alike)

@@ -164,14 +164,18 @@ def test_backward_in_several_threads_records_each_run(autorecording):
     assert all(R.find_recording(o.grad_fn) is not None for o in outs)
 
 
-def test_sources_include_torch_record_only_when_present_and_torch_is_imported():
+def test_recording_watches_pytorch_only_once_torch_is_imported():
     # In a fresh interpreter: other test files import real torch into this one.
     code = ("import sys; from autograd_teach import viz; from autograd_teach.core import engine\n"
-            "from autograd_teach.viz import torch_record\n"
             "R = sys.modules['autograd_teach.viz.recording']\n"
-            "assert R.sources() == [engine] and 'torch' not in sys.modules, 'viz imported torch'\n"
+            "h = R.subscribe(print, {})\n"
+            "assert list(h) == ['engine'] and 'torch' not in sys.modules, 'viz imported torch'\n"
             "try:\n    import torch\nexcept ImportError:\n    print('no torch'); raise SystemExit\n"
-            "assert R.sources() == [engine, torch_record]\nprint('ok')\n")
+            "assert list(R.subscribe(print, h)) == ['engine', 'torch'] and engine.observers() == (print,)\n"
+            "backward = torch.autograd.backward\n"
+            "for handle in h.values():\n    handle.remove()\n"
+            "assert engine.observers() == () and torch.autograd.backward is backward.__wrapped__\n"
+            "print('ok')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() in ("ok", "no torch")

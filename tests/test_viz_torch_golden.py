@@ -23,12 +23,11 @@ import numpy as np
 import pytest
 
 from test_golden import TIME_LIMIT, time_limit
-from viz_torch_helpers import import_torch, name
+from viz_torch_helpers import Watching, import_torch, name
 
 torch = import_torch()
 import autograd_teach  # noqa: E402
 from autograd_teach.core import engine  # noqa: E402
-from autograd_teach.viz import torch_record  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden"
 # Programs whose graphs are known to differ from PyTorch's, each with why. Their
@@ -137,7 +136,7 @@ _real_runs = {}   # path -> PyTorch's runs, kept for the guard below
 
 def real_runs(path):
     if path not in _real_runs:
-        _real_runs[path] = record(path, torch, torch_record.add_observer)
+        _real_runs[path] = record(path, torch, Watching)
     return _real_runs[path]
 
 
@@ -228,7 +227,7 @@ def test_backward_in_threads_is_recorded_in_the_same_order_every_time():
     # MulBackward0 (w * w, w full of k) sends grad * other = k along slot 0.
     path = GOLDEN / "programs" / "misuse_threads.py"
     for _ in range(5):
-        for module, subscribe in ((torch, torch_record.add_observer), (autograd_teach, engine.add_observer)):
+        for module, subscribe in ((torch, Watching), (autograd_teach, engine.add_observer)):
             runs = record(path, module, subscribe)
             sent = [run["grads"][1][1][0].tolist() for run in runs]
             assert sent == [[float(k)] * 3 for k in range(4)], module.__name__

@@ -6,7 +6,7 @@ import threading
 import numpy as np
 import pytest
 
-from viz_torch_helpers import Log, import_torch, name
+from viz_torch_helpers import Log, Watching, import_torch, name
 
 torch = import_torch()
 from autograd_teach.viz import torch_record  # noqa: E402
@@ -18,7 +18,7 @@ ORIGINAL_GRAD = torch.autograd.grad
 @pytest.fixture
 def log():
     log = Log()
-    handle = torch_record.add_observer(log.begin)
+    handle = Watching(log.begin)
     yield log
     handle.remove()
     assert torch_record._hooked == {}           # no node keeps a hook of ours
@@ -79,7 +79,7 @@ def test_the_order_is_the_engines_not_the_graphs(log):
 
 def test_stopping_removes_the_wrappers_and_every_hook():
     log = Log()
-    handle = torch_record.add_observer(log.begin)
+    handle = Watching(log.begin)
     assert torch.autograd.backward is not ORIGINAL_BACKWARD
     x = torch.ones(3, requires_grad=True)
     y = (x * x).sum()
@@ -133,7 +133,7 @@ def test_a_run_that_fails_midway_still_ends(log):
 
 def test_begin_returning_none_skips_the_run():
     calls = []
-    handle = torch_record.add_observer(lambda roots: calls.append(roots))
+    handle = Watching(lambda roots: calls.append(roots))
     try:
         x = torch.ones(2, requires_grad=True)
         (x * 2).sum().backward()
@@ -251,8 +251,8 @@ def test_empty_and_bfloat16_gradients_come_as_numpy(log):
 
 def test_two_observers_each_see_every_run_and_removing_one_keeps_the_other():
     first, second = Log(), Log()
-    h1 = torch_record.add_observer(first.begin)
-    h2 = torch_record.add_observer(second.begin)
+    h1 = Watching(first.begin)
+    h2 = Watching(second.begin)
     try:
         x = torch.ones(2, requires_grad=True)
         (x * 2).sum().backward()
@@ -266,12 +266,12 @@ def test_two_observers_each_see_every_run_and_removing_one_keeps_the_other():
     assert torch.autograd.backward is ORIGINAL_BACKWARD
 
 
-def test_add_observer_refuses_autograd_teach_posing_as_torch(monkeypatch):
+def test_watch_refuses_autograd_teach_posing_as_torch(monkeypatch):
     import autograd_teach
     monkeypatch.setitem(sys.modules, "torch", autograd_teach)
     assert not torch_record.torch_imported()
     with pytest.raises(ImportError, match="not PyTorch"):
-        torch_record.add_observer(lambda roots: None)
+        Watching(lambda roots: None)
 
 
 def test_torch_func_and_batched_grads_work_and_are_not_recorded(log):
@@ -289,7 +289,7 @@ def test_nothing_of_the_graph_is_kept_alive_after_the_run():
     import gc
     import weakref
     seen = []
-    handle = torch_record.add_observer(lambda roots: seen.append(len(roots)))   # keeps no node
+    handle = Watching(lambda roots: seen.append(len(roots)))   # keeps no node
     try:
         x = torch.ones(3, requires_grad=True)
         y = (x.exp() * 2).sum()
@@ -301,3 +301,31 @@ def test_nothing_of_the_graph_is_kept_alive_after_the_run():
     finally:
         handle.remove()
     assert seen == [1]
+
+
+def test_one_observer_in_the_engines_registry_sees_both_engines():
+    import autograd_teach
+    from autograd_teach.core import engine
+    log = Log()
+    handle = Watching(log.begin)
+    try:
+        x = torch.ones(2, requires_grad=True)
+        (x * 2).sum().backward()
+        a = autograd_teach.ones(2, requires_grad=True)
+        (a * 2).sum().backward()
+    finally:
+        handle.remove()
+    assert [log.names(i) for i in (0, 1)] == [["SumBackward0", "MulBackward0", "AccumulateGrad"]] * 2
+    assert type(log.runs[0]["roots"][0]) is not type(log.runs[1]["roots"][0])
+    assert engine.observers() == () and torch.autograd.backward is ORIGINAL_BACKWARD
+
+
+def test_our_anomaly_mode_leaves_pytorchs_runs_alone(log):
+    import autograd_teach
+    x = torch.tensor([0.0, 1.0], requires_grad=True)
+    with autograd_teach.autograd.set_detect_anomaly(True):
+        (x / x).sum().backward()                  # PyTorch's own anomaly mode is off: the nan reaches .grad
+        a = autograd_teach.tensor([0.0, 1.0], requires_grad=True)
+        with pytest.warns(UserWarning), pytest.raises(RuntimeError, match="DivBackward0"):
+            (a / a).sum().backward()
+    assert np.isnan(x.grad.numpy()[0]) and log.names(0) == ["SumBackward0", "DivBackward0", "AccumulateGrad"]

@@ -46,3 +46,18 @@ class Log:
 
 def name(node):
     return node.name().rsplit("::", 1)[-1]
+
+
+class Watching:
+    """begin subscribed to the engine's one registry of observers while
+    torch_record watches real PyTorch's engine; .remove() ends both."""
+
+    def __init__(self, begin):
+        from autograd_teach.core import engine
+        from autograd_teach.viz import torch_record
+        self.handles = [torch_record.watch()]          # first: it refuses a torch that is not PyTorch
+        self.handles.append(engine.add_observer(begin))
+
+    def remove(self):
+        for handle in self.handles:
+            handle.remove()

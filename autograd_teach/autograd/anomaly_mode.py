@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from ..core import engine
+from ..core.node import Node
 
 _lock = threading.Lock()
 _state = {"enabled": False, "check_nan": True, "handle": None}
@@ -38,7 +39,10 @@ class _NanCheck:
 
 
 def _begin(roots):
-    return _NanCheck() if _state["check_nan"] else None
+    # Observers see real PyTorch's runs too while viz records them: those are
+    # PyTorch's anomaly mode's business, not ours.
+    ours = all(isinstance(root, Node) for root in roots)
+    return _NanCheck() if _state["check_nan"] and ours else None
 
 
 def _switch(enabled, check_nan=True):

@@ -19,7 +19,8 @@ from ..compat import messages
 from ..compat.creation import zeros_like
 from ..compat.more_functions import stack
 from ..compat.size import Size
-from ..core.tensor import Tensor, accumulate_grad
+from ..core.accumulate_grad import accumulate_grad
+from ..core.tensor import Tensor
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):

@@ -18,7 +18,7 @@ core stays small, and the machinery a learner never needs to read lives here.
 from ..core import grad_mode
 from ..core.node import Node
 from ..core.ops.multi_output import MultiOutputNode, Slots
-from ..core.tensor import AccumulateGrad, accumulate_grad, accumulate_grad_tensor
+from ..core.accumulate_grad import AccumulateGrad, accumulate_grad, accumulate_grad_tensor
 
 
 def call(node, *grads):

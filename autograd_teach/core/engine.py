@@ -15,7 +15,9 @@ torch/csrc/autograd/engine.cpp.
 Everything else is the node's business (node.py, tensor.py) or the task's:
 a `GraphTask` holds what one backward call asked for (retain_graph,
 create_graph, the inputs of autograd.grad) and a log that puts every .grad
-back if the call fails half-way. Observers (viz) subscribe with `add_observer`.
+back if the call fails half-way. Observers (viz, anomaly mode) subscribe with
+`add_observer`: the one registry, for this engine's runs and for real
+PyTorch's, which viz/torch_record.py reports to the same observers.
 
 With create_graph=True the loop is the same; only what flows through it
 changes: the gradients are Tensors instead of numpy arrays, and grad mode is
@@ -206,7 +208,7 @@ def topological_order(roots):
     return order
 
 
-# -- observers: who watches a backward run (viz.record subscribes here) --------------
+# -- observers: who watches a backward run, of this engine or of real PyTorch's ----
 
 class ObserverHandle:
     """What add_observer returns: .remove() unsubscribes (twice is harmless)."""
@@ -221,7 +223,9 @@ class ObserverHandle:
 
 
 def add_observer(begin):
-    """Watch every backward run from now on, until the handle is removed.
+    """Watch every backward run from now on, until the handle is removed:
+    this engine's, and real PyTorch's while viz/torch_record.py watches it
+    (it calls begin with PyTorch's nodes, and the watcher's step).
 
     ``begin(roots)`` is called as a run starts (roots: its root nodes) and
     returns a per-run watcher, or None to skip this run. The watcher's
@@ -246,11 +250,15 @@ def add_observer(begin):
     return ObserverHandle(begin)
 
 
+def observers():
+    """The begin callables subscribed now, in order (a copy: one may unsubscribe during a run)."""
+    with _observers_lock:
+        return tuple(_observers)
+
+
 def begin_watchers(roots):
     """One watcher per observer for a run that starts (None: it skips this run)."""
-    with _observers_lock:
-        begins = tuple(_observers)
-    return [w for w in (begin(roots) for begin in begins) if w is not None]
+    return [w for w in (begin(roots) for begin in observers()) if w is not None]
 
 
 def trace_of(watcher, create_graph):

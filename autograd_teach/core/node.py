@@ -2,8 +2,8 @@
 
 In PyTorch every op records a node (named like `MulBackward0`) whose
 `next_functions` lead to the nodes of its inputs; a leaf that requires grad
-ends in an `AccumulateGrad` node (in tensor.py, beside the Tensor whose .grad
-it fills). This file has:
+ends in an `AccumulateGrad` node (in accumulate_grad.py, with the .grad it
+fills). This file has:
 
     Node         the base of every node: name, next_functions, sequence_nr,
                  hooks, and `run`, which the engine calls

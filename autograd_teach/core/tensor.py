@@ -8,8 +8,8 @@
                    (views.py, the base class of Tensor, has that machinery)
 
 Arithmetic goes through the op classes in `ops/`; Tensor only dispatches.
-AccumulateGrad, the node that adds into a leaf's .grad, lives here too, beside
-the attribute it writes.
+AccumulateGrad, the node that adds into a leaf's .grad, is in
+accumulate_grad.py, with the attributes it writes (a base class of Tensor).
 
 The protocol: the rest of the core reads a tensor's private members only
 through these (tests/test_architecture.py checks it):
@@ -39,27 +39,22 @@ from ..compat.device import check as check_device, device
 from ..compat.size import Size
 from ..compat.storage import Storage
 from ..ops.methods import OpMethods
-from .node import Node, RemovableHandle, call_post_hooks, dual, quiet_call
+from .accumulate_grad import AccumulateGrad, LeafGrad, RetainGrad
+from .node import Node, RemovableHandle, dual
 from .tensor_methods import TensorMethods, unwrap
 from .views import InplaceOrView
-
-UINT64_MAX = 2 ** 64 - 1
 
 _CPU = device("cpu")
 
 
-class Tensor(InplaceOrView, TensorMethods, OpMethods):
+class Tensor(InplaceOrView, LeafGrad, TensorMethods, OpMethods):
     __module__ = "autograd_teach"   # type(t) prints <class 'autograd_teach.Tensor'>, as torch.Tensor; pickle finds it there
     # What every tensor has is a slot; what only some have (views, leaves with
     # hooks...) is a class default, overridden per tensor when set.
     __slots__ = ("_data", "_requires_grad", "grad_fn", "_version_box", "__dict__", "__weakref__")
-    _grad = None
     _base = None            # for a view: the tensor it views
     _view_chain = ()        # ... and the (op class, params) that made it from _base
     _retains_grad = False
-    _acc = None             # a leaf's AccumulateGrad, weakly
-    _hooks = None           # a leaf's register_hook() hooks (a non-leaf's live on its grad_fn)
-    _post_accumulate_hooks = None   # a leaf's register_post_accumulate_grad_hook() hooks
     _inference = False      # made under torch.inference_mode() (or a view or .data of such a tensor)
     _output_nr = 0          # which output of grad_fn this is: a, b = y.chunk(2) share one node
     _no_grad_view = False   # a view made under no_grad of a tensor that requires grad (its class says so: views.py)
@@ -476,98 +471,6 @@ def _check_grad(t, value):
         raise RuntimeError(f"attempting to assign a gradient of size '{_dims(value.shape)}' to a tensor "
                            f"of size '{_dims(t.shape)}'. Please ensure that the gradient and the "
                            "tensor are the same size")
-
-
-# -- the nodes that write into a tensor's .grad -----------------------------------
-
-class AccumulateGrad(Node):
-    """The sink for a leaf: adds the incoming gradient into `variable.grad`.
-    The first gradient becomes .grad (a fresh copy, so that no two leaves ever
-    share one array); later ones are added in place, as in PyTorch."""
-    sequence_nr = UINT64_MAX    # as in PyTorch: among ready nodes, leaves accumulate first
-
-    def __init__(self, variable):
-        self.variable = variable
-        self.tensor_pre_hooks = variable._hooks    # the leaf's register_hook() list (it adds it here if later)
-
-    def name(self):
-        return "torch::autograd::AccumulateGrad"
-
-    def run(self, grad, task):
-        if task.accumulate and grad is not None and self.variable._requires_grad:   # (requires_grad_(False) since)
-            accumulate_grad(self.variable, grad, task.undo)
-            if self.variable._post_accumulate_hooks:
-                call_post_accumulate_hooks(self.variable)
-        return call_post_hooks(self, (), (grad,), task) if self.post_hooks else ()
-
-
-def has_post_accumulate_hooks(leaf):
-    return bool(leaf._post_accumulate_hooks)
-
-
-def call_post_accumulate_hooks(leaf):
-    """register_post_accumulate_grad_hook: each hook sees the leaf, .grad
-    updated, and must return None (PyTorch's two errors otherwise)."""
-    for hook in list(leaf._post_accumulate_hooks):
-        out = hook(leaf)
-        if isinstance(out, Tensor):
-            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
-        if out is not None:
-            raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
-
-
-def accumulate_grad(leaf, grad, undo):
-    if isinstance(grad, Tensor):        # create_graph=True: a Tensor, added out of place
-        return accumulate_grad_tensor(leaf, grad, undo)
-    old = leaf._grad
-    if old is None:
-        undo.append((_restore_grad, leaf, None, None))
-        leaf._grad = Tensor._wrap(grad.astype(leaf._data.dtype))   # a copy (np.array's, without its argument parsing)
-    else:
-        undo.append((_restore_grad, leaf, old, old._data.copy()))
-        quiet_call(np.add, old._data, grad, old._data)     # += (inf - inf: nan, silently, as PyTorch's)
-        old._bump_version()
-
-
-def accumulate_grad_tensor(leaf, grad, undo):
-    """With create_graph=True (grad mode on), PyTorch keeps the gradient's
-    history in .grad: the first one is copied into a new tensor (grad_fn
-    CopyBackwards), later ones are added out of place (AddBackward0), so .grad
-    can be differentiated again."""
-    old = leaf._grad
-    undo.append((_restore_grad, leaf, old, None))
-    if old is None:
-        leaf._grad = O.CopyBackwards.apply(Tensor._wrap(np.empty_like(leaf._data)), grad)
-    else:
-        leaf._grad = old + grad
-
-
-def _restore_grad(t, old_grad, old_data):
-    """Undo one write into t.grad: what the engine calls when a backward fails."""
-    if old_grad is not None:
-        old_grad._data[...] = old_data
-    t._grad = old_grad
-
-
-class RetainGrad:
-    """retain_grad()'s hook on the tensor's grad_fn: the tensor keeps the
-    gradient that reaches that node. Unlike AccumulateGrad, PyTorch's hook adds
-    out of place: a new tensor each time."""
-    __slots__ = ("ref",)
-
-    def __init__(self, t):
-        self.ref = weakref.ref(t)
-
-    def __call__(self, node, grad, undo):
-        t = self.ref()
-        if t is None or t.grad_fn is not node:    # gone, or it has a newer history (in-place)
-            return
-        old = t._grad
-        undo.append((_restore_grad, t, old, None))
-        if isinstance(grad, Tensor):           # create_graph=True: keep the history, as PyTorch does
-            t._grad = grad.clone() if old is None else old + grad
-            return
-        t._grad = Tensor._wrap(np.array(grad if old is None else old._data + grad, dtype=t._data.dtype))
 
 
 class TensorHook:

@@ -10,8 +10,9 @@ does not ask.  Two ways to ask:
     Records the backward runs made while the block runs, in any thread,
     into ``rec`` (``rec.recordings``, ``rec.last``, ``rec.steps``).
 
-Both subscribe through the engines' public observer hook,
-``add_observer(begin) -> handle``: ``begin(roots)`` is called as a run
+Both subscribe through the engine's public registry of observers,
+``engine.add_observer(begin) -> handle``, which real PyTorch's runs reach
+too while viz/torch_record.py watches them: ``begin(roots)`` is called as a run
 starts and returns a watcher; ``end()`` is called when the run is over.  A
 :class:`Recorder` is such a ``begin``; each run gets a watcher of its own
 (a :class:`Recording`), so backward in several threads never shares state.
@@ -67,7 +68,7 @@ import numpy as np
 
 from ..core import engine
 from ..core.node import SavedTensor
-from ..core.tensor import AccumulateGrad, has_post_accumulate_hooks
+from ..core.accumulate_grad import AccumulateGrad, has_post_accumulate_hooks
 from . import teach, torch_record
 
 FULL_VALUES = 4096        # a gradient of at most this many elements is kept whole
@@ -82,12 +83,16 @@ SNAPSHOT_STEPS = 24
 
 
 # --- where recordings come from --------------------------------------------------------
-# Every engine that offers add_observer(begin) -> handle with the begin/step/end
-# protocol.  Ours always; real PyTorch's (viz/torch_record.py) only when that module
-# exists and the learner has imported torch: viz never imports torch itself.
-def sources():
-    """The modules whose ``add_observer`` recording subscribes to, right now."""
-    return [engine, torch_record] if torch_record.torch_imported() else [engine]
+def subscribe(begin, handles):
+    """Add to ``handles`` (a dict) what is missing for ``begin`` to watch every
+    backward run: one observer in the engine's registry, and, once the learner
+    has imported real PyTorch, torch_record's watch over its engine, which
+    reports to the same observers (viz never imports torch itself)."""
+    if "engine" not in handles:
+        handles["engine"] = engine.add_observer(begin)
+    if "torch" not in handles and torch_record.torch_imported():
+        handles["torch"] = torch_record.watch()
+    return handles
 # -----------------------------------------------------------------------------------------
 
 
@@ -874,7 +879,7 @@ def _mark(fn, create=True):
 
 
 _store = _Store()
-_auto = []                 # (source module, handle) while autorecord is on
+_auto = {}                 # subscribe's handles while autorecord is on
 _auto_lock = threading.Lock()
 
 
@@ -902,12 +907,9 @@ def autorecord(enabled=True):
     """Switch background recording on (``True``) or off (``False``).  Off until called."""
     with _auto_lock:
         if enabled:
-            have = {id(src) for src, _ in _auto}
-            for src in sources():          # a source that appeared since (torch imported) joins
-                if id(src) not in have:
-                    _auto.append((src, src.add_observer(_background)))
+            subscribe(_background, _auto)   # again: PyTorch's engine joins if torch was imported since
         else:
-            for _, handle in _auto:
+            for handle in _auto.values():
                 handle.remove()
             _auto.clear()
 
@@ -926,9 +928,9 @@ def record():
     default (bounded like background recording), so ``with record():
     loss.backward()`` then ``draw(loss)`` shows the gradients."""
     rec = Recorder(keep=_store.add)
-    handles = [src.add_observer(rec) for src in sources()]
+    handles = subscribe(rec, {})
     try:
         yield rec
     finally:
-        for handle in handles:
+        for handle in handles.values():
             handle.remove()

@@ -1,8 +1,9 @@
 """Watch real PyTorch run backward, one node at a time.
 
-``add_observer(begin)`` here is ``autograd_teach.core.engine.add_observer`` for
-real PyTorch: the same begin / step / end protocol, so the viz recorder
-watches both engines the same way.
+``watch()`` reports every real PyTorch backward run, until its handle is
+removed, to the observers of ``autograd_teach.core.engine.add_observer``: the
+one registry, so an observer (the viz recorder) subscribes once and watches
+both engines with the same begin / step / end protocol.
 
 * ``begin(roots)`` is called when a backward run starts, with its root Nodes
   (PyTorch's own ``grad_fn`` objects; ``AccumulateGrad`` for a leaf), and
@@ -17,7 +18,7 @@ watches both engines the same way.
   with the tensors backward started from: PyTorch's nodes take no weak
   references, so a watcher that keeps them can let go when those tensors go.
 
-How, with PyTorch's public API only.  While someone is subscribed,
+How, with PyTorch's public API only.  While anyone watches,
 ``torch.autograd.backward`` and ``torch.autograd.grad`` (which
 ``Tensor.backward`` calls) are wrapped.  The wrapper walks the graph from the
 roots and puts a pre-hook and a hook (``Node.register_prehook`` /
@@ -45,7 +46,7 @@ Notes, all of them PyTorch's behaviour, not ours:
   function: not recorded.
 
 Importing this module imports nothing and changes nothing; the first
-subscriber installs the wrappers, the last ``handle.remove()`` takes them
+``watch()`` installs the wrappers, the last ``handle.remove()`` takes them
 out again.
 """
 from __future__ import annotations
@@ -55,8 +56,10 @@ import sys
 import threading
 from collections import deque
 
+from ..core import engine
+
 _lock = threading.RLock()   # guards everything below (removing a handle may run inside a backward)
-_observers = []            # the subscribed begin callables, in order
+_watching = []             # a WatchHandle per watch() not removed yet
 _originals = None          # (torch.autograd, backward, grad) while wrapped; None otherwise
 _hooked = {}               # Node -> [number of runs using it, pre handle, post handle]
 _running = threading.local()   # .runs: this thread's active runs, innermost last
@@ -73,29 +76,28 @@ def torch_imported():
     return torch is not None and getattr(torch, "_C", None) is not None
 
 
-class TorchObserverHandle:
-    """What add_observer returns: ``.remove()`` unsubscribes (twice is harmless)."""
-
-    def __init__(self, begin):
-        self._begin = begin
+class WatchHandle:
+    """What watch returns: ``.remove()`` stops watching (twice is harmless)."""
 
     def remove(self):
         with _lock:
-            if self._begin in _observers:
-                _observers.remove(self._begin)
-            if not _observers:
+            if self in _watching:
+                _watching.remove(self)
+            if not _watching:
                 _unwrap()
 
 
-def add_observer(begin):
-    """Watch every real PyTorch backward run from now on, until the handle is removed."""
+def watch():
+    """Report every real PyTorch backward run from now on, until the handle is
+    removed, to the engine's observers (``engine.add_observer``)."""
     import torch
     if getattr(torch, "_C", None) is None:      # see torch_imported
         raise ImportError("torch_record watches real PyTorch, but 'torch' is not PyTorch here")
+    handle = WatchHandle()
     with _lock:
-        _observers.append(begin)
+        _watching.append(handle)
         _wrap(torch.autograd)
-    return TorchObserverHandle(begin)
+    return handle
 
 
 # --- the wrappers around torch.autograd.backward / torch.autograd.grad ------
@@ -122,11 +124,10 @@ def _unwrap():
 
 
 def _watched(original, first):
-    """``original`` (backward or grad), recorded while anyone is subscribed."""
+    """``original`` (backward or grad), reported to the engine's observers."""
     @functools.wraps(original)
     def wrapper(*args, **kwargs):
-        with _lock:
-            begins = tuple(_observers)
+        begins = engine.observers()
         tensors = args[0] if args else kwargs.get(first)
         if not begins or tensors is None or _transformed(kwargs):
             return original(*args, **kwargs)
