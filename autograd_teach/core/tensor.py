@@ -223,6 +223,8 @@ class Tensor(InplaceOrView, LeafGrad, TensorMethods, OpMethods):
     def data(self, value):
         if self._requires_grad and value._data.dtype.kind != "f":
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
+        if value._data.dtype != self._data.dtype:    # as PyTorch's set_data: later graphs get a new AccumulateGrad
+            self._acc = None
         self._data = value._data
 
     def detach(self):

@@ -100,6 +100,20 @@ class RemainderBackward1(OpNode):
         return grad, -grad * np.floor_divide(a, b)
 
 
+def keep_first_maximum(a, b):
+    """np.maximum as PyTorch's scalar loop computes it: a unless b is larger,
+    NaN if either is (so of two zeros the first, sign and all; numpy's
+    answer there depends on its SIMD loop)."""
+    out = np.where(a < b, b, a)
+    return np.where(b != b, b, out) if out.dtype.kind in "fc" else out
+
+
+def keep_first_minimum(a, b):
+    """np.minimum likewise: a unless b is smaller, NaN if either is."""
+    out = np.where(b < a, b, a)
+    return np.where(b != b, b, out) if out.dtype.kind in "fc" else out
+
+
 class MaximumBackward0(OpNode):
     """out = maximum(self, other)
 
@@ -108,7 +122,7 @@ class MaximumBackward0(OpNode):
     inputs = ("self", "other")
     saved = ("self", "other")
     elementwise = True
-    _pick = staticmethod(np.maximum)
+    _pick = staticmethod(keep_first_maximum)
     _wins = staticmethod(np.greater)
 
     def forward(self, a, b):
@@ -127,7 +141,7 @@ class MinimumBackward0(MaximumBackward0):
 
     self: where(self == other, grad / 2, grad).masked_fill(self > other, 0)
     other: where(self == other, grad / 2, grad).masked_fill(self < other, 0)"""
-    _pick = staticmethod(np.minimum)
+    _pick = staticmethod(keep_first_minimum)
     _wins = staticmethod(np.less)
 
 
