@@ -249,7 +249,7 @@ class AmaxBackward0(OpNode):
     _reduce = staticmethod(np.max)
 
     def forward(self, a, dim=(), keepdim=False):
-        self.dim = normalize_dims(dim, a.ndim) or tuple(range(a.ndim))   # dim=(): all dims
+        self.dim = (normalize_dims(dim, a.ndim) or tuple(range(a.ndim))) if a.ndim else ()   # dim=(): all dims
         self.keepdim = keepdim
         name = type(self).__name__[:4].lower()
         check_amax_dims(name, a, dim, normalize_dims(dim, a.ndim) and self.dim)
