@@ -88,3 +88,19 @@ net = torch.nn.Sequential(torch.nn.Conv2d(1, 2, 3, padding=1), torch.nn.ReLU(), 
 img, direction = rand(2, 1, 4, 4), rand(2, 1, 4, 4)
 out, tangent = jvp(net, (img, direction))
 print(out, tangent)
+
+# forward over reverse (a Hessian-vector product): the tangent of a gradient, through the backward's own nodes
+x = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5], [-1.0, 1.0, 0.0], [0.3, -0.7, 1.1]], dtype=torch.float64)
+v = torch.tensor([[1.0, 0.0, -1.0], [0.5, 2.0, 0.0], [0.0, -1.0, 1.0], [1.0, 1.0, 1.0]], dtype=torch.float64)
+w = torch.tensor([0.5, 2.0, -1.0], dtype=torch.float64, requires_grad=True)
+rm, rv = torch.tensor([0.5, -1.0, 0.0], dtype=torch.float64), torch.tensor([2.0, 0.25, 1.0], dtype=torch.float64)
+for f in (lambda d: F.batch_norm(d, None, None, training=True),
+          lambda d: F.batch_norm(d, None, None, w, training=True, eps=1e-3),
+          lambda d: F.batch_norm(d, rm, rv, w),
+          lambda d: F.conv1d(d.unsqueeze(0), torch.ones(2, 4, 2, dtype=torch.float64)),
+          lambda d: F.max_pool2d(d.reshape(1, 1, 4, 3), 2)):
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x.clone().requires_grad_(), v)
+        y = f(d)
+        g, = torch.autograd.grad((y * y * y).sum(), d, create_graph=True)
+        print(g.grad_fn.name(), fwAD.unpack_dual(g).tangent + 0.0)     # (+ 0.0: the sign of a zero aside)
