@@ -1,10 +1,13 @@
-"""torch.linalg: the norms (d2l 2.3 and 4.5 measure vectors and weights with them).
+"""torch.linalg: the norms (d2l 2.3 and 4.5 measure vectors and weights with them),
+det, inv, solve, cholesky (ops/linalg_inverse.py), and eigh, svd, slogdet and
+pinv (ops/linalg_decompositions.py).
 
-All three are one op, LinalgVectorNormBackward0, as in PyTorch: a matrix's
-Frobenius norm is the 2-norm of its entries, and linalg.norm picks a vector or
-a matrix norm from `ord` and `dim`. Matrix norms that are not sums of entries
-(ord 2, -2, 'nuc': singular values; 1, -1, inf, -inf: AmaxBackward0 of column
-sums) are not implemented here."""
+vector_norm, and matrix_norm's Frobenius norm, are one op,
+LinalgVectorNormBackward0, as in PyTorch: a matrix's Frobenius norm is the
+2-norm of its entries; linalg.norm picks a vector or a matrix norm from `ord`
+and `dim`. The other matrix norms are made of other ops, as in PyTorch: ord 2, -2, 'nuc' of the singular values
+(AmaxBackward0, AminBackward0, SumBackward1 over svdvals), 1, -1, inf, -inf
+of the column or row sums of |A| (AmaxBackward0 over LinalgVectorNormBackward0)."""
 from . import ops as O
 
 INF = float("inf")
@@ -26,9 +29,32 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     if ord == "fro":
         return vector_norm(A, 2, dim, keepdim, dtype=dtype)
-    if ord in ("nuc", 2, -2, 1, -1, INF, -INF):
-        raise NotImplementedError(f"autograd_teach: linalg.matrix_norm(ord={ord!r}) is not implemented")
-    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if ord not in ("nuc", 2, -2, 1, -1, INF, -INF):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    d0, d1 = (O.shape.check_dim(d, A.dim()) for d in dim)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
+    if dtype is not None:
+        A = A.to(dtype)
+    if ord in (1, -1, INF, -INF):       # the largest (smallest) column sum of |A|; inf: of the rows
+        if ord in (INF, -INF):
+            d0, d1 = d1, d0
+        if not keepdim and d0 < d1:
+            d1 -= 1
+        sums = vector_norm(A, 1, (d0,), keepdim)
+        return sums.amax(d1, keepdim) if ord > 0 else sums.amin(d1, keepdim)
+    return _singular_value_norm(A, ord, d0, d1, keepdim)
+
+
+def _singular_value_norm(A, ord, d0, d1, keepdim):
+    """ord 2, -2: the largest (smallest) singular value; 'nuc': their sum. The
+    two dims go last (a permute, as in PyTorch), and come back with keepdim."""
+    order = [d for d in range(A.dim()) if d not in (d0, d1)] + [d0, d1]
+    S = svdvals(A.permute(order))
+    out = S.sum(-1, keepdim) if ord == "nuc" else S.amax(-1, keepdim) if ord > 0 else S.amin(-1, keepdim)
+    if keepdim:
+        out = out.unsqueeze(-1).permute([order.index(d) for d in range(A.dim())])
+    return out
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -68,3 +94,9 @@ def solve(A, B, *, left=True):
 
 def cholesky(A, *, upper=False):
     return O.LinalgCholeskyExBackward0.apply(A, upper)
+
+
+# -- eigh, svd, slogdet, pinv (ops/linalg_decompositions.py) -------------------------------------
+eigh, eigvalsh = O.linalg_decompositions.eigh, O.linalg_decompositions.eigvalsh
+svd, svdvals = O.linalg_decompositions.svd, O.linalg_decompositions.svdvals
+slogdet, pinv = O.linalg_decompositions.slogdet, O.linalg_decompositions.pinv

@@ -31,6 +31,7 @@ MODULES = {p: ast.parse(p.read_text(), str(p)) for p in sorted(PACKAGE.rglob("*.
 PYTORCH_PUBLIC = {"_version", "_base",
                   "_parameters", "_buffers", "_modules",   # nn.Module's own dicts, as PyTorch names them
                   "_calculate_fan_in_and_fan_out",        # PyTorch's Linear.reset_parameters calls it too
+                  "_initial_step", "_update_lr",          # LRScheduler's, which PyTorch's SequentialLR calls
                   "_C"}    # real torch's C module: viz/torch_record.py asks it whether torch.func is active
 PYTHON_PUBLIC = {"_getframe"}     # sys._getframe
 PYTORCH_PUBLIC_PREFIX = "_saved_"
@@ -276,3 +277,37 @@ def test_the_tour_links_to_the_lines_it_names():
         MODULES[CORE / "node.py"], "OpNode.apply").lineno
     with pytest.raises(LookupError):
         tour.line_of("core/node.py", "OpNode.no_such_method")
+
+
+VIZ = PACKAGE / "viz"
+
+
+@pytest.mark.parametrize("path", sorted(VIZ.rglob("*.py")), ids=lambda p: str(p.relative_to(VIZ)))
+def test_no_function_in_viz_is_longer_than_40_lines(path):
+    assert not too_long(MODULES[path]), f"{path.relative_to(PACKAGE)}: {too_long(MODULES[path])}"
+
+
+# viz's pipeline, in order: the recording and the model it is read into, the
+# model's layout cost (arrange), DOT, the layout, SVG, the Diagram, the widget.
+VIZ_STAGES = ["recording", "graph", "arrange", "dot", "layout", "svg", "diagram", "widget"]
+
+
+def backward_imports(imports):
+    """(stage, earlier stage it imports) pairs: imports is {viz module: the viz modules it imports}."""
+    def stage(name):
+        parts = name.split(".")
+        return parts[2] if len(parts) > 2 and parts[2] in VIZ_STAGES else None
+    return sorted((stage(a), stage(b)) for a, bs in imports.items() for b in bs
+                  if stage(a) and stage(b) and VIZ_STAGES.index(stage(b)) > VIZ_STAGES.index(stage(a)))
+
+
+def test_viz_flows_one_way():
+    """A stage of viz's pipeline imports only stages before it (anywhere in
+    the file): no step reaches back into one that comes later."""
+    imports = {module_name(p): imported_modules(p, t) for p, t in MODULES.items() if VIZ in p.parents}
+    assert backward_imports(imports) == []
+
+
+def test_the_one_way_check_can_fail():
+    assert backward_imports({"autograd_teach.viz.dot": {"autograd_teach.viz.svg", "autograd_teach.viz.graph"},
+                             "autograd_teach.viz.recording.model": {"autograd_teach.viz.lang"}}) == [("dot", "svg")]

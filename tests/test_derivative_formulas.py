@@ -196,6 +196,7 @@ CASES = {
     "SinhBackward0": [("sinh", lambda r: [t(2, 3, rng=r)], lambda x: x.sinh())],
     "CoshBackward0": [("cosh", lambda r: [t(2, 3, rng=r)], lambda x: x.cosh())],
     "ErfBackward0": [("erf", lambda r: [t(2, 3, rng=r)], lambda x: x.erf())],
+    "ErfinvBackward0": [("erfinv", lambda r: [t(2, 3, low=-0.95, high=0.95, rng=r)], lambda x: x.erfinv())],
     "FloorBackward0": [("floor", lambda r: [t(2, 3, rng=r)], lambda x: x.floor())],
     "CeilBackward0": [("ceil", lambda r: [t(2, 3, rng=r)], lambda x: x.ceil())],
     "RoundBackward0": [("round", lambda r: [t(2, 3, rng=r)], lambda x: x.round())],
@@ -216,9 +217,6 @@ CASES = {
                                          lambda g: _backward_of(lambda x: x.log_softmax(1), g, (3, 4)))],
     "NllLossBackwardBackward0": [(red, lambda r: [t(rng=r)], (lambda red: lambda g: _backward_of(
         lambda x: F.nll_loss(x, torch.tensor([0, 2, 1, 2]), reduction=red), g, (4, 3)))(red))
-        for red in ("mean", "sum")],
-    "NllLoss2DBackwardBackward0": [(red, lambda r: [t(rng=r)], (lambda red: lambda g: _backward_of(
-        lambda x: F.nll_loss(x, torch.tensor([[[0, 2], [1, 2]]]), reduction=red), g, (1, 3, 2, 2)))(red))
         for red in ("mean", "sum")],
     "ReluBackward0": [("relu", lambda r: [t(2, 3, rng=r)], lambda x: x.relu())],
     "ClampBackward1": [("both", lambda r: [t(3, 4, rng=r)], lambda x: x.clamp(-0.5, 0.5)),
@@ -308,15 +306,6 @@ CASES = {
     "NllLossBackward0": [(red, lambda r: [t(4, 3, rng=r)],
                           (lambda red: lambda x: F.nll_loss(x, torch.tensor([0, 2, 1, 2]), reduction=red))(red))
                          for red in ("mean", "sum", "none")],
-    "NllLoss2DBackward0": [(red, lambda r: [t(2, 3, 2, 2, rng=r)],
-                            (lambda red: lambda x: F.nll_loss(x, torch.tensor([[[0, 2], [1, 1]], [[2, 0], [-100, 1]]]),
-                                                              reduction=red))(red))
-                           for red in ("mean", "sum", "none")] + [
-        ("3-d, weight, ignore_index", lambda r: [t(2, 3, 4, rng=r)],
-         lambda x: F.nll_loss(x, torch.tensor([[0, 2, 1, 2], [1, 1, 0, 2]]),
-                              torch.tensor([0.5, 2.0, 1.5], dtype=torch.float64), ignore_index=2)),
-        ("5-d, none", lambda r: [t(1, 2, 2, 1, 3, rng=r)],
-         lambda x: F.nll_loss(x, torch.tensor([[[[0, 1, 1]], [[1, 0, 0]]]]), reduction="none"))],
     "BinaryCrossEntropyBackward0": [
         (red, lambda r: [t(2, 3, low=0.1, high=0.9, rng=r), t(2, 3, low=0, high=1, rng=r)],
          (lambda red: lambda p, y: F.binary_cross_entropy(p, y, reduction=red))(red))
@@ -566,6 +555,81 @@ CASES.update({
                                   ("upper, batch", lambda r: [t(2, 3, 3, rng=r)],
                                    lambda x: torch.linalg.cholesky(_spd(x), upper=True))],
 })
+
+# -- eigh, svd, slogdet, pinv (ops/linalg_decompositions.py): distinct eigenvalues and singular values
+# (random inputs have them), and losses that do not see the sign of an eigen- or singular vector --
+def _sym(x):
+    return x + x.mT
+
+
+def _eigh_loss(a):
+    L, Q = torch.linalg.eigh(_sym(a))
+    return Q.pow(2) * L.unsqueeze(-2) + L.unsqueeze(-1).pow(2)
+
+
+def _svd_loss(a, full_matrices=False):
+    U, S, Vh = torch.linalg.svd(a, full_matrices=full_matrices)
+    k = S.shape[-1]
+    return (U[..., :k] * S.unsqueeze(-2).pow(2)).matmul(Vh[..., :k, :]) + U[..., :k].pow(2).sum() * Vh[..., 0, :]
+
+
+CASES.update({
+    "LinalgEighBackward0": [("values and vectors", lambda r: [t(3, 3, rng=r)], _eigh_loss),
+                            ("eigvalsh, batch", lambda r: [t(2, 3, 3, rng=r)], lambda a: torch.linalg.eigvalsh(_sym(a))),
+                            ("vectors only, upper", lambda r: [t(3, 3, rng=r)],
+                             lambda a: torch.linalg.eigh(_sym(a), UPLO="U").eigenvectors.pow(2))],
+    "LinalgSvdBackward0": [("square", lambda r: [t(3, 3, rng=r)], _svd_loss),
+                           ("tall, full_matrices", lambda r: [t(4, 2, rng=r)], lambda a: _svd_loss(a, True)),
+                           ("wide, batch", lambda r: [t(2, 2, 3, rng=r)], _svd_loss),
+                           ("svdvals", lambda r: [t(3, 2, rng=r)], lambda a: torch.linalg.svdvals(a)),
+                           ("torch.svd, V only", lambda r: [t(2, 3, rng=r)], lambda a: torch.svd(a).V.pow(2))],
+    "LinalgSlogdetBackward0": [("logabsdet", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.slogdet(a).logabsdet),
+                               ("logdet, batch", lambda r: [t(2, 3, 3, rng=r)], lambda a: torch.logdet(_spd(a)))],
+    "LinalgPinvBackward0": [("square", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.pinv(a)),
+                            ("tall", lambda r: [t(4, 2, rng=r)], lambda a: torch.linalg.pinv(a)),
+                            ("wide, batch", lambda r: [t(2, 2, 3, rng=r)], lambda a: a.pinverse()),
+                            ("hermitian", lambda r: [t(3, 3, rng=r)], lambda a: torch.linalg.pinv(_spd(a), hermitian=True))],
+})
+# several outputs: each node's rule reads one gradient per output, as unbind's (gradcheck, gradgradcheck
+# and tests/test_linalg_decompositions.py check them)
+NO_RULE.update(dict.fromkeys(["LinalgEighBackward0", "LinalgSvdBackward0", "LinalgSlogdetBackward0"], "several outputs"))
+# 1-D and adaptive max pooling, GroupNorm, interpolate, ConvTranspose2d (nn/functional_layers.py)
+CASES.update({
+    "AdaptiveMaxPool2DBackward0": [
+        ("overlapping windows", lambda r: [t(1, 2, 5, 7, rng=r)], lambda x: F.adaptive_max_pool2d(x, (3, 4))),
+        ("1-D, larger than the input", lambda r: [t(2, 3, rng=r)], lambda x: F.adaptive_max_pool1d(x, 5))],
+    "NativeGroupNormBackward0": [
+        ("weight and bias", lambda r: [t(2, 4, 3, rng=r), t(4, rng=r), t(4, rng=r)],
+         lambda x, w, b: F.group_norm(x, 2, w, b)),
+        ("no affine, 4-D", lambda r: [t(2, 6, 2, 2, rng=r)], lambda x: F.group_norm(x, 3, eps=1e-3)),
+        ("weight only, (N, C)", lambda r: [t(3, 4, rng=r), t(4, rng=r)], lambda x, w: F.group_norm(x, 2, w))],
+    "UpsampleNearest1DBackward0": [
+        ("size", lambda r: [t(1, 2, 3, rng=r)], lambda x: F.interpolate(x, size=7))],
+    "UpsampleNearest2DBackward0": [
+        ("scale_factor", lambda r: [t(1, 2, 2, 3, rng=r)], lambda x: F.interpolate(x, scale_factor=(2, 1.5))),
+        ("down", lambda r: [t(1, 1, 5, 4, rng=r)], lambda x: F.interpolate(x, size=(3, 3)))],
+    "UpsampleLinear1DBackward0": [
+        ("align_corners", lambda r: [t(2, 1, 4, rng=r)], lambda x: F.interpolate(x, size=7, mode="linear",
+                                                                                   align_corners=True)),
+        ("scale_factor", lambda r: [t(1, 2, 3, rng=r)], lambda x: F.interpolate(x, scale_factor=2.5, mode="linear"))],
+    "UpsampleBilinear2DBackward0": [
+        ("scale_factor", lambda r: [t(1, 2, 3, 2, rng=r)], lambda x: F.interpolate(x, scale_factor=2,
+                                                                                     mode="bilinear")),
+        ("align_corners, down", lambda r: [t(1, 1, 5, 4, rng=r)],
+         lambda x: F.interpolate(x, size=(3, 5), mode="bilinear", align_corners=True))],
+})
+CASES["NllLoss2DBackward0"] = [
+    ("cross_entropy per pixel, mean", lambda r: [t(2, 3, 2, 2, rng=r)],
+     lambda x: F.cross_entropy(x, torch.tensor([[[0, 2], [1, 1]], [[2, 0], [0, -100]]]))),
+    ("none, weight", lambda r: [t(1, 3, 2, 3, rng=r)],
+     lambda x: F.nll_loss(x, torch.tensor([[[0, 2, 1], [1, 1, 2]]]), torch.tensor([0.5, 2.0, 1.0], dtype=torch.float64),
+                          reduction="none")),
+    ("3-D, sum", lambda r: [t(2, 3, 4, rng=r)],
+     lambda x: F.nll_loss(x, torch.tensor([[0, 1, 2, 0], [2, 2, 1, 0]]), reduction="sum"))]
+CASES["ConvolutionBackward0"] = CASES["ConvolutionBackward0"] + [
+    ("conv_transpose2d, stride, output_padding, groups, bias",
+     lambda r: [t(1, 4, 3, 2, rng=r), t(4, 1, 3, 2, rng=r), t(2, rng=r)],
+     lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1, groups=2, dilation=(1, 2)))]
 
 
 # Ops whose backward PyTorch refuses with a NotImplementedError of its own wording (not a not_implemented rule)

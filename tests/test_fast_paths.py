@@ -163,12 +163,79 @@ def test_a_leaf_hook_registered_after_its_node_was_made_still_runs():
 
 @pytest.mark.parametrize("dtype", (np.float32, np.float64))
 def test_where_without_dispatch_is_np_where(dtype):
-    from autograd_teach.core.ops import pointwise
+    from autograd_teach.kernels import masks
     a = SPECIALS.astype(dtype)
-    zero = pointwise.zero_of(np.dtype(dtype))
+    zero = masks.zero_of(np.dtype(dtype))
     for cond in (a < zero, a <= zero, np.isnan(a)):
-        assert same_bits(pointwise.np_where(cond, zero, a), np.where(cond, zero, a))
-        assert same_bits(pointwise.np_where(cond, a, zero), np.where(cond, a, zero))
+        assert same_bits(masks.np_where(cond, zero, a), np.where(cond, zero, a))
+        assert same_bits(masks.np_where(cond, a, zero), np.where(cond, a, zero))
+
+
+def activation_maps(dtype, seed=0):
+    """Arrays of every size around masks.BITS_FROM, with the special values
+    mixed in, contiguous, transposed and strided."""
+    from autograd_teach.kernels import masks
+    rng = np.random.default_rng(seed)
+    for n in (1, 7, masks.BITS_FROM - 1, masks.BITS_FROM, 3 * masks.BITS_FROM + 5):
+        a = rng.standard_normal(n).astype(dtype)
+        a[rng.integers(0, n, n // 3 + 1)] = rng.choice(SPECIALS, n // 3 + 1).astype(dtype)
+        yield a
+    m = rng.standard_normal((64, 48)).astype(dtype)
+    m[::5, ::3] = -0.0
+    m[1::7] = np.nan
+    yield m
+    yield m.T
+    yield m[::2, ::-1]
+
+
+@pytest.mark.parametrize("dtype", (np.float16, np.float32, np.float64))
+def test_relu_and_its_gradient_by_bit_masks_are_np_where(dtype):
+    """kernels.relu / threshold_backward AND the bits of large maps with a mask:
+    the same bits as the where they replace (-0.0 kept, NaN kept, a +0.0 gradient)."""
+    from autograd_teach import kernels
+    rng = np.random.default_rng(1)
+    zero = dtype(0)
+    with np.errstate(all="ignore"):      # float16 overflows on SPECIALS' 3e38: inf, wanted
+        maps = list(activation_maps(dtype))
+        grads = [rng.choice(SPECIALS, a.shape).astype(dtype) * rng.standard_normal(a.shape).astype(dtype)
+                 for a in maps]
+    for a, grad in zip(maps, grads):
+        out = kernels.relu(a)
+        assert same_bits(out, np.where(a < zero, zero, a))
+        for result in (out, a):     # a holds negatives and NaN where a result would not
+            assert same_bits(kernels.threshold_backward(grad, result), np.where(result <= zero, zero, grad))
+
+
+def test_fma_in_chunks_is_one_fma():
+    """A large fma is worked in chunks of FMA_CHUNK: the same bits as one pass,
+    halfway and tiny cases included, with scalar and array operands."""
+    from autograd_teach.kernels import float32
+    rng = np.random.default_rng(2)
+    n = 2 * float32.FMA_CHUNK + 12348     # (a multiple of 5: see the reshape below)
+    assert n % 5 == 0
+    a = rng.standard_normal(n).astype(np.float32)
+    c = rng.standard_normal(n).astype(np.float32)
+    a[:12], c[:12] = SPECIALS, SPECIALS[::-1]
+    a[12:20], c[12:20] = np.float32(1 + 2 ** -23), np.float32(2 ** -25)   # sums that land halfway in float64
+    for b in (np.float32(-0.1), np.float32(3), rng.standard_normal(n).astype(np.float32)):
+        with np.errstate(all="ignore"):
+            for x, z in ((a, c), (a.reshape(-1, 5)[:, ::-1].T, c.reshape(-1, 5)[:, ::-1].T)):
+                y = b if np.ndim(b) == 0 else b.reshape(x.shape)
+                assert same_bits(float32.fma(x, y, z), float32._fma(x, y, z))
+
+
+def test_large_product_with_a_transposed_small_right_side_is_blas():
+    """F.linear's last layer on a large batch (x @ w.t() with few columns):
+    past REPLAY_WORK it is numpy's product (PyTorch's order there was not
+    found); a row-major right side keeps PyTorch's loop at any size."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((256, 256)).astype(np.float32)
+    w = rng.standard_normal((10, 256)).astype(np.float32)
+    assert same_bits(matmul_order.mm(a, w.T), np.matmul(a, w.T))
+    b = np.ascontiguousarray(w.T)
+    assert same_bits(matmul_order.mm(a, b), matmul_order._products_summed_in_order(a, b))
+    small = a[:8, :64]
+    assert same_bits(matmul_order.mm(small, w[:, :64].T), matmul_order._products_summed_in_order(small, w[:, :64].T))
 
 
 @pytest.mark.parametrize("dtype", (np.float32, np.float64))
@@ -426,3 +493,96 @@ def test_a_large_weight_gradient_is_the_same_sums_in_another_order(monkeypatch):
         monkeypatch.undo()
         assert large.shape == small.shape and large.dtype == np.float32
         np.testing.assert_allclose(large, small, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape, weight, stride, padding, dilation, groups", [
+    ((9, 1, 12, 12), (6, 1, 5, 5), 1, 2, 1, 1),       # LeNet's first layer, smaller
+    ((7, 6, 8, 8), (4, 6, 3, 3), 1, 0, 1, 1),
+    ((5, 4, 9, 8), (6, 2, 3, 3), 2, 1, 1, 2),
+    ((6, 4, 9, 8), (4, 4, 3, 2), 1, 1, 2, 1),
+    ((5, 3, 11), (4, 3, 3), 1, 1, 1, 1),
+])
+def test_convolution_by_blocks_of_samples_is_one_pass(monkeypatch, shape, weight, stride, padding, dilation, groups):
+    """ops/conv.py makes the columns a block of samples at a time (BLOCK
+    elements): the output and the input's gradient are each sample's same
+    sums, so the bits of one pass over the batch; the weight's gradient adds
+    the blocks' sums in turn, so it only agrees to rounding."""
+    from autograd_teach.ops import conv
+    rng = np.random.default_rng(4)
+    nd = len(shape) - 2
+    x = rng.standard_normal(shape).astype(np.float32)
+    x[0, 0, ..., :2] = -0.0
+    w = rng.standard_normal(weight).astype(np.float32)
+    args = ((stride,) * nd, (padding,) * nd, (dilation,) * nd)
+
+    def run():
+        out = conv._conv(x, w, *args, groups)
+        grad = np.cos(np.arange(out.size, dtype=np.float32)).reshape(out.shape)
+        extra = conv._backward_output_padding(x.shape[2:], out.shape[2:], w.shape[2:], *args)
+        return (out, conv._conv_transpose(grad, w, args[0], args[1], extra, args[2], groups),
+                conv._conv_weight(x, grad, w.shape[2:], *args, groups))
+    monkeypatch.setattr(conv, "SMALL_COLUMNS", 0)      # the large inputs' weight gradient
+    monkeypatch.setattr(conv, "BLOCK", 1 << 40)
+    whole = run()
+    monkeypatch.setattr(conv, "BLOCK", 1)              # one sample a block
+    blocks = run()
+    assert same_bits(blocks[0], whole[0]) and same_bits(blocks[1], whole[1])
+    np.testing.assert_allclose(blocks[2], whole[2], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64))
+def test_a_sum_of_one_vector_is_its_permuted_running_sum(dtype):
+    """cascade_sum of one to two vectors' worth of elements (a batch of 10's
+    loss) adds them as one running sum in _vectors_sum's order: the same bits."""
+    from autograd_teach.kernels import float32
+    rng = np.random.default_rng(5)
+    lanes = float32.LANES_BYTES // np.dtype(dtype).itemsize
+    for n in range(lanes, 2 * lanes):
+        for x in (rng.standard_normal((3, n)), rng.choice(SPECIALS, (3, n)), np.full((1, n), -0.0),
+                  rng.standard_normal((3, n)) * np.float32(2.0 ** 100)):
+            x = x.astype(dtype)
+            with np.errstate(all="ignore"):
+                assert same_bits(float32._inner_sum(x), float32._vectors_sum(x, lanes)), (n, x)
+
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64))
+def test_add_with_alpha_is_fused_up_to_its_size_then_rounds_twice(dtype):
+    """add/sub with an alpha (SGD's param.add_(grad, alpha=-lr)) is one
+    fused multiply-add up to FUSED_UP_TO elements, PyTorch's bits; past it,
+    numpy's a + alpha * b, as docs/float32.md says."""
+    from autograd_teach import kernels
+    from autograd_teach.kernels import float32
+    rng = np.random.default_rng(6)
+    for n in (float32.FUSED_UP_TO, float32.FUSED_UP_TO + 1):
+        a, b = rng.standard_normal(n).astype(dtype), rng.standard_normal(n).astype(dtype)
+        got = kernels.add_scaled(a, -0.1, b)
+        fused = kernels.fma(b, np.asarray(-0.1, dtype), a)
+        twice = a + dtype(-0.1) * b
+        assert same_bits(got, fused if n <= float32.FUSED_UP_TO else twice)
+        assert not same_bits(fused, twice)       # (the two differ at these sizes: the test can fail)
+
+
+def test_sigmoid_of_a_large_map_in_chunks_is_one_pass():
+    """kernels.sigmoid works a contiguous activation map a chunk at a time:
+    elementwise, so the bits of one pass (the specials too)."""
+    from autograd_teach.kernels import float32
+    rng = np.random.default_rng(7)
+    a = (rng.standard_normal(3 * float32.FMA_CHUNK + 7) * 30).astype(np.float32)
+    a[:len(SPECIALS)] = SPECIALS
+    with np.errstate(all="ignore"):
+        for x in (a, a.reshape(5, -1), a[::-1]):
+            assert same_bits(float32.sigmoid(x), float32._sigmoid_in_place(x))
+
+
+def test_sleef_polynomial_checked_once_is_the_fma_chain():
+    """kernels.sleef_exp's polynomial checks for double rounding once, after
+    the chain, and redoes the flagged elements: the bits of one exact fma
+    per step, on values of every scale, specials, and short values whose
+    sums land halfway between two float32."""
+    from autograd_teach.kernels import float32
+    rng = np.random.default_rng(8)
+    cases = [(rng.standard_normal(4000) * scale).astype(np.float32) for scale in (1e-30, 1e-3, 0.35, 1, 100)]
+    cases += [SPECIALS, (np.arange(-20000, 20000) / 2.0 ** 16).astype(np.float32)]
+    with np.errstate(all="ignore"):
+        for s in cases:
+            assert same_bits(float32._expf_polynomial(s), float32._expf_polynomial_fused(s))

@@ -31,13 +31,27 @@ def test_gradcheck_and_gradgradcheck(f, shapes):
     assert gradgradcheck(f, xs)
 
 
-def test_the_gradient_of_a_singular_determinant_is_the_adjugate():
-    """PyTorch 2.13 gives zeros here in float32; the derivative is the adjugate
-    (finite differences agree), which this package gives."""
+def test_the_gradient_of_a_singular_determinant_is_pytorchs():
+    """The derivative there is the adjugate (finite differences agree). PyTorch's
+    backward gives 0 where det A is exactly 0 (its LU solve of a zero right
+    side), and the adjugate with create_graph=True; so does this package (the
+    golden linalg_decompositions prints both)."""
     s = torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=torch.float64, requires_grad=True)
-    torch.linalg.det(s).backward()
-    assert np.allclose(s.grad.numpy(), [[4.0, -2.0], [-2.0, 1.0]])
-    assert gradcheck(torch.linalg.det, (s,))
+    assert np.array_equal(torch.autograd.grad(torch.linalg.det(s), s)[0].numpy(), np.zeros((2, 2)))
+    g, = torch.autograd.grad(torch.linalg.det(s), s, create_graph=True)
+    assert np.allclose(g.detach().numpy(), [[4.0, -2.0], [-2.0, 1.0]])
+    assert gradcheck(lambda a: torch.autograd.grad(torch.linalg.det(a), a, create_graph=True)[0].sum(), (s,))
+    batch = torch.stack([s.detach(), s.detach() + torch.eye(2, dtype=torch.float64)]).requires_grad_()
+    g, = torch.autograd.grad(torch.linalg.det(batch).sum(), batch, create_graph=True)   # one singular, one not
+    assert np.allclose(g.detach().numpy(), [[[4.0, -2.0], [-2.0, 1.0]], [[5.0, -2.0], [-2.0, 2.0]]])
+    assert np.array_equal(torch.autograd.grad(torch.linalg.det(batch).sum(), batch)[0].numpy()[0], np.zeros((2, 2)))
+
+
+def test_forward_mode_at_a_singular_matrix_gives_zero_as_pytorch():
+    s = torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=torch.float64)
+    with fwAD.dual_level():
+        t = fwAD.unpack_dual(torch.linalg.det(fwAD.make_dual(s, torch.ones(2, 2, dtype=torch.float64)))).tangent
+    assert t.item() == 0
 
 
 def test_inverse_of_a_singular_matrix_is_refused():

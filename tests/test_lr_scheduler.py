@@ -24,6 +24,8 @@ SCHEDULES = [
     lambda o: lr_scheduler.ExponentialLR(o, gamma=0.9),
     lambda o: lr_scheduler.CosineAnnealingLR(o, T_max=5, eta_min=0.01),
     lambda o: lr_scheduler.LinearLR(o, start_factor=0.2, total_iters=4),
+    lambda o: lr_scheduler.ConstantLR(o, factor=0.25, total_iters=3),
+    lambda o: lr_scheduler.PolynomialLR(o, total_iters=6, power=1.5),
 ]
 
 
@@ -218,3 +220,99 @@ def test_parameters_to_vector_and_back():
     assert isinstance(model.weight, nn.Parameter) and model.weight.requires_grad
     with pytest.raises(TypeError, match="expected torch.Tensor, but got: numpy.ndarray"):
         nn.utils.vector_to_parameters(np.zeros(8), model.parameters())
+
+
+# -- the schedulers that are not StepLR & co (printed against PyTorch in
+# tests/golden/programs/optim_lr_schedulers_more.py and optim_reduce_lr_on_plateau.py)
+
+def stepped(sched, n):
+    lrs = []
+    for _ in range(n):
+        sched.optimizer.step()
+        sched.step()
+        lrs.append(sched.get_last_lr()[0])
+    return lrs
+
+
+def test_warm_restarts_step_by_step_equal_the_jumps():
+    a = lr_scheduler.CosineAnnealingWarmRestarts(make_opt(), T_0=3, T_mult=2, eta_min=0.01)
+    by_step = stepped(a, 30)
+    b = lr_scheduler.CosineAnnealingWarmRestarts(make_opt(), T_0=3, T_mult=2, eta_min=0.01)
+    by_jump = []
+    for epoch in range(1, 31):
+        b.step(epoch)
+        by_jump.append(b.get_last_lr()[0])
+    assert np.allclose(by_step, by_jump, rtol=1e-12)
+    restarts = [i + 1 for i, lr in enumerate(by_step) if lr == 0.1]
+    assert restarts == [3, 9, 21]          # periods 3, 6, 12
+
+
+def test_cyclic_lr_is_periodic_and_stays_between_its_bounds():
+    lrs = stepped(lr_scheduler.CyclicLR(make_opt(), 0.01, 0.1, step_size_up=3, step_size_down=2), 25)
+    assert all(0.01 - 1e-15 <= lr <= 0.1 + 1e-15 for lr in lrs)
+    assert np.allclose(lrs[:20], lrs[5:], rtol=1e-12)
+    halving = stepped(lr_scheduler.CyclicLR(make_opt(), 0.0, 0.1, step_size_up=2, mode="triangular2"), 12)
+    assert np.allclose([max(halving[i:i + 4]) for i in (0, 4, 8)], [0.1, 0.05, 0.025])
+
+
+def test_one_cycle_peaks_at_max_lr_ends_at_min_lr_and_refuses_one_more_step():
+    opt = torch.optim.SGD([nn.Parameter(torch.ones(2))], lr=1.0, momentum=0.9)
+    sched = lr_scheduler.OneCycleLR(opt, max_lr=0.5, total_steps=20, pct_start=0.25)
+    lrs = [sched.get_last_lr()[0]] + stepped(sched, 19)
+    assert lrs[0] == pytest.approx(0.5 / 25) and max(lrs) == pytest.approx(0.5)
+    assert lrs.index(max(lrs)) == 4 and lrs[-1] == pytest.approx(0.5 / 25 / 1e4)
+    assert opt.param_groups[0]["momentum"] == pytest.approx(0.95)   # back up as the lr came down
+    opt.step()
+    sched.step()                       # step 20 of 20 is allowed ...
+    with pytest.raises(ValueError, match="Tried to step 21 times"):
+        sched.step()                   # ... the next is not
+
+
+def test_sequential_lr_is_its_parts_closed_forms_one_after_the_other():
+    opt = make_opt(lr=1.0)
+    warm = lr_scheduler.LinearLR(opt, start_factor=0.1, total_iters=4)
+    decay = lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+    seq = lr_scheduler.SequentialLR(opt, [warm, decay], milestones=[4])
+    lrs = [seq.get_last_lr()[0]] + stepped(seq, 10)
+    expected = [0.1 + 0.9 * min(t, 4) / 4 for t in range(4)] + [0.5 ** ((t - 4) // 2) for t in range(4, 15)]
+    assert np.allclose(lrs, expected[:11], rtol=1e-12)
+
+
+def test_chained_schedulers_multiply():
+    opt = make_opt(lr=1.0)
+    chain = lr_scheduler.ChainedScheduler([lr_scheduler.ExponentialLR(opt, gamma=0.9),
+                                           lr_scheduler.StepLR(opt, step_size=3, gamma=0.5)])
+    lrs = stepped(chain, 9)
+    assert np.allclose(lrs, [0.9 ** t * 0.5 ** (t // 3) for t in range(1, 10)], rtol=1e-12)
+
+
+def plateau(metrics, **kwargs):
+    opt = make_opt(lr=1.0)
+    sched = lr_scheduler.ReduceLROnPlateau(opt, **kwargs)
+    out = []
+    for m in metrics:
+        sched.step(m)
+        out.append(sched.get_last_lr()[0])
+    return out
+
+
+def test_plateau_reduces_after_patience_and_waits_out_the_cooldown():
+    assert plateau([1, 1, 1, 1, 1, 1], patience=1, factor=0.5) == [1, 1, 0.5, 0.5, 0.25, 0.25]
+    assert plateau([1, 1, 1, 1, 1, 1, 1], patience=0, factor=0.5, cooldown=2) == [1, 0.5, 0.5, 0.5, 0.25, 0.25, 0.25]
+    assert plateau([1, 2, 3, 2, 2], mode="max", patience=0, factor=0.5) == [1, 1, 1, 0.5, 0.25]
+    assert plateau([1] * 8, patience=0, factor=0.1, min_lr=0.005) == [1, 0.1, 0.010000000000000002, 0.005, 0.005,
+                                                                     0.005, 0.005, 0.005]
+
+
+def test_a_nan_metric_is_never_an_improvement():
+    assert plateau([float("nan")] * 4, patience=1, factor=0.5) == [1, 0.5, 0.5, 0.25]
+    opt = make_opt()
+    sched = lr_scheduler.ReduceLROnPlateau(opt)
+    sched.step(float("nan"))
+    assert sched.best == float("inf") and sched.num_bad_epochs == 1
+
+
+def test_plateau_thresholds():
+    # rel: 0.95 is not below 1 * (1 - 0.1); abs: it is below 1 - 0.01
+    assert plateau([1, 0.95, 0.95], patience=0, factor=0.5, threshold=0.1) == [1, 0.5, 0.25]
+    assert plateau([1, 0.95, 0.95], patience=0, factor=0.5, threshold=0.01, threshold_mode="abs") == [1, 1, 0.5]

@@ -164,7 +164,13 @@ def test_optimizer_state_dict_roundtrip():
     opt2.load_state_dict(opt.state_dict())
     assert opt2.param_groups[0]["lr"] == 0.1
     assert opt2.state[a.weight]["step"].item() == 1.0
-    assert opt2.state[a.weight]["exp_avg"] is not opt.state[a.weight]["exp_avg"]
+    # as PyTorch's: a state tensor of the parameter's dtype is taken, not copied
+    # (golden optim_nadam_radam_adamax shows it against torch)
+    assert opt2.state[a.weight]["exp_avg"] is opt.state[a.weight]["exp_avg"]
+    half = torch.optim.Adam([nn.Parameter(torch.ones(1, 2, dtype=torch.float64)), nn.Parameter(torch.ones(1))])
+    half.load_state_dict(opt.state_dict())
+    loaded = half.state[half.param_groups[0]["params"][0]]
+    assert loaded["exp_avg"].dtype == torch.float64 and loaded["step"] is opt.state[a.weight]["step"]
 
 
 def test_dataloader_draws_its_base_seed_even_without_shuffle():

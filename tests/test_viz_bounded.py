@@ -73,7 +73,7 @@ def test_autorecord_on_real_torch_keeps_no_input_of_1500_steps(clean):
     alive, grown = train(torch, 1500)
     assert alive == 0
     assert grown < 50, grown
-    assert len(R._store) <= 1                    # only a recording whose graph lives is kept
+    assert len(R.store._store) <= 1                    # only a recording whose graph lives is kept
 
 
 @pytest.mark.parametrize("how", ["autorecord", "record"])
@@ -126,12 +126,12 @@ def test_the_store_counts_the_chain_rules_numbers(clean):
 
 def test_a_dropped_torch_recording_lets_go_of_its_nodes_and_says_so(clean, monkeypatch):
     torch = import_torch()
-    monkeypatch.setattr(R, "BUDGET", 1)          # every new recording drops the one before
+    monkeypatch.setattr(R.limits, "BUDGET", 1)          # every new recording drops the one before
     viz.autorecord(True)
     w = torch.ones(3, requires_grad=True)
     first = (w * 2).sum()
     first.backward()
-    (old,) = R._store._recent
+    (old,) = R.store._store._recent
     second = (w * 3).sum()
     second.backward()
     assert not old.alive()                        # dropped: its nodes let go though `first` lives

@@ -117,12 +117,12 @@ def test_large_gradients_are_kept_as_summaries():
 
 
 def test_store_is_bounded_and_says_when_a_recording_was_dropped(autorecording, monkeypatch):
-    monkeypatch.setattr(R, "BUDGET", 1)       # room for one recording only
+    monkeypatch.setattr(R.limits, "BUDGET", 1)       # room for one recording only
     first, _ = square_mean()
     first.backward()
     second, _ = square_mean()
     second.backward()
-    assert len(R._store) == 1
+    assert len(R.store._store) == 1
     d = viz.draw(first)
     assert d.steps is None and d.why == "caption.dropped"
     assert "dropped to keep memory bounded" in d.source

@@ -119,6 +119,5 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_gra
                         "Tensor out = None)")
     dt = dtypes.as_dtype(dtype) or dtypes.default_float
     shape = _size(tuple(size) if isinstance(size, (tuple, list)) else (size,))
-    if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    random.check_std(std)
     return _finish(random.normal(shape, mean, std, dt.np, generator), None, requires_grad)

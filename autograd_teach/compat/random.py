@@ -205,6 +205,15 @@ def uniform(shape, low, high, np_dtype, generator=None):
 # Normal (native/cpu/DistributionTemplates.h: normal_kernel)
 # ---------------------------------------------------------------------------
 
+def check_std(std):
+    """PyTorch refuses a negative or nan std (a number or an array) before it draws."""
+    if isinstance(std, np.ndarray):
+        if not (std >= 0).all():
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    elif not std >= 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {float(std):g}")    # C++'s way: -1, nan
+
+
 def normal(shape, mean, std, np_dtype, generator=None):
     """randn / Tensor.normal_."""
     n = int(np.prod(shape, dtype=np.int64))

@@ -57,7 +57,7 @@ def _exponential_trick(rows, num_samples, generator):
 def _inverse_cdf(rows, num_samples, generator):
     out = np.empty((rows.shape[0], num_samples), dtype=np.int64)
     for i, row in enumerate(rows):
-        if (row < 0).any():
+        if not (row >= 0).all():             # nan too, as PyTorch's check reads
             raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
         if not np.isfinite(row).all():
             raise RuntimeError("invalid multinomial distribution (encountering probability entry = infinity or NaN)")

@@ -10,6 +10,7 @@ import numpy as np
 
 from . import dtypes
 from .. import ops as O
+from ..core.node import check_broadcast
 from ..core.ops.shape import check_dim
 
 
@@ -64,6 +65,16 @@ def swapaxes(input, axis0, axis1):
 
 def broadcast_to(input, size):
     return input.expand(size)
+
+
+def broadcast_tensors(*tensors):
+    """Each tensor expanded to the shape they broadcast to; one already of
+    that shape is returned itself, as PyTorch returns it."""
+    shape = ()
+    for t in tensors:
+        check_broadcast(shape, tuple(t.shape))
+        shape = np.broadcast_shapes(shape, tuple(t.shape))
+    return tuple(t if tuple(t.shape) == shape else t.expand(shape) for t in tensors)
 
 
 def atleast_1d(*tensors):

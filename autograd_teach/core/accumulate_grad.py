@@ -8,8 +8,9 @@ backward that fails half-way puts each .grad back (`restore_grad`).
 
 `LeafGrad` is a base class of Tensor, as views.py's InplaceOrView is: the
 attributes backward writes (.grad, and what a leaf keeps for it) are this
-module's own, and every Tensor is a LeafGrad, which is how this module, which
-tensor.py imports, tells a Tensor from a numpy array.
+module's own, and since every Tensor is a LeafGrad, `isinstance(g, LeafGrad)`
+tells a Tensor from a numpy array here without importing tensor.py (which
+imports this module).
 """
 import weakref
 

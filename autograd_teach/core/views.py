@@ -177,7 +177,7 @@ class InplaceOrView:
         if self.is_inference() and not grad_mode.is_inference_mode_enabled():
             raise RuntimeError(INFERENCE_INPLACE)
         self._check_inplace(view)
-        if any(st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape)):   # an expand()
+        if self._data.size and any(st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape)):  # expand
             raise RuntimeError(EXPAND_OVERLAP)
         if not (view or read_first):     # (x[index] = v checks the region it writes: indexing.setitem)
             for a in args:

@@ -1,26 +1,60 @@
 """Multinomial(total_count, probs): counts of total_count categorical draws
-(torch/distributions/multinomial.py)."""
+(torch/distributions/multinomial.py). Sampling only: log_prob needs lgamma,
+which the package does not have yet."""
 import numpy as np
 
+from ..compat.creation import full
 from ..compat.size import Size
 from ..core.tensor import Tensor
+from . import constraints
 from .categorical import Categorical
+from .distribution import Distribution
 
 
-class Multinomial:
+class Multinomial(Distribution):
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
         if not isinstance(total_count, int):
             raise NotImplementedError("inhomogeneous total_count is not supported")
         self.total_count = total_count
         self._categorical = Categorical(probs=probs, logits=logits)
-        self.batch_shape = self._categorical.batch_shape
-        self.event_shape = Size(self._categorical.probs.shape[-1:])
+        if total_count < 0 and self._validate_args:      # the default: PyTorch's Binomial is built without
+            self._refuse_negative_count()                 # validate_args, as the Categorical above
+        batch_shape = self._categorical.batch_shape
+        event_shape = self._categorical.param_shape[-1:]
+        super().__init__(batch_shape, event_shape, validate_args=validate_args)
+
+    def _refuse_negative_count(self):
+        """PyTorch's Multinomial builds a Binomial(total_count, probs), whose
+        validation refuses the count: its message, naming the Binomial."""
+        count = full(self.probs.shape, float(self.total_count), dtype=self.probs.dtype)
+        shown = lambda t: t if t.numel() == 1 else t.size()      # noqa: E731  (Distribution.__repr__'s rule)
+        raise ValueError(f"Expected parameter total_count (Tensor of shape {tuple(count.shape)}) of distribution "
+                         f"Binomial(total_count: {shown(count)}, probs: {shown(self.probs)}) to satisfy the "
+                         f"constraint IntegerGreaterThan(lower_bound=0), but found invalid values:\n{count}")
+
+    @property
+    def mean(self):
+        return self.probs * self.total_count
+
+    @property
+    def variance(self):
+        return self.total_count * self.probs * (1 - self.probs)
+
+    @property
+    def logits(self):
+        return self._categorical.logits
 
     @property
     def probs(self):
         return self._categorical.probs
 
-    def sample(self, sample_shape=()):
+    @property
+    def param_shape(self):
+        return self._categorical.param_shape
+
+    def sample(self, sample_shape=Size()):
         """total_count categorical draws per sample, counted per outcome."""
         sample_shape = Size(sample_shape)
         draws = self._categorical.sample(Size((self.total_count,)) + sample_shape)._data
@@ -28,6 +62,3 @@ class Multinomial:
         k = self.event_shape[0]
         counts = (draws[..., None] == np.arange(k)).sum(axis=-2)
         return Tensor._wrap(counts.astype(self.probs._data.dtype))
-
-    def __repr__(self):
-        return "Multinomial()"

@@ -59,7 +59,7 @@ JVP = {
     **dict.fromkeys([
         "AbsBackward0", "SqrtBackward0", "SigmoidBackward0", "TanhBackward0", "ReluBackward0",
         "SgnBackward0", "SignBackward0", "CeilBackward0", "FloorBackward0", "RoundBackward0", "TruncBackward0",
-        "FracBackward0", "RsqrtBackward0", "ErfBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0",
+        "FracBackward0", "RsqrtBackward0", "ErfBackward0", "ErfinvBackward0", "AsinBackward0", "AcosBackward0", "AtanBackward0",
         "TanBackward0", "SinhBackward0", "CoshBackward0", "Expm1Backward0", "Exp2Backward0", "Log2Backward0",
         "Log10Backward0", "Log1PBackward0", "LeakyReluBackward0", "LeakyReluBackward1", "GeluBackward0",
         "EluBackward0", "EluBackward1", "SoftplusBackward0", "HardtanhBackward0", "HardsigmoidBackward0",
@@ -101,12 +101,17 @@ JVP = {
     "LogsumexpBackward0": "logsumexp_jvp(self_p, self_t, dim, keepdim)",
     "LinalgVectorNormBackward0": "norm_jvp(self_p, self_t, ord, result, dim, keepdim)",
     "SortBackward0": "self_t.gather(dim, indices)",
-    "LinalgDetBackward0": "result * (A_p.inverse().mT * A_t).sum([-2, -1])",
+    "LinalgDetBackward0": "linalg_det_jvp(A_p, A_t, result)",
     "LinalgInvExBackward0": "-result.matmul(A_t).matmul(result)",
     "LinalgSolveExBackward0": "linalg_solve(A_p, B_t - (A_t.matmul(result.unsqueeze(-1)).squeeze(-1) if vector "
                               "else A_t.matmul(result)))",
     "LinalgCholeskyExBackward0": "cholesky_jvp(A_t, result.mT if upper else result).mT if upper "
                                  "else cholesky_jvp(A_t, result)",
+    # several outputs: the rule gives one tangent per output (ops/linalg_decompositions.py)
+    "LinalgEighBackward0": "linalg_eig_jvp(A_t, eigenvalues, eigenvectors)",
+    "LinalgSvdBackward0": "linalg_svd_jvp(A_t, U, S, Vh, full_matrices)",
+    "LinalgSlogdetBackward0": "slogdet_jvp(A_p, A_t, sign)",
+    "LinalgPinvBackward0": "pinv_jvp(self_p, result, self_t)",
     "RoundBackward1": ELEMENT_WISE, "BernoulliBackward0": ELEMENT_WISE, "BernoulliBackward1": ELEMENT_WISE,
     "DivBackward2": "(self_t - other_t * result) / other_p if rounding_mode is None else zeros_like(result)",
     "DivBackward3": "self_t / other if rounding_mode is None else zeros_like(result)",
@@ -145,8 +150,12 @@ JVP = {
                                 "normalized_shape)",
     "EluBackwardBackward0": ELEMENT_WISE, "IndexPutImplBackward0": LINEAR,
     "MaskedFillBackward1": "self_t.masked_fill(mask, value_t)",
-    "NllLoss2DBackward0": LINEAR, "NllLoss2DBackwardBackward0": LINEAR,
     "AsinhBackward0": ELEMENT_WISE, "AcoshBackward0": ELEMENT_WISE, "AtanhBackward0": ELEMENT_WISE,
+    # adaptive max pooling, GroupNorm, upsampling (nn/functional_layers.py)
+    "AdaptiveMaxPool2DBackward0": "self_t.flatten(-2).gather(-1, result1.flatten(-2)).view_as(result)",
+    "NativeGroupNormBackward0": "group_norm_jvp(input_p, input_t, weight_p, weight_t, bias_t, result1, result2)",
+    **dict.fromkeys(["UpsampleNearest1DBackward0", "UpsampleNearest2DBackward0", "UpsampleLinear1DBackward0",
+                     "UpsampleBilinear2DBackward0", "NllLoss2DBackward0"], LINEAR),
 }
 
 
@@ -217,5 +226,21 @@ def bce_backward_jvp(grad_output_p, grad_output_t, self_p, self_t, target_p, tar
     return out / self_p.numel() if reduction == "mean" else out
 
 
+def group_norm_jvp(input_p, input_t, weight_p, weight_t, bias_t, result1, result2):
+    """xhat's tangent, rstd * (t - mean(t) - xhat * mean(xhat * t)) over each
+    (sample, group) row, times weight, plus xhat times weight's tangent, plus bias's."""
+    n, group = result1.shape
+    rows = input_p.reshape(n, group, input_p.numel() // max(n * group, 1))
+    mean, rstd = result1.unsqueeze(-1), result2.unsqueeze(-1)
+    xhat = (rows - mean) * rstd
+    t = input_t.reshape(rows.shape)
+    xhat_t = (rstd * (t - t.mean(-1, True) - xhat * (xhat * t).mean(-1, True))).reshape(input_p.shape)
+    xhat = xhat.reshape(input_p.shape)
+    channel = (-1,) + (1,) * (input_p.dim() - 2)
+    per_channel = [p.reshape(channel) if hasattr(p, "reshape") else p for p in (weight_p, weight_t, bias_t)]
+    return xhat_t * per_channel[0] + xhat * per_channel[1] + per_channel[2]
+
+
 HELPERS = {"sum_over": sum_over, "logsumexp_jvp": logsumexp_jvp, "norm_jvp": norm_jvp,
-           "cholesky_jvp": cholesky_jvp, "bce_backward_jvp": bce_backward_jvp, **jvp_nn.HELPERS}
+           "cholesky_jvp": cholesky_jvp, "bce_backward_jvp": bce_backward_jvp, "group_norm_jvp": group_norm_jvp,
+           **jvp_nn.HELPERS}

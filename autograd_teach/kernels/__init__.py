@@ -18,6 +18,7 @@ code reads as the math: `kernels.exp(a)` where numpy would say `np.exp(a)`.
     rowwise_moments      LayerNorm's mean and variance (moments_order.py)
     batch_norm_moments, batch_norm_grad_sums, batch_norm_update_running   BatchNorm's (batch_norm_order.py)
     softmax, log_softmax (and _backward), softmax_sum: SoftMaxKernel.cpp (softmax_order.py)
+    relu, threshold_backward   relu and its gradient, large maps masked by their bits (masks.py)
 
 float64 inputs go straight to numpy everywhere.
 """
@@ -31,4 +32,5 @@ from .matmul_order import addmm_product, dot, matmul, mm  # noqa: F401
 from .batch_norm_order import (BATCH_NORM_LANES, batch_norm_grad_sums, batch_norm_moments,  # noqa: F401
                                batch_norm_update_running)
 from .moments_order import fma_as, rowwise_moments  # noqa: F401
+from .masks import relu, threshold_backward  # noqa: F401
 from .softmax_order import log_softmax, log_softmax_backward, softmax, softmax_backward, softmax_sum  # noqa: F401

@@ -57,6 +57,16 @@ def sigmoid(a):
         return via_float64(lambda x: 1 / (1 + np.exp(-x)), a)
     if a.dtype != FLOAT32 or a.size < IN_PLACE:
         return 1 / (1 + via_float64(np.exp, -a))
+    if not a.flags.c_contiguous or a.size <= FMA_CHUNK:
+        return _sigmoid_in_place(a)
+    out = np.empty(a.shape, FLOAT32)      # an activation map: a chunk at a time, as fma (the same bits)
+    flat, into = a.reshape(-1), out.reshape(-1)
+    for i in range(0, a.size, FMA_CHUNK):
+        into[i:i + FMA_CHUNK] = _sigmoid_in_place(flat[i:i + FMA_CHUNK])
+    return out
+
+
+def _sigmoid_in_place(a):
     x = a.astype(FLOAT64)
     np.negative(x, out=x)
     out = np.exp(x, out=x).astype(FLOAT32)
@@ -157,6 +167,9 @@ def _row_sum(x):
 
 # the order row_sum adds 5 to 7 elements in: x[ILP:] into the first of ILP accumulators
 _SHORT_ORDER = {n: np.array([0, *range(ILP, n), *range(1, ILP)]) for n in range(ILP + 1, 2 * ILP)}
+# ... and the order of n elements of which the first `lanes` fill one vector (float32: 8 lanes, float64: 4)
+_ONE_VECTOR_ORDER = {(lanes, n): np.array([*range(lanes, n), *range(lanes)])
+                     for lanes in (4, 8) for n in range(lanes, 2 * lanes)}
 
 
 def _inner_sum(x):
@@ -167,6 +180,14 @@ def _inner_sum(x):
         if n > ILP:
             x = x[..., _SHORT_ORDER[n]]
         return np.add.accumulate(x, axis=-1)[..., -1]
+    if n < 2 * lanes:   # one vector, whose lanes are its elements: _vectors_sum's order, in one call
+        return np.add.accumulate(x[..., _ONE_VECTOR_ORDER[lanes, n]], axis=-1)[..., -1]
+    return _vectors_sum(x, lanes)
+
+
+def _vectors_sum(x, lanes):
+    """vectorized_inner_sum over x's last axis of at least one vector of lanes."""
+    n = x.shape[-1]
     rows = np.moveaxis(x, -1, 0)
     v = n // lanes
     vectors = rows[:v * lanes].reshape((v, lanes) + rows.shape[1:])
@@ -308,13 +329,21 @@ def sub_product(c, a, b):
 def add_scaled(a, alpha, b):
     """a + alpha * b rounded once: PyTorch's add/sub kernels with an alpha
     are one fused multiply-add (alpha rounded to the dtype first), as
-    `param.add_(grad, alpha=-lr)` in every optimizer."""
+    `param.add_(grad, alpha=-lr)` in every optimizer. Past FUSED_UP_TO
+    elements (a large weight's update) numpy's a + alpha * b, rounded twice:
+    the exact fma costs ten times that, and a gradient that large came from a
+    BLAS product whose last bits are not PyTorch's anyway (docs/float32.md)."""
     dtype = np.result_type(a, b)
+    if dtype != FLOAT64 and dtype != FLOAT32:
+        return a + alpha * b
+    if max(np.size(a), np.size(b)) > FUSED_UP_TO:
+        return a + dtype.type(alpha) * b
     if dtype == FLOAT64:
         return fma64(b, np.float64(alpha), a)
-    if dtype != FLOAT32:
-        return a + alpha * b
     return fma(b, np.float32(alpha), a)
+
+
+FUSED_UP_TO = 1 << 16
 
 
 def power(a, exponent):
@@ -377,7 +406,24 @@ def fma(a, b, c):
     when the first landed exactly halfway between two float32 (or below
     float32's normal range): those few are redone with a round-to-odd float64
     sum, which then rounds correctly (random.fma32 explains it). Large arrays
-    are worked on in place: a fresh 1 MB temporary costs more than the sum."""
+    are worked on in chunks (an optimizer's update of a whole weight)."""
+    size = getattr(a, "size", 1)
+    if size > 2 * FMA_CHUNK and all(np.ndim(v) == 0 or v.shape == a.shape for v in (b, c)):
+        flat = [v.reshape(-1) if np.ndim(v) else v for v in (a, b, c)]
+        out = np.empty(size, FLOAT32)
+        for i in range(0, size, FMA_CHUNK):
+            out[i:i + FMA_CHUNK] = _fma(*(v[i:i + FMA_CHUNK] if np.ndim(v) else v for v in flat))
+        return out.reshape(a.shape)
+    return _fma(a, b, c)
+
+
+# Elements per pass of a large fma: its float64 sums stay in the cache, and
+# no temporary is so large that the C library maps it afresh from the system
+# on every call (a 1.6 MB one cost more in page faults than the sum itself).
+FMA_CHUNK = 1 << 16
+
+
+def _fma(a, b, c):
     s = np.multiply(a, b, dtype=FLOAT64)
     if type(s) is not np.ndarray:              # 0-d inputs give a scalar
         s = np.asarray(s)
@@ -386,10 +432,12 @@ def fma(a, b, c):
     else:
         s = np.add(s, c, dtype=FLOAT64)
     out = s.astype(FLOAT32)
+    redo = np.abs(out) < _TINY
+    if np.count_nonzero(redo):      # an exact 0 (softmax's shifted maximum, a zero gradient) rounds right
+        redo &= s != 0
     low = s.view(np.int64)
     low &= _DROPPED_BITS                       # (s is not needed any more)
-    redo = low == _HALFWAY
-    redo |= np.abs(out) < _TINY
+    redo |= low == _HALFWAY
     if np.count_nonzero(redo):
         a, b, c = np.broadcast_arrays(*(np.asarray(v, FLOAT32) for v in (a, b, c)))
         out[redo] = _round_to_odd(*_two_sum(a[redo].astype(FLOAT64) * b[redo], c[redo].astype(FLOAT64)))
@@ -398,6 +446,36 @@ def fma(a, b, c):
 
 _DROPPED_BITS, _HALFWAY = np.int64(0x1FFFFFFF), np.int64(0x10000000)   # float64's 29 bits below float32's
 _TINY = np.float32(2.0 ** -125)
+
+
+def _expf_polynomial(s):
+    """SLEEF's polynomial in s, one fused multiply-add per coefficient:
+    the fma chain of _expf_polynomial_fused, with its check for a sum that
+    rounds twice done once at the end. No step's sum can be tiny here (each
+    adds a coefficient of at least 2e-4 to a product whose last bit is far
+    above 2**-125), so only a sum that lands halfway between two float32
+    can round wrong, and those elements are redone step by step."""
+    s64 = s.astype(FLOAT64)
+    u = np.full_like(s, _EXPF_POLY[0])
+    halfway = np.zeros(s.shape, bool)
+    for c in _EXPF_POLY[1:]:
+        t = u.astype(FLOAT64)
+        t *= s64                                  # exact: 24 + 24 bits
+        t += np.float64(np.float32(c))
+        u = t.astype(FLOAT32)
+        low = t.view(np.int64)
+        low &= _DROPPED_BITS
+        halfway |= low == _HALFWAY
+    if np.count_nonzero(halfway):
+        u[halfway] = _expf_polynomial_fused(s[halfway])
+    return u
+
+
+def _expf_polynomial_fused(s):
+    u = np.full_like(s, _EXPF_POLY[0])
+    for c in _EXPF_POLY[1:]:
+        u = fma(u, s, np.float32(c))
+    return u
 
 
 _EXPF_POLY = (0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359,
@@ -418,9 +496,6 @@ def sleef_exp(d):
     q = np.rint(d * f32(1.4426950408889634))
     s = fma(q, f32(-0.693145751953125), d)
     s = fma(q, f32(-1.428606765330187045e-06), s)
-    u = np.full_like(s, f32(_EXPF_POLY[0]))
-    for c in _EXPF_POLY[1:]:
-        u = fma(u, s, f32(c))
-    u = f32(1) + fma(s * s, u, s)
+    u = f32(1) + fma(s * s, _expf_polynomial(s), s)
     out = np.ldexp(u, np.clip(np.nan_to_num(q), -200, 200).astype(np.int32)).astype(np.float32)
     return np.where(d < f32(-104), f32(0), np.where(d > f32(88.72283935546875), f32(np.inf), out))

@@ -15,3 +15,8 @@ from .modules.loss import HuberLoss, KLDivLoss, SmoothL1Loss  # noqa: F401,E402
 from .modules.container import ModuleDict, ParameterDict, ParameterList  # noqa: F401,E402
 from .modules.flatten import Unflatten  # noqa: F401,E402
 from .modules.rnn import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase  # noqa: F401,E402
+from .modules.pooling import (AdaptiveAvgPool1d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,  # noqa: F401,E402
+                              MaxPool1d)
+from .modules.normalization import GroupNorm  # noqa: F401,E402
+from .modules.upsampling import Upsample  # noqa: F401,E402
+from .modules.conv import ConvTranspose2d  # noqa: F401,E402

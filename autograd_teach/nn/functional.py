@@ -7,6 +7,8 @@ import numpy as np
 from .. import ops as O
 from ..compat import dtypes, random
 from ..compat.creation import from_numpy, zeros
+from ..core.grad_mode import is_grad_enabled
+from ..core.node import check_broadcast
 
 
 def mse_loss(input, target, reduction="mean"):
@@ -18,9 +20,20 @@ def mse_loss(input, target, reduction="mean"):
     return O.MseLossBackward0.apply(input, target, reduction)
 
 
-def binary_cross_entropy_with_logits(input, target, reduction="mean"):
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    """weight multiplies each element's loss; pos_weight (one per class, the
+    last dim) the positive term only: > 1 counts positives more (a rare class)."""
+    if size_average is not None or reduce is not None:
+        raise NotImplementedError("autograd_teach: size_average and reduce are deprecated; use reduction=")
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    for name, w in (("weight", weight), ("pos_weight", pos_weight)):
+        if w is not None and w.requires_grad and is_grad_enabled():
+            raise RuntimeError(f"The function 'binary_cross_entropy_with_logits' is not differentiable with respect "
+                               f"to argument '{name}'. This input cannot have requires_grad True.")
     dtypes.check_floating(input.dtype, "log_sigmoid_cpu")
     if target.dtype is dtypes.bool_:       # PyTorch's kernel computes 1 - target
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
@@ -28,7 +41,23 @@ def binary_cross_entropy_with_logits(input, target, reduction="mean"):
     if not target.is_floating_point():     # ... in place, in a tensor of target's dtype
         raise RuntimeError(f"result type {dtypes.result_type(input, target).legacy_name} can't be cast to the "
                            f"desired output type {target.dtype.legacy_name}")
-    return O.BinaryCrossEntropyWithLogitsBackward0.apply(input, target, reduction, target.dtype)
+    if pos_weight is not None:             # PyTorch: (pos_weight - 1).mul(target), then into log_sigmoid(input)
+        _check_in_place_broadcast(input.shape, _broadcast(pos_weight.shape, target.shape))
+    if weight is not None:                 # PyTorch: loss.mul_(weight)
+        _check_in_place_broadcast(input.shape, _broadcast(input.shape, weight.shape))
+    return O.BinaryCrossEntropyWithLogitsBackward0.apply(input, target, reduction, target.dtype, weight, pos_weight)
+
+
+def _broadcast(a, b):
+    """The shape a and b broadcast to, or PyTorch's error."""
+    check_broadcast(tuple(a), tuple(b))
+    return np.broadcast_shapes(tuple(a), tuple(b))
+
+
+def _check_in_place_broadcast(shape, broadcast):
+    """An in-place op cannot grow its output."""
+    if tuple(shape) != tuple(broadcast):
+        raise RuntimeError(f"output with shape {list(shape)} doesn't match the broadcast shape {list(broadcast)}")
 
 
 def relu(input, inplace=False):
@@ -91,7 +120,7 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
-    if input.dim() > 2:     # one class per position: (N, C, d1, ...) and (N, d1, ...)
+    if input.dim() > 2 and input.shape[0] == (target.shape[0] if target.dim() else 0):   # per pixel (ops/nll_loss2d.py)
         return O.nll_loss2d.nll_loss_nd(input, target, weight, reduction, ignore_index)
     return O.NllLossBackward0.apply(input, target, weight, reduction, ignore_index)
 
@@ -588,3 +617,9 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
         raise NotImplementedError("autograd_teach: F.normalize(out=...)")
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denom
+
+
+# --- 1-D and adaptive max pooling, group_norm, interpolate, conv_transpose2d ---
+from .functional_layers import (adaptive_avg_pool1d, adaptive_max_pool1d, adaptive_max_pool2d,  # noqa: F401,E402
+                                avg_pool1d, conv_transpose2d, group_norm, interpolate, max_pool1d,
+                                upsample)

@@ -30,7 +30,46 @@ rule *is* the backward: the engine evaluates it on Tensors with grad mode on
 can be differentiated again; where a rule calls a helper that PyTorch records
 as one node (tanh_backward -> TanhBackwardBackward0), that node is an op here
 too, with a rule of its own.
+
+Adding an op: write its class in the module of its family (or a new one),
+with the Tensor methods it gives declared beside it,
+
+    TENSOR_METHODS = {"unique": unique, "unique_consecutive": unique_consecutive}
+
+and import the module below (`from . import unique`): its node classes are
+then `O.<Name>` (`__getattr__` below finds them), and ops/methods.py
+adds its methods to Tensor. Importing names here, and writing the methods in
+ops/methods.py, is the older way, and still works.
 """
+import types
+
+from ..core.node import Node
+
+
+def op_modules():
+    """The op modules imported so far (this folder's and core/ops'), in import order."""
+    return [m for m in list(globals().values()) if isinstance(m, types.ModuleType)
+            and m.__name__.startswith((__name__ + ".", "autograd_teach.core.ops."))]
+
+
+def __getattr__(name):
+    """O.<Name> for a node class of an op module imported whole below (from .
+    import gelu), found on first use and kept: such a module needs no list of
+    names here. One name for two classes is refused."""
+    found = {vars(m)[name] for m in op_modules() if name[:1].isupper() and _defines_node(m, name)}
+    if len(found) > 1:
+        raise ImportError(f"two op classes named {name}: in " + " and ".join(sorted(c.__module__ for c in found)))
+    if not found:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = globals()[name] = found.pop()
+    return value
+
+
+def _defines_node(module, name):
+    value = vars(module).get(name)
+    return isinstance(value, type) and issubclass(value, Node) and value.__module__ == module.__name__
+
+
 from ..core.ops import multi_output, reduction, shape  # noqa: F401  (O.shape.check_dim, O.multi_output.captured)
 from ..core.ops.alias import AliasBackward0  # noqa: F401
 from .as_strided import AsStridedBackward0  # noqa: F401
@@ -64,7 +103,6 @@ from .selection import (MaskedFillBackward0, MaskedFillBackward1, MaximumBackwar
                          RemainderBackward1)
 from .stats import CumsumBackward0, ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
 from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402
-from .nll_loss2d import NllLoss2DBackward0, NllLoss2DBackwardBackward0  # noqa: F401,E402
 from .hyperbolic import (AcoshBackward0, AcoshBackward1, AsinhBackward0, AsinhBackward1,  # noqa: F401,E402
                          AtanhBackward0, AtanhBackward1)
 from .gelu import GeluBackward0, GeluBackwardBackward0  # noqa: F401,E402
@@ -108,5 +146,14 @@ from .xlogy import XlogyBackward0  # noqa: F401,E402
 from .rounding_modes import DivBackward2, DivBackward3, LogcumsumexpBackward0, RoundBackward1  # noqa: F401,E402
 from .bernoulli import BernoulliBackward0, BernoulliBackward1  # noqa: F401,E402
 from .unique import Unique2Backward0, UniqueConsecutiveBackward0, UniqueDimBackward0  # noqa: F401,E402
-from .linalg_inverse import (LinalgCholeskyExBackward0, LinalgDetBackward0, LinalgInvExBackward0,  # noqa: F401,E402
-                             LinalgSolveExBackward0)
+from .linalg_inverse import LinalgCholeskyExBackward0, LinalgInvExBackward0, LinalgSolveExBackward0  # noqa: F401,E402
+from . import linalg_decompositions  # noqa: F401,E402  (eigh, svd, det, slogdet, pinv)
+from .erfinv import ErfinvBackward0  # noqa: F401,E402
+# --- 1-D and adaptive max pooling, GroupNorm, interpolate (nn.functional_layers) ---
+from . import adaptive_max_pool  # noqa: F401,E402
+from .adaptive_max_pool import AdaptiveMaxPool2DBackward0  # noqa: F401,E402
+from .group_norm import NativeGroupNormBackward0  # noqa: F401,E402
+from .upsample import (UpsampleBilinear2DBackward0, UpsampleLinear1DBackward0,  # noqa: F401,E402
+                       UpsampleNearest1DBackward0, UpsampleNearest2DBackward0)
+from . import nll_loss2d  # noqa: F401,E402
+from .nll_loss2d import NllLoss2DBackward0  # noqa: F401,E402

@@ -42,19 +42,51 @@ def _columns(x, kernel, stride, padding, dilation):
     one column per output pixel (im2col, with the pixels last: the copy then
     runs along rows of the input, and the product's result is NCHW as it is)."""
     windows = _windows(x, kernel, stride, padding, dilation)            # (N, C, *out, *kernel)
-    nd, n, c = len(kernel), x.shape[0], x.shape[1]
+    return _columns_of(windows, len(kernel)), windows.shape[2:2 + len(kernel)]
+
+
+def _columns_of(windows, nd):
+    """_columns' copy, from _windows' view (of the whole batch or of a block of it)."""
+    n, c, out_size, kernel = windows.shape[0], windows.shape[1], windows.shape[2:2 + nd], windows.shape[2 + nd:]
     order = (0, 1) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2, 2 + nd))
-    out_size = windows.shape[2:2 + nd]
-    return windows.transpose(order).reshape(n, c * int(np.prod(kernel)), int(np.prod(out_size))), out_size
+    return windows.transpose(order).reshape(n, c * int(np.prod(kernel)), int(np.prod(out_size)))
+
+
+# The columns of a whole batch are many times the input (25x for a 5x5 kernel:
+# 20 MB for LeNet's first layer at batch 256), and a product that streams them
+# from memory waits on it. So they are made and used a block of samples at a
+# time, about this many elements, which stay in the cache; every sample's
+# sums are the same as in one pass.
+BLOCK = 1 << 17
+
+
+def _blocks(n, per_sample):
+    """Slices of the batch whose columns (per_sample elements a sample) fill about BLOCK."""
+    step = max(1, BLOCK // max(per_sample, 1))
+    return [slice(start, start + step) for start in range(0, n, step)]
 
 
 def _conv(x, w, stride, padding, dilation, groups):
     """out[n, o, p] = sum over c, k of x_padded[n, c, p*stride + k*dilation] * w[o, c, k],
     c running over o's group: the weight (O, C * K) times each sample's columns."""
-    n, g, o = x.shape[0], groups, w.shape[0]
-    cols, out_size = _columns(x, w.shape[2:], stride, padding, dilation)
-    out = w.reshape(g, o // g, -1) @ cols.reshape(n, g, cols.shape[1] // g, cols.shape[2])   # (N, g, o/g, P)
+    n, g, o, nd = x.shape[0], groups, w.shape[0], w.ndim - 2
+    windows = _windows(x, w.shape[2:], stride, padding, dilation)         # (N, C, *out, *kernel)
+    out_size = windows.shape[2:2 + nd]
+    pixels, rows = int(np.prod(out_size)), w[0].size * g                   # rows: C * K
+    weight = w.reshape(g, o // g, -1)
+    out = np.empty((n, o, pixels), np.result_type(x, w))
+    for part in _blocks(n, rows * pixels):
+        cols = _columns_of(windows[part], nd)
+        out[part] = (weight @ cols.reshape(len(cols), g, rows // g, pixels)).reshape(len(cols), o, pixels)
     return out.reshape(n, o, *out_size)
+
+
+def _block_rows(windows, g):
+    """(g, C/g * K, nb * P): the columns of a block of samples, one row per
+    (channel, kernel offset), the block's pixels one sample after another."""
+    nd = (windows.ndim - 2) // 2
+    order = (1,) + tuple(range(2 + nd, 2 + 2 * nd)) + (0,) + tuple(range(2, 2 + nd))
+    return windows.transpose(order).reshape(g, windows.shape[1] // g * int(np.prod(windows.shape[2 + nd:])), -1)
 
 
 def _col2im(cols, size, stride, padding, dilation):
@@ -112,16 +144,18 @@ def _conv_transpose_rows(x, w, size, padding, dilation, groups):
     it never holds -0); a weight with inf or nan takes the other way."""
     n, c, g, kernel, in_size = x.shape[0], x.shape[1], groups, w.shape[2:], x.shape[2:]
     full = tuple(s + 2 * p for s, p in zip(size, padding))              # the padded output
-    wide = np.zeros((n, c, in_size[0]) + full[1:], x.dtype)
-    wide[(slice(None), slice(None)) + tuple(slice(0, i) for i in in_size)] = x
     pitch = [int(np.prod(full[d + 1:])) for d in range(len(full))]       # flat step of each dim
-    run = in_size[0] * pitch[0]
-    cols = w.reshape(g, c // g, -1).transpose(0, 2, 1) @ wide.reshape(n, g, c // g, run)   # (N, g, o/g * K, run)
-    cols = cols.reshape(n, -1, int(np.prod(kernel)), run)
-    flat = np.zeros((n, cols.shape[1], (full[0] + 1) * pitch[0]), x.dtype)   # a row more: the last runs spill over
-    for i, offset in reversed(list(enumerate(np.ndindex(*kernel)))):
-        start = sum(k * d * p for k, d, p in zip(offset, dilation, pitch))
-        flat[:, :, start:start + run] += cols[:, :, i]
+    run, k = in_size[0] * pitch[0], int(np.prod(kernel))
+    weight = w.reshape(g, c // g, -1).transpose(0, 2, 1)                 # (g, o/g * K, c/g)
+    starts = [sum(i * d * p for i, d, p in zip(offset, dilation, pitch)) for offset in np.ndindex(*kernel)]
+    flat = np.zeros((n, w.shape[1] * g, (full[0] + 1) * pitch[0]), x.dtype)   # a row more: the last runs spill over
+    for part in _blocks(n, w.size // c * g * run):                           # (the columns: o * K * run a sample)
+        wide = np.zeros((len(flat[part]), c, in_size[0]) + full[1:], x.dtype)
+        wide[(slice(None), slice(None)) + tuple(slice(0, i) for i in in_size)] = x[part]
+        cols = (weight @ wide.reshape(len(wide), g, c // g, run)).reshape(len(wide), -1, k, run)
+        into = flat[part]
+        for i in reversed(range(k)):
+            into[:, :, starts[i]:starts[i] + run] += cols[:, :, i]
     out = flat[:, :, :full[0] * pitch[0]].reshape(n, -1, *full)
     return np.ascontiguousarray(out[(slice(None), slice(None)) + tuple(slice(p, p + s) for p, s in zip(padding, size))])
 
@@ -137,20 +171,25 @@ def _conv_weight(x, grad, kernel, stride, padding, dilation, groups):
     Small inputs lay the columns out pixel by pixel, a product whose sums
     give PyTorch's bits (measured against torch 2.13); for large ones that
     copy costs more than the product, so the columns are copied along the
-    input's rows and handed to the product transposed: the same sums in
-    BLAS's other order (docs/float32.md)."""
+    input's rows, a block of samples at a time, and handed to the product
+    transposed: the same sums in another order (BLAS's within a block, the
+    blocks' added in turn; docs/float32.md)."""
     n, c, o, g, nd, k = x.shape[0], x.shape[1], grad.shape[1], groups, len(kernel), int(np.prod(kernel))
     windows = _windows(x, kernel, stride, padding, dilation)            # (N, C, *out, *kernel)
     per_sample = int(np.prod(grad.shape[2:]))
-    pixels = n * per_sample
-    grads = grad.reshape(n, g, o // g, per_sample).transpose(1, 2, 0, 3).reshape(g, o // g, pixels)
     spatial, kernel_axes = tuple(range(2, 2 + nd)), tuple(range(2 + nd, 2 + 2 * nd))
     if windows.size <= SMALL_COLUMNS:
+        pixels = n * per_sample
+        grads = grad.reshape(n, g, o // g, per_sample).transpose(1, 2, 0, 3).reshape(g, o // g, pixels)
         rows = windows.transpose((1, 0) + spatial + kernel_axes).reshape(g, c // g, pixels, k)
         rows = rows.transpose(0, 2, 1, 3).reshape(g, pixels, c // g * k)  # (g, N * P, c/g * K)
-    else:
-        rows = windows.transpose((1,) + kernel_axes + (0,) + spatial).reshape(g, c // g * k, pixels).swapaxes(1, 2)
-    return (grads @ rows).reshape(o, c // g, *kernel)
+        return (grads @ rows).reshape(o, c // g, *kernel)
+    total = 0
+    for part in _blocks(n, c * k * per_sample):     # the sums a block at a time, the blocks' sums added in turn
+        rows = _block_rows(windows[part], g)
+        block = grad[part].reshape(-1, g, o // g, per_sample).transpose(1, 2, 0, 3).reshape(g, o // g, -1)
+        total = total + block @ rows.swapaxes(1, 2)
+    return total.reshape(o, c // g, *kernel)
 
 
 def _full(values, dims):

@@ -1,15 +1,12 @@
-"""torch.linalg's determinant, inverse, solve and Cholesky factor, each one
-node as in PyTorch (LinalgDetBackward0, LinalgInvExBackward0,
-LinalgSolveExBackward0, LinalgCholeskyExBackward0), computed by numpy's
-LAPACK; batches of matrices in the leading dims.
+"""torch.linalg's inverse, solve and Cholesky factor, each one node as in
+PyTorch (LinalgInvExBackward0, LinalgSolveExBackward0,
+LinalgCholeskyExBackward0), computed by numpy's LAPACK; batches of matrices
+in the leading dims. (The determinant is in linalg_decompositions.py, beside
+slogdet and the SVD its gradient needs where A is singular.)
 
 The derivatives, for A invertible (Giles, "Collected matrix derivative results"):
-    d det(A)  = det(A) tr(A⁻¹ dA)      so  grad_A = grad · det(A) · A⁻ᵀ
     d A⁻¹     = -A⁻¹ dA A⁻¹            so  grad_A = -A⁻ᵀ grad A⁻ᵀ
     X = A⁻¹B: grad_B = A⁻ᵀ grad,  grad_A = -grad_B Xᵀ
-A singular A: det's gradient is still defined (the adjugate), and backward
-computes it from the SVD; the rules (create_graph=True) use the inverse and
-give inf or nan there, where PyTorch's would not.
 """
 import numpy as np
 
@@ -24,9 +21,11 @@ LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"
 
 
 def square(a, name):
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+    if a.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if a.shape[-1] != a.shape[-2]:
         raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
-                           f"{a.shape[-2] if a.ndim > 1 else a.shape[-1]} by {a.shape[-1]} matrices")
+                           f"{a.shape[-2]} by {a.shape[-1]} matrices")
     if a.dtype.kind != "f":
         kind = {"i": "Long", "b": "Bool", "u": "Byte"}.get(a.dtype.kind, str(a.dtype))
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {kind}")
@@ -34,42 +33,6 @@ def square(a, name):
 
 def mT(a):
     return np.swapaxes(a, -1, -2)
-
-
-def adjugate_transposed(a):
-    """d det(A) / dA = adj(A)ᵀ, also for a singular A: from A = U S Vᵀ,
-    adj(A) = det(U) det(V) V diag(∏_{j≠i} s_j) Uᵀ."""
-    u, s, vh = np.linalg.svd(a)
-    n = s.shape[-1]
-    others = np.stack([np.prod(np.delete(s, i, axis=-1), axis=-1) for i in range(n)], axis=-1)
-    sign = np.linalg.det(u) * np.linalg.det(vh)
-    adj = sign[..., None, None] * (mT(vh) * others[..., None, :]) @ mT(u)
-    return mT(adj)
-
-
-class LinalgDetBackward0(OpNode):
-    """out = torch.linalg.det(A)
-
-    A: linalg_solve(A.mT, (grad * result).unsqueeze(-1).unsqueeze(-1) * identity_like(A))
-    """
-    inputs = ("A",)
-    saved = ("A", "result")
-
-    def forward(self, a):
-        square(a, "linalg.det")
-        return np.linalg.det(a)
-
-    @quiet
-    def backward(self, grad, a, result):
-        """grad · det(A) · A⁻ᵀ by a solve, as PyTorch (exact where it is); the
-        adjugate from the SVD where A is singular."""
-        scaled = (np.asarray(grad) * result)[..., None, None] * np.eye(a.shape[-1], dtype=a.dtype)
-        try:
-            if np.all(result != 0):
-                return np.linalg.solve(mT(a), scaled)
-        except np.linalg.LinAlgError:
-            pass
-        return np.asarray(grad)[..., None, None] * adjugate_transposed(a)
 
 
 class LinalgInvExBackward0(OpNode):
@@ -120,7 +83,7 @@ class LinalgSolveExBackward0(OpNode):
     attrs = ("vector",)
 
     def forward(self, a, b):
-        square(a, "torch.linalg.solve")
+        square(a, "torch.linalg.solve" if a.ndim > 1 else "linalg.solve")
         self.vector = b.ndim == a.ndim - 1
         try:
             return solve_for(a, b, self.vector)

@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import kernels
 from ..core.node import OpNode, quiet
+from ..core.ops.arithmetic import DivBackward1
 
 
 class _Loss(OpNode):
@@ -49,19 +50,21 @@ class MseLossBackward0(_Loss):
 
 
 class BinaryCrossEntropyWithLogitsBackward0(_Loss):
-    """out = -(target * log(sigmoid(self)) + (1 - target) * log(1 - sigmoid(self))), reduced like mse_loss
+    """out = weight * ((1 - target) * self - log_weight * log_sigmoid(self)), reduced like mse_loss
 
-    self: (self.sigmoid() - target) * grad / ((self - target).numel() if reduction == "mean" else 1)
-    target: -self * grad / ((self - target).numel() if reduction == "mean" else 1)
+    self: binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction)
+    target: binary_cross_entropy_with_logits_target_backward(grad, self, target, weight, pos_weight, reduction)
 
-    The forward is computed as max(self, 0) - self * target + log(1 + exp(-|self|)),
-    so that exp never overflows. PyTorch: binary_cross_entropy_with_logits_backward
-    and binary_cross_entropy_with_logits_target_backward.
+    log_weight = 1 + (pos_weight - 1) * target weighs the positive term (1
+    without pos_weight), and log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)), so
+    that exp never overflows. weight and pos_weight broadcast against each
+    element and are not differentiable (PyTorch refuses ones that require grad).
     """
+    attrs = ("reduction", "weight", "pos_weight")
 
-    def forward(self, x, t, reduction="mean", dtype=None):
+    def forward(self, x, t, reduction="mean", dtype=None, weight=None, pos_weight=None):
         # PyTorch computes the loss in place in (1 - target): it has target's dtype
-        self.dtype = dtype
+        self.dtype, self.weight, self.pos_weight = dtype, weight, pos_weight
         out = super().forward(x, t, reduction)
         return out if dtype is None else out.astype(dtype.np)
 
@@ -70,14 +73,74 @@ class BinaryCrossEntropyWithLogitsBackward0(_Loss):
 
     @quiet
     def loss(self, x, t):
-        # PyTorch's: (1 - target) * x - log_sigmoid(x), log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|))
-        log_sigmoid = np.minimum(x, 0) - kernels.log1p(kernels.exp(-np.abs(x)))
-        return (1 - t) * x - log_sigmoid
+        # PyTorch's: log_sigmoid(x) *= (pos_weight - 1) * target + 1; (1 - target) * x - log_sigmoid(x); *= weight
+        log_sigmoid = _log_sigmoid(x)
+        if self.pos_weight is not None:
+            log_sigmoid = log_sigmoid * ((_like(self.pos_weight, x) - 1) * t + 1)
+        loss = (1 - t) * x - log_sigmoid
+        return loss if self.weight is None else loss * _like(self.weight, x)
 
     @quiet
     def derivatives(self, x, t, grad, count):
+        """PyTorch's binary_cross_entropy_with_logits_backward and _target_backward, in their order."""
         sigmoid = 1 / (1 + kernels.exp(-x))
-        return (sigmoid - t) * grad / count, -x * grad / count
+        if self.pos_weight is None:
+            d_x, d_t = sigmoid - t, -x
+        else:
+            pos_weight = _like(self.pos_weight, x)
+            pt = pos_weight * t
+            d_x = (pt + 1 - t) * sigmoid - pt
+            d_t = _log_sigmoid(-x) - _log_sigmoid(x) * pos_weight
+        d_x, d_t = d_x * grad, d_t * grad
+        if self.weight is not None:
+            d_x, d_t = d_x * _like(self.weight, x), d_t * _like(self.weight, x)
+        return d_x / count, d_t / count
+
+
+def _log_sigmoid(x):
+    return np.minimum(x, 0) - kernels.log1p(kernels.exp(-np.abs(x)))
+
+
+def _like(weight, x):
+    """weight's values (a Tensor) in the loss's dtype."""
+    return weight._data.astype(x.dtype, copy=False)
+
+
+def binary_cross_entropy_with_logits_backward(grad, input, target, weight, pos_weight, reduction):
+    """d loss / d input, times grad, as PyTorch's FunctionsManual.cpp under create_graph."""
+    if pos_weight is not None:
+        t = pos_weight.mul(target)
+        grad_input = t.add(1).sub(target).mul(input.sigmoid()).sub(t)
+    else:
+        grad_input = input.sigmoid().sub(target)
+    grad_input = grad_input.mul(grad)
+    if weight is not None:
+        grad_input = grad_input.mul(weight)
+    if reduction == "mean":
+        grad_input = _div_(grad_input, input.numel())
+    return grad_input
+
+
+def binary_cross_entropy_with_logits_target_backward(grad_output, self, target, weight, pos_weight, reduction):
+    """d loss / d target, times grad_output, as PyTorch's FunctionsManual.cpp
+    (log_sigmoid composed of differentiable ops: min(x, 0) - log1p(exp(-|x|)))."""
+    if pos_weight is not None:
+        def log_sigmoid(x):
+            return x.minimum(x.new_zeros(())) - (-x.abs()).exp().log1p()
+        grad_target = log_sigmoid(-self).sub(log_sigmoid(self).mul(pos_weight))
+    else:
+        grad_target = -self
+    grad_target = grad_target.mul(grad_output)
+    if weight is not None:
+        grad_target = grad_target.mul(weight)
+    if reduction == "mean":
+        grad_target = _div_(grad_target, target.numel())
+    return grad_target
+
+
+def _div_(tensor, number):
+    """C++'s tensor.div_(number): div.Scalar in place, DivBackward1 (Python's div_ wraps the number: DivBackward0)."""
+    return tensor._inplace(lambda t: DivBackward1.apply(t, number))
 
 
 class MseLossBackwardBackward0(OpNode):

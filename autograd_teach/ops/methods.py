@@ -62,6 +62,9 @@ class OpMethods:
     def erf(self):
         return O.ErfBackward0.apply(self)
 
+    def erfinv(self):
+        return O.ErfinvBackward0.apply(self)
+
     def floor(self):
         return O.FloorBackward0.apply(self)
 
@@ -75,12 +78,6 @@ class OpMethods:
 
     def logcumsumexp(self, dim):
         return O.LogcumsumexpBackward0.apply(self, dim)
-
-    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
-        return O.unique.unique(self, sorted, return_inverse, return_counts, dim)
-
-    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
-        return O.unique.unique_consecutive(self, return_inverse, return_counts, dim)
 
     def det(self):
         return O.LinalgDetBackward0.apply(self)
@@ -549,6 +546,22 @@ def _isclose(a, b, rtol, atol, equal_nan):
     return a._wrap(np.asarray(close))
 
 
+def add_declared_methods(cls, modules):
+    """Add to cls the Tensor methods each op module declares beside its ops
+    (TENSOR_METHODS, see ops/__init__.py). A method defined twice, there and
+    here or in core/tensor_methods.py, is refused: the one Tensor ran would
+    depend on the order of the base classes."""
+    for module in modules:
+        for name, method in getattr(module, "TENSOR_METHODS", {}).items():
+            if hasattr(cls, name) or hasattr(TensorMethods, name):
+                raise ImportError(f"Tensor.{name} is defined twice: in {module.__name__} and in "
+                                  "ops/methods.py or core/tensor_methods.py")
+            setattr(cls, name, method)
+
+
+add_declared_methods(OpMethods, O.op_modules())
+
+
 def _inplace_form(name):
     def method(self, *args, **kwargs):
         function = getattr(type(self), name)
@@ -560,7 +573,6 @@ def _inplace_form(name):
 
 # the in-place forms of the other elementwise functions (and of the running sums and products)
 for _name in ("rsqrt", "expm1", "log1p", "exp2", "log2", "log10", "sign", "sgn", "floor", "ceil", "round", "trunc",
-              "frac", "fix", "erf", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh", "cosh",
-              "negative", "atan2", "arctan2",
-              "clamp_min", "clamp_max", "fmod", "cumsum", "cumprod"):
+              "frac", "fix", "erf", "erfinv", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh",
+              "cosh", "negative", "atan2", "arctan2", "clamp_min", "clamp_max", "fmod", "cumsum", "cumprod"):
     setattr(OpMethods, _name + "_", _inplace_form(_name))

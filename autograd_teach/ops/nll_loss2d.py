@@ -1,106 +1,117 @@
-"""nll_loss over positions: input (N, C, d1, d2, ...), target (N, d1, d2, ...),
-one class per sample and position (a segmentation map, a sequence of tokens).
+"""nll_loss over pixels (F.nll_loss and F.cross_entropy of an (N, C, H, W)
+input and an (N, H, W) target, as d2l's fully convolutional network trains):
+each pixel's loss is -weight[t] * input[n, t, h, w], t its target class,
+and 0 where t is ignore_index. PyTorch records one node for it,
+NllLoss2DBackward0; inputs of 3 or more than 4 dims are viewed as 4-D around
+it (nll_loss_nd).
 
-PyTorch runs every such input as the 4-D case, nll_loss2d: a 3-D or 5-D
-input is viewed as (N, C, 1, d1 * d2 * ...) first (ViewBackward0), and a
-'none' loss viewed back. nll_loss2d is nll_loss with each (sample,
-position) a row, the class dim moved last: so the op below is
-NllLossBackward0 on those rows, with the same weights, ignore_index and
-summation order (the positions of a sample in a row, the samples one after another).
-"""
+The gradient puts -weight[t] * grad at each pixel's target class (over the
+total weight for 'mean'): a fixed mask times grad, which the rule writes as
+recorded ops, so a double backward goes through it."""
 import numpy as np
 
-from ..compat import dtypes
+from .. import kernels
 from ..core.node import OpNode
-from ..core.ops.selection import zeros_like  # noqa: F401  (the rules call it)
-from .nn_ops import NllLossBackward0, NllLossBackwardBackward0
+
+REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}     # PyTorch's Reduction enum, as grad_fn._saved_reduction shows it
 
 
-def nll_loss_nd(input, target, weight=None, reduction="mean", ignore_index=-100):
-    """F.nll_loss of an input with more than 2 dims: PyTorch's nll_loss_nd."""
-    if input.shape[0] != (target.shape[0] if target.dim() else 0):
-        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-                         f"({target.shape[0] if target.dim() else 0}).")
+def _mask(shape, target, weight, ignore_index, dtype):
+    """(N, C, H, W): weight[t] at each pixel's target class, 0 elsewhere and at ignored pixels."""
+    keep = target != ignore_index
+    safe = np.where(keep, target, 0)
+    w = np.ones(shape[1], dtype) if weight is None else np.asarray(weight, dtype)
+    classes = np.arange(shape[1]).reshape(1, -1, 1, 1)
+    return np.where((safe[:, None] == classes) & keep[:, None], w.reshape(1, -1, 1, 1), 0).astype(dtype)
+
+
+def nll_loss2d_backward(grad, self, target, weight, reduction, ignore_index, total_weight):
+    """-mask * grad, grad over the total weight for 'mean' (as recorded ops)."""
+    mask = grad._wrap(-_mask(self.shape, target._data.astype(np.int64), None if weight is None else weight._data,
+                             _signed(ignore_index), grad._data.dtype))
+    if reduction == REDUCTIONS["none"]:
+        return mask * grad.unsqueeze(1)
+    if reduction == REDUCTIONS["mean"]:     # every pixel ignored: no gradient, not 0 * (grad / 0)
+        grad = grad / total_weight if float(total_weight) != 0 else grad * 0
+    return mask * grad
+
+
+def _signed(ignore_index):
+    return ignore_index - 2 ** 64 if ignore_index >= 2 ** 63 else ignore_index
+
+
+class NllLoss2DBackward0(OpNode):
+    """out = -weight[target] * self[n, target, h, w], reduced: 'mean' divides by total_weight
+
+    self: nll_loss2d_backward(grad, self, target, weight, reduction, ignore_index, total_weight)
+
+    reduction shows as PyTorch's enum (0 none, 1 mean, 2 sum), and a negative
+    ignore_index as the unsigned number PyTorch shows.
+    """
+    saved = ("self",)
+    attrs = ("ignore_index", "reduction", "target", "total_weight", "weight")
+    saved_arrays = ("target", "total_weight", "weight")
+
+    def forward(self, x, target, weight, reduction, ignore_index):
+        t = target.astype(np.int64)
+        keep = t != ignore_index
+        bad = t[keep & ((t < 0) | (t >= x.shape[1]))]
+        if bad.size:
+            raise IndexError(f"Target {bad[0]} is out of bounds.")
+        self.target, self.weight = target, weight
+        self.reduction, self.ignore_index = REDUCTIONS[reduction], ignore_index % 2 ** 64
+        safe = np.where(keep, t, 0)
+        w_per = np.where(keep, (np.ones(x.shape[1], x.dtype) if weight is None else weight)[safe], 0).astype(x.dtype)
+        picked = np.where(keep, -np.take_along_axis(x, safe[:, None], 1)[:, 0] * w_per, 0).astype(x.dtype)
+        self.total_weight = np.asarray(keep.sum() if weight is None else kernels.loss_sum(w_per.reshape(-1),
+                                                                                          keep.reshape(-1)), x.dtype)
+        if reduction == "none":
+            return picked
+        total = kernels.loss_sum(picked.reshape(-1), keep.reshape(-1))
+        return total / self.total_weight if reduction == "mean" else total
+
+    def backward(self, grad, x):
+        mask = _mask(x.shape, self.target.astype(np.int64), self.weight, _signed(self.ignore_index), grad.dtype)
+        if self.reduction == REDUCTIONS["none"]:
+            grad = grad[:, None]
+        elif self.reduction == REDUCTIONS["mean"]:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                grad = grad / self.total_weight
+        # only the target slots are written, as PyTorch's kernel: the others stay +0
+        return np.where(mask != 0, -mask * grad, 0).astype(mask.dtype)
+
+
+def nll_loss_nd(input, target, weight, reduction, ignore_index):
+    """PyTorch's nll_loss_nd for 3 or more dims: 4-D is nll_loss2d; other
+    inputs are viewed as (N, C, 1, -1) around it (ViewBackward0 nodes)."""
     if input.dim() == 4:
-        return NllLoss2DBackward0.apply(input, target, weight, reduction, ignore_index)
+        return _nll_loss2d(input, target, weight, reduction, ignore_index)
+    out_size = [input.shape[0]] + list(input.shape[2:])
+    if list(target.shape[1:]) != list(input.shape[2:]):
+        raise RuntimeError(f"Expected target size {out_size}, got {list(target.shape)}")
     n, c = input.shape[:2]
-    out_size = (n,) + tuple(input.shape[2:])
-    if tuple(target.shape[1:]) != tuple(input.shape[2:]):
-        raise RuntimeError(f"Expected target size {list(out_size)}, got {list(target.shape)}")
-    input, target = input.contiguous(), target.contiguous()
-    input = input.view(n, c, 1, -1) if input.numel() else input.view(n, c, 0, 0)
-    target = target.view(n, 1, -1) if target.numel() else target.view(n, 0, 0)
-    out = NllLoss2DBackward0.apply(input, target, weight, reduction, ignore_index)
+    x = input.contiguous().view(n, c, 1, -1) if input.numel() else input.view(n, c, 0, 0)
+    t = target.contiguous().view(n, 1, -1) if target.numel() else target.view(n, 0, 0)
+    out = _nll_loss2d(x, t, weight, reduction, ignore_index)
     return out.view(out_size) if reduction == "none" else out
 
 
-def check_nll_loss2d_args(input, target, weight):
-    """PyTorch's checks (check_inputs_nll_loss2d, then the kernel's), in its order."""
+def _nll_loss2d(input, target, weight, reduction, ignore_index):
+    """check_inputs_nll_loss2d's messages, then the op."""
     if target.dim() != 3:
         raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got targets of dimension: "
                            f"{target.dim()}")
     if weight is not None and weight.numel() != input.shape[1]:
         raise RuntimeError("weight tensor should be defined either for all or no classes")
-    if input.shape[0] != target.shape[0] or tuple(input.shape[2:]) != tuple(target.shape[1:]):
+    if (input.shape[0], *input.shape[2:]) != tuple(target.shape):
         raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: {list(target.shape)}")
-    if target.dtype not in (dtypes.int64, dtypes.uint8):
+    if target.dtype.name not in ("int64", "uint8"):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype.legacy_name}")
-    dtypes.check_floating(input.dtype, "nll_loss2d_forward_out_frame")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"nll_loss2d_forward_out_frame\" not implemented for '{input.dtype.legacy_name}'")
     if weight is not None and weight.dtype is not input.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype.legacy_name} but found {weight.dtype.legacy_name}")
-
-
-class NllLoss2DBackward0(NllLossBackward0):
-    """out = nll_loss2d(self, target, weight, reduction, ignore_index)   (nll_loss at every position)
-
-    self: nll_loss2d_backward(grad, self, target, weight, reduction, ignore_index, total_weight)
-
-    NllLossBackward0 on the rows (sample, position) of self with its class
-    dim last; its gradient put back in self's layout.
-    """
-
-    @classmethod
-    def apply(cls, input, target, weight=None, reduction="mean", ignore_index=-100):
-        check_nll_loss2d_args(input, target, weight)
-        if reduction not in ("mean", "sum", "none"):
-            raise ValueError(f"{reduction} is not a valid value for reduction")
-        w = None if weight is None else weight._data
-        return OpNode.apply.__func__(cls, input, target._data, w, reduction, ignore_index)
-
-    def forward(self, x, target, weight, reduction, ignore_index):
-        rows = np.moveaxis(x, 1, -1).reshape(-1, x.shape[1])
-        out = super().forward(rows, target.reshape(-1), weight, reduction, ignore_index)
-        self.target = target
-        return out.reshape(target.shape) if reduction == "none" else out
-
-    def backward(self, grad, _self=None):
-        n, c, *positions = self.input_metadata[0][0]
-        return np.moveaxis(self.per_row_backward(grad).reshape(n, *positions, c), -1, 1)
-
-
-def nll_loss2d_backward(grad, self, target, weight, reduction, ignore_index, total_weight):
-    """PyTorch's nll_loss2d_backward: -weight[target] * grad at each position's target."""
-    return NllLoss2DBackwardBackward0.apply(grad, self, _array(target), _array(weight), reduction, ignore_index,
-                                            _array(total_weight))
-
-
-def nll_loss2d(grad, target, weight, reduction, ignore_index):
-    """nll_loss2d of a gradient (the double backward of nll_loss2d_backward)."""
-    w = None if weight is None else grad._wrap(_array(weight))
-    return NllLoss2DBackward0.apply(grad, grad._wrap(_array(target)), w, reduction, ignore_index)
-
-
-def _array(v):
-    """A saved index array as the rules see it (a Tensor, as PyTorch shows it), back to numpy."""
-    return v._data if hasattr(v, "_data") else v
-
-
-class NllLoss2DBackwardBackward0(NllLossBackwardBackward0):
-    """out = nll_loss2d_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight)
-
-    grad_output: nll_loss2d(grad, target, weight, reduction, ignore_index)
-    self: zeros_like(grad)
-
-    NllLoss2DBackward0's backward as an op (recorded with create_graph=True).
-    """
-    loss = NllLoss2DBackward0
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return NllLoss2DBackward0.apply(input, target._data, None if weight is None else weight._data, reduction,
+                                    ignore_index)

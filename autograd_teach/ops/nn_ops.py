@@ -59,6 +59,10 @@ class AddmmBackward0(OpNode):
         self._transposed = (_transposed(a), _transposed(b))   # the layout the gradients are made in
         # PyTorch fills the output with the bias, then gemm adds the product into it
         prod = kernels.addmm_product(a, b)
+        if alpha == 1 and beta == 1 and prod.dtype == getattr(bias, "dtype", None) \
+                and np.broadcast_shapes(prod.shape, np.shape(bias)) == prod.shape:
+            prod += bias        # F.linear: the same sums, into the product's fresh array
+            return prod
         return (prod if alpha == 1 else alpha * prod) + (bias if beta == 1 else beta * bias)
 
     def backward(self, grad, a, b):
@@ -157,6 +161,8 @@ def check_nll_loss_args(input, target, weight):
     if input.dim() != 1 and input.shape[0] != (target.shape[0] if target.dim() else 0):
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
                          f"({target.shape[0] if target.dim() else 0}).")
+    if input.dim() > 2:
+        raise ValueError("autograd_teach: nll_loss of inputs with more than 2 dimensions is not implemented")
     if target.dim() > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     classes = input.shape[-1]
@@ -213,12 +219,8 @@ class NllLossBackward0(OpNode):
         total = kernels.loss_sum(picked, keep)
         return total / self.total_weight if reduction == "mean" else total
 
-    def backward(self, grad, _self=None):
-        return self.per_row_backward(grad).reshape(self.input_metadata[0][0])
-
     @quiet
-    def per_row_backward(self, grad):
-        """The gradient as (rows, classes): -weight[target] * grad at each row's target."""
+    def backward(self, grad, _self=None):
         g = np.asarray(grad)
         if self.reduction == "mean":
             per = -self._w_per * (g / self.total_weight)
@@ -232,7 +234,7 @@ class NllLossBackward0(OpNode):
         target = self.target.reshape(-1)
         rows = np.flatnonzero(target != self.ignore_index)
         out[rows, target[rows]] = np.broadcast_to(per, target.shape)[rows]
-        return out
+        return out.reshape(self.input_metadata[0][0])
 
 
 # -- the backward of softmax, log_softmax and nll_loss as ops of their own ------------------
@@ -331,11 +333,10 @@ class NllLossBackwardBackward0(OpNode):
     inputs = ("grad_output", "self")
     attrs = ("ignore_index", "reduction", "target", "weight")
     saved_arrays = ("target",)
-    loss = NllLossBackward0      # the op whose backward this is
 
     def forward(self, g, s, target, weight, reduction, ignore_index, total_weight):
         self.target, self.weight, self.reduction, self.ignore_index = target, weight, reduction, ignore_index
-        first = self.loss.__new__(self.loss)      # the loss's backward, on these values
+        first = NllLossBackward0.__new__(NllLossBackward0)      # NllLossBackward0's backward, on these values
         first.forward(s, target, weight, reduction, ignore_index)
         first.input_metadata = ((s.shape, s.dtype),)
         return first.backward(g)
@@ -343,7 +344,7 @@ class NllLossBackwardBackward0(OpNode):
     @quiet
     def backward(self, grad):
         need_g, need_s = self.needs_input_grad
-        loss = self.loss.__new__(self.loss)
+        loss = NllLossBackward0.__new__(NllLossBackward0)
         gg = loss.forward(grad, self.target, self.weight, self.reduction, self.ignore_index) if need_g else None
         return gg, (np.zeros_like(grad) if need_s else None)
 

@@ -17,6 +17,7 @@ class NormalBackward1(OpNode):
     to_float = True
 
     def forward(self, mean, std, generator=None):
+        random.check_std(std)
         z = random.normal(mean.shape, 0.0, std, mean.dtype, generator)
         return z + mean
 
@@ -32,6 +33,7 @@ class NormalBackward2(OpNode):
     to_float = True
 
     def forward(self, std, mean, generator=None):
+        random.check_std(std)
         z = random.normal(std.shape, 0.0, 1.0, std.dtype, generator)
         return z * std + np.asarray(mean, dtype=std.dtype)
 
@@ -47,6 +49,7 @@ class NormalBackward3(OpNode):
     inputs = ("mean", "std")
 
     def forward(self, mean, std, generator=None):
+        random.check_std(std)
         shape = np.broadcast_shapes(mean.shape, std.shape)
         z = random.normal(shape, 0.0, 1.0, np.result_type(mean, std), generator)
         return z * std + mean

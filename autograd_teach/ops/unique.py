@@ -82,3 +82,6 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         raise NotImplementedError("autograd_teach: unique_consecutive(dim=...) is not implemented")
     values = UniqueConsecutiveBackward0.apply(input)
     return _returned(values, _consecutive(input._data), return_inverse, return_counts)
+
+
+TENSOR_METHODS = {"unique": unique, "unique_consecutive": unique_consecutive}   # t.unique(...) is unique(t, ...)

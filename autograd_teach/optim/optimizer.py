@@ -14,6 +14,16 @@ from ..core.tensor import Tensor
 _required = object()
 
 
+def _cast(param, key, value):
+    """A loaded state tensor as PyTorch takes it: "step" as it is, the others in
+    the parameter's dtype; neither is copied when it has that dtype already, so
+    the loaded state shares its tensors with the dict it came from (a dict
+    from torch.load is a copy; one from another optimizer's state_dict() is not)."""
+    if not isinstance(value, Tensor) or key == "step" or not param.is_floating_point():
+        return value
+    return value.to(dtype=param.dtype)
+
+
 class Optimizer:
     def __init__(self, params, defaults):
         self.defaults = defaults
@@ -111,7 +121,7 @@ class Optimizer:
                 raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
                                  "optimizer's group")
             mine.update({k: v for k, v in saved.items() if k != "params"})
-        self.state = {params[i]: {k: (v.clone() if isinstance(v, Tensor) else v) for k, v in s.items()}
+        self.state = {params[i]: {k: _cast(params[i], k, v) for k, v in s.items()}
                       for i, s in state_dict["state"].items()}
 
     def __repr__(self):

@@ -94,10 +94,6 @@ class Graph:
     def node(self, node_id):
         return self._lookup()["node"][node_id]
 
-    def changed(self):
-        """Nodes or edges were added or redirected: look them up afresh."""
-        self._index = None
-
     def node_for(self, fn):
         """The model node that draws the autograd Node ``fn`` (None if hidden)."""
         return self._by_fn.get(id(fn))

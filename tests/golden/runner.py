@@ -31,7 +31,9 @@ import warnings
 # Submodules a program may import as ``torch.X``; they are pointed at the
 # module under test for the duration of a run.
 SUBMODULES = ("nn", "nn.functional", "nn.init", "nn.utils", "optim.lr_scheduler", "autograd", "autograd.functional", "optim", "utils", "utils.data",
-              "distributions", "distributions.multinomial", "distributions.categorical",
+              "distributions", "distributions.multinomial", "distributions.categorical", "distributions.normal",
+              "distributions.bernoulli", "distributions.uniform", "distributions.kl", "distributions.constraints",
+              "distributions.distribution", "distributions.exp_family",
               "autograd.function", "autograd.forward_ad", "func", "utils.checkpoint")
 
 ADDRESS = re.compile(r"at 0x[0-9a-fA-F]+")

@@ -1,6 +1,4 @@
 """Elementwise functions: exp log sqrt abs sin cos tanh sigmoid relu clamp."""
-import functools
-
 import numpy as np
 
 from ... import kernels
@@ -220,26 +218,10 @@ class ReluBackward0(OpNode):
     saved = ("result",)
 
     def forward(self, a):
-        zero = zero_of(a.dtype)
-        return np_where(a < zero, zero, a)   # relu(-0.0) is -0.0, as in PyTorch (np.maximum gives 0.0)
+        return kernels.relu(a)   # relu(-0.0) is -0.0, as in PyTorch (np.maximum gives 0.0)
 
     def backward(self, grad, result):
-        zero = zero_of(grad.dtype)
-        return np_where(result <= zero, zero, grad)   # PyTorch's threshold_backward: a 0, never a -0
-
-
-# np.where without numpy's __array_function__ dispatch, a Python call that costs
-# as much as the where itself on a lesson's small arrays (numpy >= 1.25 has it)
-np_where = getattr(np.where, "_implementation", np.where)
-
-
-@functools.lru_cache(maxsize=None)
-def zero_of(dtype):
-    """0 as a 0-d array of dtype: the same result as the number 0 in np.where
-    and comparisons, which numpy then need not convert (about 1 us less per call)."""
-    zero = np.zeros((), dtype)
-    zero.flags.writeable = False
-    return zero
+        return kernels.threshold_backward(grad, result)   # PyTorch's: a 0, never a -0
 
 
 class ThresholdBackwardBackward0(OpNode):
@@ -349,6 +331,7 @@ class NormalBackward0(ZeroBackward0):
     """
 
     def forward(self, a, mean=0.0, std=1.0, generator=None):
+        random.check_std(std)
         return random.normal(a.shape, mean, std, a.dtype, generator)
 
 

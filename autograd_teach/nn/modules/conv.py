@@ -33,12 +33,15 @@ class _ConvNd(Module):
             _tuple(padding, n), _tuple(dilation, n)
         self.transposed, self.output_padding, self.groups = False, (0,) * n, groups
         self.padding_mode = padding_mode
-        self.weight = Parameter(empty((out_channels, in_channels // groups, *self.kernel_size), dtype=dtype))
+        self.weight = Parameter(empty(self._weight_shape(in_channels, out_channels, groups), dtype=dtype))
         if bias:
             self.bias = Parameter(empty(out_channels, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
+
+    def _weight_shape(self, in_channels, out_channels, groups):
+        return (out_channels, in_channels // groups, *self.kernel_size)
 
     @staticmethod
     def _check(in_channels, out_channels, stride, padding, groups, padding_mode):
@@ -89,3 +92,38 @@ class Conv1d(_ConvNd):
 class Conv2d(_ConvNd):
     dims = 2
     function = staticmethod(F.conv2d)
+
+
+class ConvTranspose2d(_ConvNd):
+    """conv_transpose2d with a weight (in_channels, out_channels / groups,
+    *kernel_size), initialised as Conv2d's (fan_in from the weight's dim 1)."""
+    dims = 2
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, output_padding=0, groups=1,
+                 bias=True, dilation=1, padding_mode="zeros", device=None, dtype=None):
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype)
+        self.transposed, self.output_padding = True, _tuple(output_padding, 2)
+
+    def _weight_shape(self, in_channels, out_channels, groups):
+        return (in_channels, out_channels // groups, *self.kernel_size)
+
+    def forward(self, input, output_size=None):
+        output_padding = self._output_padding(input, output_size)
+        return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, output_padding,
+                                  self.groups, self.dilation)
+
+    def _output_padding(self, input, output_size):
+        """output_size picks the output_padding that gives it (PyTorch's _output_padding)."""
+        if output_size is None:
+            return self.output_padding
+        wanted = list(output_size)[-2:]
+        smallest = [(i - 1) * s - 2 * p + d * (k - 1) + 1 for i, s, p, d, k in
+                    zip(input.shape[-2:], self.stride, self.padding, self.dilation, self.kernel_size)]
+        largest = [m + s - 1 for m, s in zip(smallest, self.stride)]
+        if any(not (lo <= w <= hi) for w, lo, hi in zip(wanted, smallest, largest)):
+            raise ValueError(f"requested an output size of {tuple(output_size)}, but valid sizes range from "
+                             f"{smallest} to {largest} (for an input of torch.Size({list(input.shape[-2:])}))")
+        return tuple(w - lo for w, lo in zip(wanted, smallest))

@@ -45,13 +45,6 @@ print(F.nll_loss(t4.transpose(2, 3), torch.zeros(2, 2, 2, dtype=torch.long)).gra
 print(F.nll_loss(x3.transpose(0, 2), torch.zeros(4, 2, dtype=torch.long)).grad_fn.next_functions[0][0].next_functions)
 print([n for n in dir(loss.grad_fn) if n.startswith("_saved")], loss.grad_fn._saved_total_weight)
 
-# double backward: its own node
-x4 = torch.randn(2, 3, 2, 2, dtype=torch.float64, requires_grad=True)
-g, = torch.autograd.grad(F.nll_loss(x4, torch.zeros(2, 2, 2, dtype=torch.long), weight=w), x4, create_graph=True)
-print(g.grad_fn.name(), g[1, :, 1])
-gg, = torch.autograd.grad((g * g).sum(), x4)
-print(gg.abs().sum())
-
 # what PyTorch refuses
 attempt("target size", lambda: F.nll_loss(lp, target[:, :1]))
 attempt("target dims", lambda: F.nll_loss(lp, target[0]))
