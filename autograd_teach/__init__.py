@@ -61,7 +61,7 @@ for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal"
               "frac", "amax", "amin", "logsumexp", "nansum", "flip", "fliplr", "flipud", "roll", "tile", "tril",
               "triu", "index_select", "sort", "argsort", "msort", "topk", "count_nonzero", "nonzero", "atan2",
               "arctan2", "diagonal", "diag", "diag_embed", "trace", "kthvalue", "median", "masked_select",
-              "index_add", "cumprod"):
+              "index_add", "cumprod", "asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh"):
     globals()[_name] = _function_form(_name)
 del _name
 

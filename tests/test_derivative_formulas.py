@@ -184,6 +184,13 @@ CASES = {
     "Log10Backward0": [("log10", lambda r: [t(2, 3, low=0.5, high=2, rng=r)], lambda x: x.log10())],
     "Exp2Backward0": [("exp2", lambda r: [t(2, 3, rng=r)], lambda x: x.exp2())],
     "AsinBackward0": [("asin", lambda r: [t(2, 3, low=-0.9, high=0.9, rng=r)], lambda x: x.asin())],
+    "AsinhBackward0": [("asinh", lambda r: [t(2, 3, rng=r)], lambda x: x.asinh()),
+                       ("arcsinh", lambda r: [t(4, low=-9, high=9, rng=r)], lambda x: torch.arcsinh(x))],
+    "AcoshBackward0": [("acosh", lambda r: [t(2, 3, low=1.1, high=4, rng=r)], lambda x: x.acosh())],
+    "AtanhBackward0": [("atanh", lambda r: [t(2, 3, low=-0.9, high=0.9, rng=r)], lambda x: torch.atanh(x))],
+    "AsinhBackward1": [("asinh_", lambda r: [t(2, 3, rng=r)], modified(lambda y: y.asinh_()))],
+    "AcoshBackward1": [("acosh_", lambda r: [t(2, 3, low=1.1, high=4, rng=r)], modified(lambda y: y.acosh_()))],
+    "AtanhBackward1": [("arctanh_", lambda r: [t(2, 3, low=-0.9, high=0.9, rng=r)], modified(lambda y: y.arctanh_()))],
     "AcosBackward0": [("acos", lambda r: [t(2, 3, low=-0.9, high=0.9, rng=r)], lambda x: x.acos())],
     "AtanBackward0": [("atan", lambda r: [t(2, 3, rng=r)], lambda x: x.atan())],
     "SinhBackward0": [("sinh", lambda r: [t(2, 3, rng=r)], lambda x: x.sinh())],
@@ -360,6 +367,13 @@ CASES = {
     "StackBackward0": [("dim 0", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, y: torch.stack([x, y])),
                        ("dim -1", lambda r: [t(2, 3, rng=r), t(2, 3, rng=r)], lambda x, y: torch.stack([x, y], -1))],
     "MaskedFillBackward0": [("masked_fill", lambda r: [t(3, 4, rng=r)], lambda x: x.masked_fill(x > 0.5, 2.0))],
+    "MaskedFillBackward1": [("a 0-dim tensor value", lambda r: [t(3, 4, rng=r), t(rng=r)],
+                             lambda x, v: x.masked_fill(x > 0.5, v)),
+                            ("a broadcast mask", lambda r: [t(2, 3, rng=r), t(rng=r)],
+                             lambda x, v: x.masked_fill(torch.tensor([True, False, True]), v)),
+                            ("the value only", lambda r: [t(rng=r)],
+                             lambda v: torch.zeros(2, 3, dtype=torch.float64).masked_fill(
+                                 torch.tensor([[True], [False]]), v))],
     "RemainderBackward0": [("number", lambda r: [t(3, 4, rng=r)], lambda x: x % 0.7)],
     "RemainderBackward1": [("tensors", lambda r: [t(3, 4, rng=r), t(4, low=0.5, high=2, rng=r)],
                             lambda x, y: x.remainder(y))],
@@ -511,7 +525,7 @@ CASES.update({
                        ("negative decimals", lambda r: [t(2, 3, rng=r)], lambda x: (x * 100).round(decimals=-1))],
     "DivBackward2": [(str(mode), lambda r: [t(2, 3, rng=r), t(3, low=0.5, high=2, rng=r)],
                       (lambda m: lambda x, y: x.div(y, rounding_mode=m))(mode)) for mode in (None, "trunc", "floor")],
-    "DivBackward3": [(str(mode), lambda r: [t(2, 3, rng=r)], (lambda m: lambda x: x.div(-1.5, rounding_mode=m))(mode))
+    "DivBackward3": [(str(mode), lambda r: [t(2, 3, rng=r)], (lambda m: lambda x: ops.DivBackward3.apply(x, -1.5, m))(mode))
                      for mode in (None, "floor")],
     "LogcumsumexpBackward0": [("dim 1", lambda r: [t(2, 4, rng=r)], lambda x: x.logcumsumexp(1)),
                               ("dim 0, large", lambda r: [t(3, 2, low=50, high=60, rng=r)], lambda x: x.logcumsumexp(0))],
@@ -620,7 +634,10 @@ CASES["ConvolutionBackward0"] = CASES["ConvolutionBackward0"] + [
 
 # Ops whose backward PyTorch refuses with a NotImplementedError of its own wording (not a not_implemented rule)
 NO_DERIVATIVE = {"Unique2Backward0": "_unique2", "UniqueDimBackward0": "unique_dim",
-                 "UniqueConsecutiveBackward0": "unique_consecutive"}
+                 "UniqueConsecutiveBackward0": "unique_consecutive",
+                 # in place, PyTorch has no derivative for these (they overwrite what it would need)
+                 "AsinhBackward1": "inplace version of asinh", "AcoshBackward1": "inplace version of acosh",
+                 "AtanhBackward1": "inplace version of atanh"}
 NO_RULE.update(dict.fromkeys(NO_DERIVATIVE, "PyTorch gives it no derivative: backward raises NotImplementedError"))
 
 

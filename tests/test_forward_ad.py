@@ -175,3 +175,30 @@ def test_a_custom_function_gives_its_tangent_and_its_forward_records_none():
         y = Scale.apply(d, 3.0)
         assert np.array_equal(fwAD.unpack_dual(y).tangent.numpy(), [3.0, -3.0])
         assert fwAD.unpack_dual(Scale.apply(f64(1.0), 3.0)).tangent is None
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_forward_over_reverse_through_batch_norms_backward_is_the_hessian_times_v(training):
+    """NativeBatchNormBackwardBackward0 (batch_norm's backward, recorded with
+    create_graph=True) has several outputs and no rule: its tangents come from
+    its rules computed again on the dual inputs. They must be H·v, which
+    reverse over reverse gives too (its own double backward)."""
+    rng = np.random.default_rng(3)
+    x, v = (torch.tensor(rng.standard_normal((5, 3)), dtype=torch.float64) for _ in range(2))
+    w = torch.tensor(rng.standard_normal(3), dtype=torch.float64, requires_grad=True)
+    stats = (None, None) if training else (torch.tensor([0.5, -1.0, 0.0], dtype=torch.float64),
+                                           torch.tensor([2.0, 0.25, 1.0], dtype=torch.float64))
+
+    def loss(d):
+        y = torch.nn.functional.batch_norm(d, *stats, w, training=training)
+        return (y * y * y).sum()
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x.clone().requires_grad_(), v)
+        (g,) = torch.autograd.grad(loss(d), d, create_graph=True)
+        assert type(g.grad_fn).__name__ == "NativeBatchNormBackwardBackward0"
+        hv_forward = fwAD.unpack_dual(g).tangent
+    xr = x.clone().requires_grad_()
+    (g,) = torch.autograd.grad(loss(xr), xr, create_graph=True)
+    (hv_reverse,) = torch.autograd.grad((g * v).sum(), xr)
+    assert hv_forward is not None
+    np.testing.assert_allclose(hv_forward.detach().numpy(), hv_reverse.numpy(), rtol=1e-10, atol=1e-10)

@@ -1,5 +1,6 @@
 """The differential fuzz (see tests/golden/fuzz.py): 300 random programs over
-the op surface and 150 off its happy path (tests/golden/fuzz_degenerate.py), recorded from torch 2.13 into tests/golden/fuzz_cases.json by
+the op surface, 150 off its happy path (tests/golden/fuzz_degenerate.py) and 100 in
+forward-mode AD (tests/golden/fuzz_forward.py), recorded from torch 2.13 into tests/golden/fuzz_cases.json by
 scripts/record_fuzz_goldens.py, replayed here with autograd_teach. Values
 are compared to float32 tolerance, everything else (dtypes, shapes, grad_fn
 names, refusals) exactly."""

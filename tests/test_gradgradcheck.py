@@ -19,7 +19,7 @@ import pytest
 import autograd_teach as torch
 from autograd_teach.autograd import GradcheckError, gradgradcheck
 from autograd_teach.autograd.functional import hessian, jacobian
-from test_derivative_formulas import CASES, NOT_DIFFERENTIABLE, Recorder, op_classes, t
+from test_derivative_formulas import CASES, NO_DERIVATIVE, NOT_DIFFERENTIABLE, Recorder, op_classes, t
 import test_gradcheck
 
 from autograd_teach.core import engine
@@ -54,7 +54,7 @@ OVERRIDES = {
     # its backward has no derivative in PyTorch (HardsigmoidBackwardNoDerivative raises; tested there)
     "HardsigmoidBackward0": [],
     # no derivative in PyTorch (tests/test_d2l_more_ops.py checks its error)
-    "Unique2Backward0": [], "UniqueDimBackward0": [], "UniqueConsecutiveBackward0": [],
+    **{name: [] for name in NO_DERIVATIVE},
 }
 FLOAT32_CASES = {("MulBackward0", "float32 * float64")}
 
@@ -122,8 +122,7 @@ def test_the_float32_cases_exist():
 
 def test_every_op_is_gradgradchecked():
     checked = {p.values[0] for p in gg_cases()}
-    no_second = {"HardsigmoidBackward0",     # PyTorch: its backward has no derivative
-                 "Unique2Backward0", "UniqueDimBackward0", "UniqueConsecutiveBackward0"}   # nor has unique
+    no_second = {"HardsigmoidBackward0"} | set(NO_DERIVATIVE)    # PyTorch: its backward has no derivative, nor has unique
     assert checked == set(op_classes()) - {"ToCopyBackward0"} - set(NOT_DIFFERENTIABLE) - no_second
 
 

@@ -40,6 +40,7 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable):
         self.variable = variable
+        self.dtype = variable._data.dtype     # PyTorch's input metadata: .grad keeps it if .data's dtype changes since
         self.tensor_pre_hooks = variable._hooks    # the leaf's register_hook() list (it adds it here if later)
 
     def name(self):
@@ -47,7 +48,7 @@ class AccumulateGrad(Node):
 
     def run(self, grad, task):
         if task.accumulate and grad is not None and self.variable._requires_grad:   # (requires_grad_(False) since)
-            accumulate_grad(self.variable, grad, task.undo)
+            accumulate_grad(self.variable, grad, task.undo, self.dtype)
             if self.variable._post_accumulate_hooks:
                 call_post_accumulate_hooks(self.variable)
         return call_post_hooks(self, (), (grad,), task) if self.post_hooks else ()
@@ -68,13 +69,13 @@ def call_post_accumulate_hooks(leaf):
             raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
 
 
-def accumulate_grad(leaf, grad, undo):
+def accumulate_grad(leaf, grad, undo, dtype=None):
     if isinstance(grad, LeafGrad):        # create_graph=True: a Tensor, added out of place
         return accumulate_grad_tensor(leaf, grad, undo)
     old = leaf._grad
     if old is None:
         undo.append((restore_grad, leaf, None, None))
-        leaf._grad = leaf._wrap(grad.astype(leaf._data.dtype))   # a copy (np.array's, without its argument parsing)
+        leaf._grad = leaf._wrap(grad.astype(dtype or leaf._data.dtype))   # a copy (np.array's, without its argument parsing)
     else:
         undo.append((restore_grad, leaf, old, old._data.copy()))
         quiet_call(np.add, old._data, grad, old._data)     # += (inf - inf: nan, silently, as PyTorch's)

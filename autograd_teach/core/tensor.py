@@ -223,11 +223,15 @@ class Tensor(InplaceOrView, LeafGrad, TensorMethods, OpMethods):
     def data(self, value):
         if self._requires_grad and value._data.dtype.kind != "f":
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
+        if value._data.dtype != self._data.dtype:    # as PyTorch's set_data: later graphs get a new AccumulateGrad
+            self._acc = None
         self._data = value._data
 
     def detach(self):
         """The same storage and version counter, no history, no grad."""
-        return self._same_storage(Tensor._wrap(self._data, self._version_box))
+        alias = self._same_storage(Tensor._wrap(self._data, self._version_box))
+        self._share_views(alias)
+        return alias
 
     def _same_storage(self, t):
         t._inference = self._inference   # the same storage: still an inference tensor, as in PyTorch

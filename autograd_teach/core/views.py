@@ -112,6 +112,15 @@ class InplaceOrView:
             self.__class__ = _no_grad_view_class(type(self))
             self._requires_grad = True
 
+    def _share_views(self, alias):
+        """alias shares self's storage and version counter (detach()): a write
+        through it changes the views of self's base as a write through self
+        would, so they are re-derived too (PyTorch: their version moved on)."""
+        root = self if self._base is None else self._base
+        if root._requires_grad and root._views is None:
+            root._views = weakref.WeakSet()
+        alias._views = root._views
+
     def _add_view(self, view):
         if self._views is None:
             self._views = weakref.WeakSet()

@@ -133,11 +133,27 @@ def propagate_pieces(op, x, params, outs):
                 level.set(out, piece)
 
 
+def propagate_decomposed(inputs, outs, decomposition):
+    """An op with no rule of its own (batch_norm's backward, several
+    outputs): its outputs' tangents are those of the same values computed
+    again by differentiable Tensor ops, decomposition(*inputs), on the dual
+    inputs (PyTorch: torch/_decomp/decompositions_for_jvp.py)."""
+    found = [level for level in in_use() if any(is_tensor(a) and level.tangent(a) is not None for a in inputs)]
+    if not found:
+        return
+    again = decomposition(*inputs)
+    for level in found:
+        for out, twin in zip(outs, again):
+            if out is not None and twin is not None:
+                tangent = level.tangent(twin)
+                level.set(out, tangent if tangent is not None else zeros(out))
+
+
 def jvp(op, node, inputs, tangents, params, out, apply):
     """The tangent of op's output from its inputs' tangents (None: none), by its rule."""
     name = type(node).__name__
     if name not in JVP:
-        raise NotImplementedError(UNSUPPORTED.format(aten_name(name)))
+        raise NotImplementedError(UNSUPPORTED.format(getattr(node, "aten_name", None) or aten_name(name)))
     rule = JVP[name]
     if rule == LINEAR:      # a number among the inputs is a constant: its tangent is 0
         return apply(op, *[0 if not is_tensor(a) else zeros(a) if t is None else t

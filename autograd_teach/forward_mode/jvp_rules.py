@@ -31,6 +31,8 @@ reaches it. The functions at the end are PyTorch's jvp helpers
 order, so that float32 tangents have PyTorch's bits.
 """
 
+from . import jvp_nn
+
 LINEAR = "auto_linear"
 ELEMENT_WISE = "auto_element_wise"
 REDUCTION = "auto_reduction"
@@ -136,6 +138,19 @@ JVP = {
                      "HuberLossBackward0", "SmoothL1LossBackward0"], LOSS),
     "BinaryCrossEntropyBackwardBackward0":
         "bce_backward_jvp(grad_output_p, grad_output_t, self_p, self_t, target_p, target_t, reduction)",
+    # running products, and the ops of a network (helpers in jvp_nn.py)
+    "CumprodBackward0": "cumprod_jvp(self_t, self_p, result, dim)",
+    "ConvolutionBackward0": "convolution_jvp(ConvolutionBackward0, input_p, input_t, weight_p, weight_t, bias_t, "
+                            "stride, padding, dilation, transposed, output_padding, groups)",
+    "MaxPool2DWithIndicesBackward0": "self_t.flatten(-2).gather(-1, result1.flatten(-2)).view_as(result1)",
+    "ConstantPadNdBackward0": "ConstantPadNdBackward0.apply(self_t, pad, 0)",      # the border is a constant
+    "NativeBatchNormBackward0": "batch_norm_jvp(input_p, input_t, weight_p, weight_t, bias_t, running_mean, "
+                                "running_var, result1, result2, training, eps)",
+    "NativeLayerNormBackward0": "layer_norm_jvp(input_p, input_t, weight_p, weight_t, bias_t, result1, result2, "
+                                "normalized_shape)",
+    "EluBackwardBackward0": ELEMENT_WISE, "IndexPutImplBackward0": LINEAR,
+    "MaskedFillBackward1": "self_t.masked_fill(mask, value_t)",
+    "AsinhBackward0": ELEMENT_WISE, "AcoshBackward0": ELEMENT_WISE, "AtanhBackward0": ELEMENT_WISE,
     # adaptive max pooling, GroupNorm, upsampling (nn/functional_layers.py)
     "AdaptiveMaxPool2DBackward0": "self_t.flatten(-2).gather(-1, result1.flatten(-2)).view_as(result)",
     "NativeGroupNormBackward0": "group_norm_jvp(input_p, input_t, weight_p, weight_t, bias_t, result1, result2)",
@@ -162,18 +177,27 @@ def logsumexp_jvp(self_p, self_t, dim, keepdim):
 
 
 def norm_jvp(self_p, self_t, ord, norm, dim, keepdim):
-    """d ||x||_p = Σ |x|^(p-2) x t / ||x||^(p-1); 0 where the norm is 0."""
+    """d ||x||_p = Σ |x|^(p-1) sgn(x) t / ||x||^(p-1), one case per ord as
+    PyTorch's; 0 where the norm is 0, and (p < 1) where x is 0."""
     if ord == 0:
         return self_p.new_zeros(norm.shape)
     if ord == 1:
         return sum_over(self_p.sgn() * self_t, dim, keepdim)
     if ord == 2:
         return sum_over(self_p * self_t, dim, keepdim).div(norm).masked_fill(norm == 0, 0)
-    if ord in (float("inf"), -float("inf")):
-        hit = (self_p.abs() == (norm if keepdim else _unsqueeze_all(norm, dim, self_p.dim())))
-        return sum_over(self_p.sgn() * self_t * hit, dim, keepdim) / sum_over(hit, dim, keepdim)
-    scale = self_p.abs().pow(ord - 2) * self_p
-    return sum_over(scale * self_t, dim, keepdim).div(norm.pow(ord - 1)).masked_fill(norm == 0, 0)
+    if ord in (float("inf"), -float("inf")):    # the maxima share the tangent; a NaN is a maximum too
+        full = norm if keepdim else _unsqueeze_all(norm, dim, self_p.dim())
+        hit = ((self_p.abs() == full).logical_or(self_p.isnan().logical_and(full.isnan()))).to(norm.dtype)
+        count = sum_over(hit, dim, True) if self_p.dim() else hit
+        return sum_over(self_p.sgn() * self_t * hit / count, dim, keepdim)
+    if ord < 1:
+        scale = self_p.abs().pow(ord - 1).masked_fill(self_p == 0, 0)
+        return sum_over(scale * (self_p.sgn() * self_t), dim, keepdim) * norm.pow(1 - ord)
+    if ord < 2:
+        scale = self_p.abs().pow(ord - 1)
+        return (sum_over(scale * (self_p.sgn() * self_t), dim, keepdim) / norm.pow(ord - 1)).masked_fill(norm == 0, 0)
+    scale = self_p.abs().pow(ord - 2)
+    return (sum_over(scale * (self_p * self_t), dim, keepdim) / norm.pow(ord - 1)).masked_fill(norm == 0, 0)
 
 
 def _unsqueeze_all(x, dim, ndim):
@@ -217,5 +241,6 @@ def group_norm_jvp(input_p, input_t, weight_p, weight_t, bias_t, result1, result
     return xhat_t * per_channel[0] + xhat * per_channel[1] + per_channel[2]
 
 
-HELPERS = {"group_norm_jvp": group_norm_jvp, "sum_over": sum_over, "logsumexp_jvp": logsumexp_jvp, "norm_jvp": norm_jvp,
-           "cholesky_jvp": cholesky_jvp, "bce_backward_jvp": bce_backward_jvp}
+HELPERS = {"sum_over": sum_over, "logsumexp_jvp": logsumexp_jvp, "norm_jvp": norm_jvp,
+           "cholesky_jvp": cholesky_jvp, "bce_backward_jvp": bce_backward_jvp, "group_norm_jvp": group_norm_jvp,
+           **jvp_nn.HELPERS}

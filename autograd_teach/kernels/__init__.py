@@ -3,7 +3,7 @@ fused multiply-adds and the roundings that make a float32 result equal
 PyTorch's to the last bit (docs/float32.md). The ops call these, and their
 code reads as the math: `kernels.exp(a)` where numpy would say `np.exp(a)`.
 
-    exp sin cos tanh tan log1p expm1 log2 log10 exp2 asin acos atan sinh cosh sigmoid
+    exp sin cos tanh tan log1p expm1 log2 log10 exp2 asin acos atan sinh cosh asinh acosh atanh sigmoid
     atan2 pow erf        elementwise: computed in float64, rounded once
     log                  MKL's float32 log (log_exact: rounded once)
     pow_tensor_scalar(a, 2.5), pow_scalar(2.5, e), add_scaled(a, alpha, b), sub_product(c, a, b),
@@ -22,7 +22,7 @@ code reads as the math: `kernels.exp(a)` where numpy would say `np.exp(a)`.
 
 float64 inputs go straight to numpy everywhere.
 """
-from .float32 import (FLOAT32, FLOAT64, acos, add_scaled, asin, atan, atan2, cos, cosh, erf, exp, exp2,  # noqa: F401
+from .float32 import (FLOAT32, FLOAT64, acos, acosh, add_scaled, asin, asinh, atan, atan2, atanh, cos, cosh, erf, exp, exp2,  # noqa: F401
                       expm1, expm1_exact, log, log1p, log2, log10, log_exact, norm2, one_minus_square, pow,
                       pow_scalar, sigmoid, sin, sinh, sleef_exp, sub_product, tan, tanh, vec_sum_lastdim)
 from .float32 import cascade_mean as mean, cascade_sum as sum, loss_cascade_sum as loss_sum  # noqa: F401,A004

@@ -72,7 +72,7 @@ def check_amax_dims(name, a, dim, dims):
                            "Specify the reduction dim with the 'dim' argument.")
     given = (dim,) if isinstance(dim, int) else tuple(dim)
     for d, g in zip(dims, sorted(given, key=lambda x: x % max(a.ndim, 1))):
-        if a.shape[d] == 0:
+        if a.ndim and a.shape[d] == 0:     # (a 0-d tensor has one element along its dim 0 or -1)
             raise IndexError(f"{name}(): Expected reduction dim {g} to have non-zero size.")
 
 

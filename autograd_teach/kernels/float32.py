@@ -92,6 +92,8 @@ log1p, expm1, log2, log10, exp2 = (rounded_once(f, n) for f, n in (
     (np.log1p, "log1p"), (np.expm1, "expm1"), (np.log2, "log2"), (np.log10, "log10"), (np.exp2, "exp2")))
 asin, acos, atan, sinh, cosh = (rounded_once(f, n) for f, n in (
     (np.arcsin, "asin"), (np.arccos, "acos"), (np.arctan, "atan"), (np.sinh, "sinh"), (np.cosh, "cosh")))
+asinh, acosh, atanh = (rounded_once(f, n) for f, n in ((np.arcsinh, "asinh"), (np.arccosh, "acosh"),
+                                                         (np.arctanh, "atanh")))
 atan2, pow = rounded_once(np.arctan2, "atan2"), rounded_once(np.power, "pow")   # noqa: A001
 log_exact = rounded_once(np.log, "log_exact")       # the correctly rounded log (log below is MKL's)
 # numpy has no erf, and its expm1 is not correctly rounded: math's are, in float64

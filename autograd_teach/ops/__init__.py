@@ -99,10 +99,12 @@ from ..core.ops.multi_output import SplitBackward0, SplitWithSizesBackward0, Unb
 from .nn_ops import (AddmmBackward0, BinaryCrossEntropyBackward0, LogSoftmaxBackward0,  # noqa: F401,E402,E501
                      LeakyReluBackward0, LeakyReluBackward1, NllLossBackward0, SoftmaxBackward0)
 from .random_ops import NormalBackward1, NormalBackward2, NormalBackward3  # noqa: F401,E402
-from .selection import (MaskedFillBackward0, MaximumBackward0, MinimumBackward0, RemainderBackward0,  # noqa: F401,E402,E501
+from .selection import (MaskedFillBackward0, MaskedFillBackward1, MaximumBackward0, MinimumBackward0, RemainderBackward0,  # noqa: F401,E402,E501
                          RemainderBackward1)
 from .stats import CumsumBackward0, ProdBackward0, ProdBackward1, StdBackward0, VarBackward0  # noqa: F401,E402
 from .no_derivative import FloorDivide, FloorDivideScalar, RemainderScalarSelf  # noqa: F401,E402
+from .hyperbolic import (AcoshBackward0, AcoshBackward1, AsinhBackward0, AsinhBackward1,  # noqa: F401,E402
+                         AtanhBackward0, AtanhBackward1)
 from .gelu import GeluBackward0, GeluBackwardBackward0  # noqa: F401,E402
 from .pointwise import (AcosBackward0, AsinBackward0, AtanBackward0, CeilBackward0, CoshBackward0,  # noqa: F401,E402
                     ErfBackward0, Exp2Backward0, Expm1Backward0, FloorBackward0, FracBackward0, Log10Backward0,

@@ -57,7 +57,8 @@ def _elu(x, alpha, scale, input_scale):
     t = x.dtype.type
     neg, pos, ipt = t(alpha) * t(scale), t(scale), t(input_scale)
     with np.errstate(over="ignore"):
-        return np.where(x <= 0, kernels.expm1_exact(np.minimum(x * ipt, 0)) * neg, x * pos)   # (math.expm1 overflows)
+        # (math.expm1 overflows: the positive side gets 0 there); expm1(-0.0) is -0.0, as PyTorch's elu(-0.0)
+        return np.where(x <= 0, kernels.expm1_exact(np.where(x > 0, 0, x * ipt)) * neg, x * pos)
 
 
 def _elu_grad(grad, x, alpha, scale, input_scale):

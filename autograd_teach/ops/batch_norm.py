@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import kernels
 from ..core import grad_mode
-from ..core.node import FREED, NO_EDGE, OpNode, SavedTensor, next_sequence_nr
+from ..core.node import FREED, NO_EDGE, OpNode, SavedTensor, dual, next_sequence_nr
 from ..core.ops.multi_output import MultiOutputNode
 
 
@@ -198,6 +198,8 @@ class NativeBatchNormBackwardBackward0(MultiOutputNode):
                                             1.0 if weight is None else weight._data, node.mask)
         outs = tuple(None if a is None else grad_out._wrap(np.asarray(a, input._data.dtype)) for a in arrays)
         inputs = (grad_out, input, weight)
+        if dual.levels:        # forward over reverse: the tangents of the rules above, as PyTorch's decomposition
+            dual.propagate_decomposed(inputs, outs, lambda g, x, w: _backward_as_ops(node, g, x, w))
         if grad_mode.is_grad_enabled() and any(t is not None and t.requires_grad for t in inputs):
             for k, out in enumerate(outs):
                 if out is not None:
@@ -229,6 +231,16 @@ class NativeBatchNormBackwardBackward0(MultiOutputNode):
 
     def release_variables(self):
         self.saved_values = None
+
+
+def _backward_as_ops(node, grad, input, weight):
+    """native_batch_norm_backward's three outputs, as the rules of
+    NativeBatchNormBackward0 compute them with Tensor ops."""
+    stats = [None if v is None else grad._wrap(v) for v in (node.running_mean, node.running_var)]
+    w = 1.0 if weight is None else weight
+    return (batchnorm_input_backward(grad, input, w, *stats, node.training, node.eps) if node.mask[0] else None,
+            batchnorm_weight_backward(grad, input, *stats, node.training, node.eps) if node.mask[1] else None,
+            batchnorm_bias_backward(grad, input) if node.mask[2] else None)
 
 
 def batch_norm_double_backward(node, g, x, w, grads):

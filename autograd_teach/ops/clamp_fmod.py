@@ -10,6 +10,7 @@ import numpy as np
 from ..core.node import OpNode, check_broadcast, quiet
 from ..core.ops.pointwise import ClampBackward1
 from ..core.ops.selection import where  # noqa: F401  (the rules call it)
+from .selection import keep_first_maximum, keep_first_minimum
 
 
 class ClampBackward0(OpNode):
@@ -30,8 +31,8 @@ class ClampBackward0(OpNode):
         shapes = [x.shape for x in (a, min, max) if x is not None]
         check_broadcast(*shapes[:2])
         check_broadcast(np.broadcast_shapes(*shapes[:2]), shapes[-1])
-        out = a if min is None else np.maximum(a, min)
-        return out if max is None else np.minimum(out, max)
+        out = a if min is None else keep_first_maximum(a, min)
+        return out if max is None else keep_first_minimum(out, max)
 
     def backward(self, grad, a, min, max):
         zero = np.zeros((), grad.dtype)
@@ -108,7 +109,7 @@ class ClampMinBackward0(OpNode):
 
     def forward(self, a, min):
         self.min = min
-        return np.maximum(a, min)
+        return np.where(a < min, min, a)     # -0.0 stays -0.0, as ATen's (np.maximum's sign of a tied zero varies)
 
     def backward(self, grad, a):
         return np.where(a >= self.min, grad, np.zeros((), grad.dtype))
@@ -125,7 +126,7 @@ class ClampMaxBackward0(OpNode):
 
     def forward(self, a, max):
         self.max = max
-        return np.minimum(a, max)
+        return np.where(a > max, max, a)
 
     def backward(self, grad, a):
         return np.where(a <= self.max, grad, np.zeros((), grad.dtype))
@@ -142,7 +143,7 @@ class ClampMinBackward1(OpNode):
     elementwise = True
 
     def forward(self, a, m):
-        return np.maximum(a, m)
+        return keep_first_maximum(a, m)
 
     def backward(self, grad, a, m):
         zero = np.zeros((), grad.dtype)
@@ -160,7 +161,7 @@ class ClampMaxBackward1(OpNode):
     elementwise = True
 
     def forward(self, a, m):
-        return np.minimum(a, m)
+        return keep_first_minimum(a, m)
 
     def backward(self, grad, a, m):
         zero = np.zeros((), grad.dtype)

@@ -168,6 +168,9 @@ class OpMethods:
     def masked_fill(self, mask, value):
         return O.selection.masked_fill(self, mask, value)
 
+    def where(self, condition, y):
+        return O.selection.where(condition, self, y)
+
     def is_contiguous(self, memory_format=None):
         return self._data.flags.c_contiguous
 
@@ -227,6 +230,53 @@ class OpMethods:
 
     arctan2 = atan2
 
+    def asinh(self):
+        return O.AsinhBackward0.apply(self)
+
+    def acosh(self):
+        return O.AcoshBackward0.apply(self)
+
+    def atanh(self):
+        return O.AtanhBackward0.apply(self)
+
+    arcsinh, arccosh, arctanh = asinh, acosh, atanh
+
+    def asinh_(self):       # PyTorch's in-place forms have a node of their own, without a derivative
+        return self._inplace(O.AsinhBackward1.apply)
+
+    def acosh_(self):
+        return self._inplace(O.AcoshBackward1.apply)
+
+    def atanh_(self):
+        return self._inplace(O.AtanhBackward1.apply)
+
+    arcsinh_, arccosh_, arctanh_ = asinh_, acosh_, atanh_
+
+    # PyTorch's numpy-style names of the arithmetic (core/tensor_methods.py, core/views.py)
+    def subtract(self, other, *, alpha=1):
+        return self.sub(other, alpha=alpha)
+
+    def subtract_(self, other, *, alpha=1):
+        return self.sub_(other, alpha=alpha)
+
+    def multiply(self, other):
+        return self.mul(other)
+
+    def multiply_(self, other):
+        return self.mul_(other)
+
+    def divide(self, other, **rounding_mode):       # given (even None), it is another op: as div's
+        return self.div(other, **rounding_mode)
+
+    def divide_(self, other, **rounding_mode):
+        return self.div_(other, **rounding_mode)
+
+    def true_divide(self, other):
+        return self.div(other)
+
+    def true_divide_(self, other):
+        return self.div_(other)
+
     # amax ... topk: ops/reduction.py, ops/rearrange.py, ops/sorting.py
     def amax(self, dim=(), keepdim=False):
         return O.AmaxBackward0.apply(self, dim, keepdim)
@@ -283,7 +333,7 @@ class OpMethods:
         return ReturnTypes("topk", O.TopkBackward0.apply(self, dim, indices), self._wrap(indices))
 
     def kthvalue(self, k, dim=-1, keepdim=False):
-        dim, indices = O.sorting.kth_indices(self._data, k, dim, keepdim)
+        dim, indices = O.sorting.kthvalue_indices(self._data, k, dim, keepdim)
         return ReturnTypes("kthvalue", O.KthvalueBackward0.apply(self, dim, keepdim, indices), self._wrap(indices))
 
     def median(self, dim=None, keepdim=False):
@@ -296,7 +346,7 @@ class OpMethods:
         return O.MaskedSelectBackward0.apply(self, mask._data)
 
     def index_add(self, dim, index, source, *, alpha=1):
-        return O.IndexAddBackward0.apply(self, source, dim, index._data, alpha)
+        return O.rearrange.index_add(self, dim, index, source, alpha)
 
     def diagonal(self, offset=0, dim1=0, dim2=1):
         return O.DiagonalBackward0.apply(self, offset, dim1, dim2)
@@ -377,6 +427,9 @@ class OpMethods:
 
     def lerp(self, end, weight):
         return O.ternary.lerp_checked(self, end, _operand(weight, self))
+
+    def index_add_(self, dim, index, source, *, alpha=1):
+        return self._inplace(lambda t, s: t.index_add(dim, index, s, alpha=alpha), source)
 
     def lerp_(self, end, weight):
         return self._inplace(lambda t, e, w: t.lerp(e, w), end, weight)
@@ -510,15 +563,16 @@ add_declared_methods(OpMethods, O.op_modules())
 
 
 def _inplace_form(name):
-    def method(self):
-        return self._inplace(getattr(type(self), name))
+    def method(self, *args, **kwargs):
+        function = getattr(type(self), name)
+        return self._inplace(lambda t, *a: function(t, *a, **kwargs) if kwargs else function(t, *a), *args)
     method.__name__ = method.__qualname__ = name + "_"
-    method.__doc__ = f"self.{name}(), written into self"
+    method.__doc__ = f"self.{name}(...), written into self"
     return method
 
 
-# the in-place forms of the other elementwise functions of one tensor
+# the in-place forms of the other elementwise functions (and of the running sums and products)
 for _name in ("rsqrt", "expm1", "log1p", "exp2", "log2", "log10", "sign", "sgn", "floor", "ceil", "round", "trunc",
-              "frac", "fix", "erf", "erfinv", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh", "cosh",
-              "negative"):
+              "frac", "fix", "erf", "erfinv", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh",
+              "cosh", "negative", "atan2", "arctan2", "clamp_min", "clamp_max", "fmod", "cumsum", "cumprod"):
     setattr(OpMethods, _name + "_", _inplace_form(_name))

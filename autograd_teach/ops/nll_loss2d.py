@@ -109,6 +109,8 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype.legacy_name}")
     if not input.is_floating_point():
         raise NotImplementedError(f"\"nll_loss2d_forward_out_frame\" not implemented for '{input.dtype.legacy_name}'")
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.legacy_name} but found {weight.dtype.legacy_name}")
     if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     return NllLoss2DBackward0.apply(input, target._data, None if weight is None else weight._data, reduction,

@@ -193,6 +193,37 @@ class MaskedSelectBackward0(OpNode):
         return out      # summed back to self's shape by the base class, where self was broadcast
 
 
+def index_add(self, dim, index, source, alpha=1):
+    """PyTorch's checks (index_func_meta_impl, in its order; the name is the
+    in-place op's, as PyTorch's), then IndexAddBackward0."""
+    name = "index_add_(): "
+    if index.dim() > 1:
+        raise IndexError(f"{name}Index is supposed to be a vector, but got dim: {index.dim()} with type: "
+                         f"{index.dtype.legacy_name} and size: {list(index.shape)}")
+    if index._data.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"{name}Expected dtype int32/int64 for index but got: {index.dtype.legacy_name}")
+    if self.dtype is not source.dtype:
+        raise RuntimeError(f"{name}self ({self.dtype.legacy_name}) and source ({source.dtype.legacy_name}) must have "
+                           "the same scalar type")
+    dim = check_dim(dim, self.dim())
+    if dim and dim >= source.dim():
+        raise RuntimeError(f"{name}Indexing dim {dim} is out of bounds of the source tensor with dim {source.dim()}")
+    count = source.shape[dim] if source.dim() else 1
+    if index.numel() != count:
+        raise RuntimeError(f"{name}Number of indices ({index.numel()}) should be equal to source.size(dim): "
+                           f"({count}), for dim: {dim}")
+    rest = [list(t.shape[:dim] + t.shape[dim + 1:]) if self.dim() and source.dim() else list(t.shape)
+            for t in (self, source)]
+    if rest[0] != rest[1]:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {list(self.shape)} source.shape = {list(source.shape)}")
+    size = self.shape[dim] if self.dim() else 1
+    bad = index._data[(index._data < 0) | (index._data >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {bad[0]} is out of bounds for dimension {dim} with size {size}")
+    return IndexAddBackward0.apply(self, source, dim, index._data, alpha)
+
+
 class IndexAddBackward0(OpNode):
     """out = self.index_add(dim, index, source, alpha=1)   (source's slices added into self at index)
 

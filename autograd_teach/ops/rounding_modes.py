@@ -135,10 +135,9 @@ def logcumsumexp_backward(grad, self, result, dim):
 
 
 def div(self, other, *, rounding_mode):
-    """Tensor.div(other, rounding_mode=...): DivBackward2 (DivBackward3 for a number)."""
+    """Tensor.div(other, rounding_mode=...): DivBackward2, a number too (PyTorch's
+    Python binding wraps it as a tensor; DivBackward3 is what C++ records)."""
     if rounding_mode not in MODES:
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                            f"'{rounding_mode}'")
-    if isinstance(other, (int, float, bool)):
-        return DivBackward3.apply(self, other, rounding_mode)
     return DivBackward2.apply(self, other, rounding_mode)

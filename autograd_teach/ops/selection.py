@@ -31,14 +31,37 @@ def masked_fill(self, mask, value, inplace=False):
     if mask.dtype is not dtypes.bool_:
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
                            f"{dtypes.c_name(mask.dtype)}")
-    if hasattr(value, "_data"):
-        if value.dim():
-            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                               f"{value.dim()} dimension(s).")
-        value = value.item()
+    if hasattr(value, "_data") and value.dim():
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value.dim()} dimension(s).")
     if mask.shape != self.shape:   # PyTorch's message names mask first out of place, self first in place
         check_broadcast(*((self.shape, mask.shape) if inplace else (mask.shape, self.shape)))
+    if hasattr(value, "_data"):
+        return MaskedFillBackward1.apply(self, value, mask._data)
     return MaskedFillBackward0.apply(self, mask._data, value)
+
+
+class MaskedFillBackward1(MaskedFillBackward0):
+    """out = self.masked_fill(mask, value)   (value a 0-dim tensor)
+
+    self: grad.masked_fill(mask, 0)
+    value: masked_fill_backward(grad, mask)
+
+    The value went to every masked place: its gradient is the sum of grad there.
+    """
+    inputs = ("self", "value")
+
+    def forward(self, a, value, mask):
+        return super().forward(a, mask, value.astype(a.dtype))
+
+    def backward(self, grad):
+        masked = grad[np.broadcast_to(self.mask, grad.shape)]
+        return super().backward(grad), masked.sum(dtype=grad.dtype)
+
+
+def masked_fill_backward(grad, mask):
+    """The value's gradient: grad summed where the mask is set."""
+    return grad.masked_select(mask).sum()
 
 
 class RemainderBackward0(OpNode):
@@ -77,6 +100,20 @@ class RemainderBackward1(OpNode):
         return grad, -grad * np.floor_divide(a, b)
 
 
+def keep_first_maximum(a, b):
+    """np.maximum as PyTorch's scalar loop computes it: a unless b is larger,
+    NaN if either is (so of two zeros the first, sign and all; numpy's
+    answer there depends on its SIMD loop)."""
+    out = np.where(a < b, b, a)
+    return np.where(b != b, b, out) if out.dtype.kind in "fc" else out
+
+
+def keep_first_minimum(a, b):
+    """np.minimum likewise: a unless b is smaller, NaN if either is."""
+    out = np.where(b < a, b, a)
+    return np.where(b != b, b, out) if out.dtype.kind in "fc" else out
+
+
 class MaximumBackward0(OpNode):
     """out = maximum(self, other)
 
@@ -85,7 +122,7 @@ class MaximumBackward0(OpNode):
     inputs = ("self", "other")
     saved = ("self", "other")
     elementwise = True
-    _pick = staticmethod(np.maximum)
+    _pick = staticmethod(keep_first_maximum)
     _wins = staticmethod(np.greater)
 
     def forward(self, a, b):
@@ -104,7 +141,7 @@ class MinimumBackward0(MaximumBackward0):
 
     self: where(self == other, grad / 2, grad).masked_fill(self > other, 0)
     other: where(self == other, grad / 2, grad).masked_fill(self < other, 0)"""
-    _pick = staticmethod(np.minimum)
+    _pick = staticmethod(keep_first_minimum)
     _wins = staticmethod(np.less)
 
 

@@ -79,6 +79,68 @@ def kth_indices(a, k, dim, keepdim):
     return d, idx if keepdim else idx.squeeze(d)
 
 
+def kthvalue_indices(a, k, dim, keepdim):
+    """(dim, indices) of x.kthvalue(k, dim): among tied values, the one
+    PyTorch's quick select leaves at place k (its partitions move equal
+    values around, so which of them that is depends on the whole slice)."""
+    d, idx = kth_indices(a, k, dim, keepdim)
+    if not a.ndim or a.shape[d] < 2:
+        return d, idx
+    rows = np.moveaxis(a, d, -1).reshape(-1, a.shape[d])
+    picked = (idx if not keepdim else idx.squeeze(d)).reshape(-1).copy()
+    for r, row in enumerate(rows):
+        v = row[picked[r]]
+        tied = np.count_nonzero(np.isnan(row)) if v != v else np.count_nonzero(row == v)
+        if tied > 1:           # only then can the pick differ from the first of the ties
+            picked[r] = quick_select(row, k - 1)
+    shape = np.moveaxis(a, d, -1).shape[:-1]
+    picked = picked.reshape(shape)
+    return d, np.expand_dims(picked, d) if keepdim else picked
+
+
+def quick_select(row, k):
+    """The index PyTorch's kthvalue finds at place k (0-based): ATen's
+    quick_select_template (median of three, Hoare partition), NaN largest."""
+    values, order = list(row), list(range(len(row)))
+
+    def gt(x, y):           # x > y, a NaN above every number
+        return (x != x and y == y) or x > y
+
+    def swap(i, j):
+        values[i], values[j] = values[j], values[i]
+        order[i], order[j] = order[j], order[i]
+
+    lo, hi = 0, len(values) - 1
+    while hi > lo + 1:
+        mid = lo + (hi - lo) // 2
+        swap(mid, lo + 1)
+        if gt(values[lo + 1], values[hi]):
+            swap(lo + 1, hi)
+        if gt(values[lo], values[hi]):
+            swap(lo, hi)
+        if gt(values[lo + 1], values[lo]):
+            swap(lo + 1, lo)
+        i, j, pivot = lo + 1, hi, values[lo]
+        while True:
+            i += 1
+            while gt(pivot, values[i]):
+                i += 1
+            j -= 1
+            while gt(values[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+    if hi == lo + 1 and gt(values[lo], values[hi]):
+        swap(lo, hi)
+    return order[k]
+
+
 def median_indices(a, dim, keepdim):
     """(dim, indices) of x.median(dim): the lower median, or where a slice
     holds a NaN its first NaN (PyTorch's median is NaN there; kthvalue

@@ -14,7 +14,9 @@ so refusals are compared too.
 After them come the programs of tests/golden/fuzz_degenerate.py (NaN and
 degenerate inputs, empty dims, dim=(), float16, .data and requires_grad_
 between forward and backward, in-place writes into the base of expands and
-splits, broadcasting masks, nn modules and losses), made from SEED + 1.
+splits, broadcasting masks, nn modules and losses), made from SEED + 1, and
+those of tests/golden/fuzz_forward.py (forward-mode AD: every result's
+tangent beside its primal), made from SEED + 2.
 
 The programs are made from SEED alone (random.Random(SEED)); the recorder
 stores each one's source beside its output, and the test checks the
@@ -303,16 +305,16 @@ def programs(seed=SEED, n=N_CASES):
             case.step(k)
         case.finish()
         out.append((f"fuzz_{i:03d}", "\n".join(case.lines) + "\n"))
-    return out + _degenerate().programs(seed + 1)
+    return out + _family("fuzz_degenerate").programs(seed + 1) + _family("fuzz_forward").programs(seed + 2)
 
 
-def _degenerate():
-    """tests/golden/fuzz_degenerate.py, the second family, loaded by path as
-    this file is (the recorder and the test load tests/golden/ files so)."""
+def _family(name):
+    """tests/golden/fuzz_degenerate.py or fuzz_forward.py, the second and third
+    families, loaded by path as this file is (the recorder and the test load
+    tests/golden/ files so)."""
     import importlib.util
     from pathlib import Path
-    spec = importlib.util.spec_from_file_location("golden_fuzz_degenerate",
-                                                  Path(__file__).with_name("fuzz_degenerate.py"))
+    spec = importlib.util.spec_from_file_location(f"golden_{name}", Path(__file__).with_name(f"{name}.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -260,8 +260,9 @@ class ClampBackward1(OpNode):
     def forward(self, a, min=None, max=None):
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-        self.min, self.max = min, max
-        return np.clip(a, min, max).astype(a.dtype, copy=False)
+        self.min, self.max = min, max   # a bound wins only where it is passed: clamp(-0.0, min=0) is -0.0, as ATen's
+        out = a if min is None else np.where(a < min, min, a)
+        return (out if max is None else np.where(out > max, max, out)).astype(a.dtype, copy=False)
 
     def backward(self, grad, a):
         keep = np.ones(a.shape, dtype=bool)

@@ -231,7 +231,7 @@ class LinalgVectorNormBackward0(OpNode):
             scale = sign(a) * mask / mask.sum(axis=self.dim, keepdims=True)
         else:
             p = self.ord
-            scale = np.where(result == 0, 0, sign(a) * np.abs(a) ** (p - 1) / result ** (p - 1))
+            scale = np.where((result == 0) | (a == 0), 0, sign(a) * np.abs(a) ** (p - 1) / result ** (p - 1))
         return grad * scale
 
 
@@ -249,7 +249,7 @@ class AmaxBackward0(OpNode):
     _reduce = staticmethod(np.max)
 
     def forward(self, a, dim=(), keepdim=False):
-        self.dim = normalize_dims(dim, a.ndim) or tuple(range(a.ndim))   # dim=(): all dims
+        self.dim = (normalize_dims(dim, a.ndim) or tuple(range(a.ndim))) if a.ndim else ()   # dim=(): all dims
         self.keepdim = keepdim
         name = type(self).__name__[:4].lower()
         check_amax_dims(name, a, dim, normalize_dims(dim, a.ndim) and self.dim)
@@ -362,7 +362,7 @@ def linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim):
     if ord == float("inf"):
         mask = (np.abs(self._data) == result._data) | np.isnan(self._data)
         return grad * self._wrap(sign(self._data) * mask / mask.sum(axis=dim, keepdims=True))
-    return where(result == 0, 0.0, grad * sign_ * self.abs().pow(ord - 1) / result.pow(ord - 1))
+    return where((result == 0).logical_or(self == 0), 0.0, grad * sign_ * self.abs().pow(ord - 1) / result.pow(ord - 1))
 
 
 def scale_grad_by_count(grad, mask, dims):
