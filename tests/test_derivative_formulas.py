@@ -626,6 +626,16 @@ CASES["NllLoss2DBackward0"] = [
                           reduction="none")),
     ("3-D, sum", lambda r: [t(2, 3, 4, rng=r)],
      lambda x: F.nll_loss(x, torch.tensor([[0, 1, 2, 0], [2, 2, 1, 0]]), reduction="sum"))]
+CASES["NllLoss2DBackwardBackward0"] = [
+    ("double backward of nll_loss per pixel, mean, weight, ignore_index", lambda r: [t(rng=r)],
+     lambda g: _backward_of(lambda x: F.nll_loss(x, torch.tensor([[[0, 2], [1, 1]], [[2, 0], [0, 2]]]),
+                                                 torch.tensor([0.5, 2.0, 1.0], dtype=torch.float64), ignore_index=2),
+                            g, (2, 3, 2, 2))),
+    ("sum", lambda r: [t(rng=r)],
+     lambda g: _backward_of(lambda x: F.nll_loss(x, torch.tensor([[[0, 2, 1]]]), reduction="sum"), g, (1, 3, 1, 3))),
+    ("3-D, none", lambda r: [t(2, 4, rng=r)],
+     lambda g: _backward_of(lambda x: F.nll_loss(x, torch.tensor([[0, 1, 2, -100], [2, 2, 1, 0]]), reduction="none"),
+                            g, (2, 3, 4)))]
 CASES["ConvolutionBackward0"] = CASES["ConvolutionBackward0"] + [
     ("conv_transpose2d, stride, output_padding, groups, bias",
      lambda r: [t(1, 4, 3, 2, rng=r), t(4, 1, 3, 2, rng=r), t(2, rng=r)],

@@ -155,7 +155,8 @@ JVP = {
     "AdaptiveMaxPool2DBackward0": "self_t.flatten(-2).gather(-1, result1.flatten(-2)).view_as(result)",
     "NativeGroupNormBackward0": "group_norm_jvp(input_p, input_t, weight_p, weight_t, bias_t, result1, result2)",
     **dict.fromkeys(["UpsampleNearest1DBackward0", "UpsampleNearest2DBackward0", "UpsampleLinear1DBackward0",
-                     "UpsampleBilinear2DBackward0", "NllLoss2DBackward0"], LINEAR),
+                     "UpsampleBilinear2DBackward0", "NllLoss2DBackward0",
+                     "NllLoss2DBackwardBackward0"], LINEAR),
 }
 
 

@@ -6,12 +6,14 @@ NllLoss2DBackward0; inputs of 3 or more than 4 dims are viewed as 4-D around
 it (nll_loss_nd).
 
 The gradient puts -weight[t] * grad at each pixel's target class (over the
-total weight for 'mean'): a fixed mask times grad, which the rule writes as
-recorded ops, so a double backward goes through it."""
+total weight for 'mean'): with create_graph=True that is an op of its own,
+NllLoss2DBackwardBackward0, linear in grad and flat in self, as in PyTorch."""
 import numpy as np
 
 from .. import kernels
 from ..core.node import OpNode
+from ..core.ops.selection import zeros_like  # noqa: F401  (the rules call it)
+from .nn_ops import _array
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}     # PyTorch's Reduction enum, as grad_fn._saved_reduction shows it
 
@@ -26,14 +28,17 @@ def _mask(shape, target, weight, ignore_index, dtype):
 
 
 def nll_loss2d_backward(grad, self, target, weight, reduction, ignore_index, total_weight):
-    """-mask * grad, grad over the total weight for 'mean' (as recorded ops)."""
-    mask = grad._wrap(-_mask(self.shape, target._data.astype(np.int64), None if weight is None else weight._data,
-                             _signed(ignore_index), grad._data.dtype))
-    if reduction == REDUCTIONS["none"]:
-        return mask * grad.unsqueeze(1)
-    if reduction == REDUCTIONS["mean"]:     # every pixel ignored: no gradient, not 0 * (grad / 0)
-        grad = grad / total_weight if float(total_weight) != 0 else grad * 0
-    return mask * grad
+    """PyTorch's nll_loss2d_backward: -weight[t] * grad at each pixel's target class."""
+    return NllLoss2DBackwardBackward0.apply(grad, self, _array(target), _array(weight), reduction, ignore_index,
+                                            _array(total_weight))
+
+
+def nll_loss2d(grad, target, weight, reduction, ignore_index):
+    """nll_loss2d of a gradient (the double backward of nll_loss2d_backward)."""
+    return NllLoss2DBackward0.apply(grad, _array(target), _array(weight), _NAMES[reduction], _signed(ignore_index))
+
+
+_NAMES = {number: name for name, number in REDUCTIONS.items()}
 
 
 def _signed(ignore_index):
@@ -115,3 +120,28 @@ def _nll_loss2d(input, target, weight, reduction, ignore_index):
         raise ValueError(f"{reduction} is not a valid value for reduction")
     return NllLoss2DBackward0.apply(input, target._data, None if weight is None else weight._data, reduction,
                                     ignore_index)
+
+
+class NllLoss2DBackwardBackward0(OpNode):
+    """out = nll_loss2d_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight)
+
+    grad_output: nll_loss2d(grad, target, weight, reduction, ignore_index)
+    self: zeros_like(grad)
+
+    NllLoss2DBackward0's backward as an op (recorded with create_graph=True).
+    """
+    inputs = ("grad_output", "self")
+    attrs = ("ignore_index", "reduction", "target", "weight")
+    saved_arrays = ("target", "weight")
+
+    def forward(self, g, s, target, weight, reduction, ignore_index, total_weight):
+        self.target, self.weight, self.reduction, self.ignore_index = target, weight, reduction, ignore_index
+        self.total_weight = total_weight
+        return NllLoss2DBackward0.backward(self, g, s)     # as NllLoss2DBackward0's backward computes it
+
+    def backward(self, grad):
+        need_g, need_s = self.needs_input_grad
+        loss = NllLoss2DBackward0.__new__(NllLoss2DBackward0)    # a scratch node: forward sets its fields
+        gg = (loss.forward(grad, self.target, self.weight, _NAMES[self.reduction], _signed(self.ignore_index))
+              if need_g else None)
+        return gg, (np.zeros_like(grad) if need_s else None)

@@ -75,3 +75,31 @@ labels = torch.randint(0, 5, (4, 3, 3))
 loss = F.cross_entropy(logits, labels)
 loss.backward()
 print(loss.item(), logits.grad[0, :, 0, 0])
+
+# differentiated twice: with create_graph=True the gradient is NllLoss2DBackwardBackward0, linear in the
+# upstream gradient and flat in the input (its gradient w.r.t. the input is zeros)
+x = torch.randn(2, 3, 2, 2, dtype=torch.float64, requires_grad=True)
+for reduction in ("mean", "sum", "none"):
+    for kw in ({}, {"weight": w, "ignore_index": 1}):
+        tgt = target.clamp(min=0) if "ignore_index" in kw else target
+        loss = F.nll_loss(x, tgt, reduction=reduction, **kw)
+        v = torch.randn(loss.shape, dtype=torch.float64, requires_grad=True)
+        gx, = torch.autograd.grad(loss, x, v, create_graph=True)
+        node = gx.grad_fn
+        print(reduction, sorted(kw), node.name(), node.next_functions, node._saved_reduction, node._saved_ignore_index,
+              node._saved_weight, node._saved_target.shape)
+        print(torch.autograd.grad(gx.sum(), x, retain_graph=True)[0].abs().sum())
+        gv, = torch.autograd.grad((gx * gx).sum(), v, create_graph=True)
+        print(gv, gv.grad_fn.name(), torch.autograd.grad(gv.sum(), v)[0])
+        ce = F.cross_entropy(x, tgt, reduction=reduction, **kw)
+        g, = torch.autograd.grad(ce.sum(), x, create_graph=True)
+        h, = torch.autograd.grad((g * g).sum(), x)
+        print(g.grad_fn.name(), g.grad_fn.next_functions[0][0].name(), h[1, :, 0])
+g3, = torch.autograd.grad(F.nll_loss(x3, torch.tensor([[0, 1, 2, -100], [2, 2, 1, 0]]), reduction="sum"), x3,
+                          create_graph=True)
+print(g3.grad_fn.name(), g3.grad_fn.next_functions[0][0].name(), torch.autograd.grad((g3 * x3).sum(), x3)[0][0])
+g5, = torch.autograd.grad(F.cross_entropy(x5, torch.tensor([[[[0, 1]], [[1, 1]]]])), x5, create_graph=True)
+print(g5.grad_fn.name(), torch.autograd.grad((g5 * g5).sum(), x5)[0])
+all_ignored = F.nll_loss(x, torch.full((2, 2, 2), -100))
+ga, = torch.autograd.grad(all_ignored, x, create_graph=True)
+print(all_ignored, ga.grad_fn.name(), ga.abs().sum(), torch.autograd.grad(ga.sum(), x)[0].abs().sum())
