@@ -46,6 +46,10 @@ def main(argv=None) -> int:
     if torch.__version__.split("+")[0] != PINNED:
         print(f"refusing: torch {torch.__version__} is not the pinned {PINNED}")
         return 2
+    # PyTorch splits a few sums between its threads (BatchNorm's channels-last
+    # statistics); kernels/batch_norm_order.py adds in the order of 2 threads,
+    # so record with 2 on any machine.
+    torch.set_num_threads(2)
     runner = load_runner()
 
     programs = sorted(PROGRAMS.glob("*.py"))
