@@ -67,12 +67,11 @@ def write_notebook(path):
 
 def pytorch_order():
     """The nodes PyTorch runs for the notebook's code, watched in this process."""
-    from autograd_teach.viz import torch_record
-    from viz_torch_helpers import Log
+    from viz_torch_helpers import Log, Watching
     log = Log()
     scope = {}
     exec(MODEL, scope)
-    handle = torch_record.add_observer(log.begin)
+    handle = Watching(log.begin)
     try:
         scope["loss"].backward()
     finally:
