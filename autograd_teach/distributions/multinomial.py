@@ -1,6 +1,7 @@
 """Multinomial(total_count, probs): counts of total_count categorical draws
-(torch/distributions/multinomial.py). Sampling only: log_prob needs lgamma,
-which the package does not have yet."""
+(torch/distributions/multinomial.py): sampling and log_prob."""
+import math
+
 import numpy as np
 
 from ..compat.creation import full
@@ -9,6 +10,7 @@ from ..core.tensor import Tensor
 from . import constraints
 from .categorical import Categorical
 from .distribution import Distribution
+from .utils import broadcast_all
 
 
 class Multinomial(Distribution):
@@ -53,6 +55,23 @@ class Multinomial(Distribution):
     @property
     def param_shape(self):
         return self._categorical.param_shape
+
+    @constraints.dependent_property(is_discrete=True, event_dim=1)
+    def support(self):
+        return constraints.multinomial(self.total_count)
+
+    def log_prob(self, value):
+        """log(n! / prod(x_i!) * prod(p_i ^ x_i)), with n! = Gamma(n + 1); a
+        -inf logit with a zero count adds 0, not nan (0 * -inf)."""
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        logits = logits.clone()
+        log_factorial_n = (value.sum(-1) + 1).lgamma()
+        log_factorial_xs = (value + 1).lgamma().sum(-1)
+        logits[(value == 0) & (logits == -math.inf)] = 0
+        log_powers = (logits * value).sum(-1)
+        return log_factorial_n - log_factorial_xs + log_powers
 
     def sample(self, sample_shape=Size()):
         """total_count categorical draws per sample, counted per outcome."""
