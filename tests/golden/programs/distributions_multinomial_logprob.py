@@ -52,3 +52,12 @@ for bad in (torch.tensor([1.0, -1.0, 5.0]), torch.tensor([2.0, 2.0, 2.0]), torch
     except ValueError as err:
         print("ValueError:", err)
 print(Multinomial(5, probs=p, validate_args=False).log_prob(torch.tensor([1.0, -1.0, 5.0], dtype=torch.float64)))
+
+# entropy: n H(p) - log n! + the Binomial marginals' expected log k!
+h = Multinomial(5, probs=p).entropy()
+print(h, h.grad_fn.name(), torch.autograd.grad(h.sum(), p))
+h = Multinomial(3, logits=logits.detach()[:2].clone().requires_grad_()).entropy()
+print(h)
+print(Multinomial(0, probs=torch.tensor([0.5, 0.5])).entropy(), Multinomial(1, probs=torch.tensor([0.25, 0.75])).entropy())
+print(Multinomial(4, logits=torch.tensor([0.0, -math.inf])).entropy())
+print(Multinomial(12, probs=torch.tensor([[0.25, 0.75], [0.5, 0.5]])).entropy())
