@@ -127,4 +127,5 @@ from .ops.unique import unique, unique_consecutive  # noqa: E402,F401
 det, inverse = linalg.det, linalg.inv  # noqa: E305
 from .ops.linalg_decompositions import legacy_slogdet as slogdet, legacy_svd as svd, logdet, pinverse  # noqa: E402,F401
 from .ops.erfinv import erfinv  # noqa: E402,F401
+from .ops.gamma_functions import digamma, lgamma, polygamma  # noqa: E402,F401
 from .compat.shape_functions import broadcast_tensors  # noqa: E402,F401

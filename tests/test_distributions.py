@@ -63,6 +63,12 @@ GRADIENT_CASES = [
      ((0.5, -1.0, 2.0, 0.0, 0.1, 0.2),)),
     ("categorical.kl", lambda w, v: kl_divergence(Categorical(w), Categorical(logits=v)), ((1.0, 2.0, 5.0),
                                                                                           (0.3, -0.2, 0.0))),
+    ("multinomial.logits.log_prob", lambda z: Multinomial(5, logits=z.reshape(2, 3)).log_prob(
+        torch.tensor([[1.0, 2.0, 2.0], [0.0, 0.0, 5.0]], dtype=F64)), ((0.5, -1.0, 2.0, 0.0, 0.1, 0.2),)),
+    ("multinomial.probs.log_prob", lambda w: Multinomial(4, probs=w).log_prob(torch.tensor([1.0, 3.0, 0.0], dtype=F64)),
+     ((1.0, 2.0, 5.0),)),
+    ("multinomial.probs.entropy", lambda w: Multinomial(4, probs=w.reshape(2, 2)).entropy(), ((1.0, 2.0, 0.3, 0.6),)),
+    ("multinomial.logits.entropy", lambda z: Multinomial(3, logits=z).entropy(), ((0.5, -1.0, 2.0),)),
 ]
 
 

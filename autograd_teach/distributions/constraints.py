@@ -114,6 +114,19 @@ class _Simplex(Constraint):
             return _bool(np.all(v >= 0, axis=-1) & (np.abs(v.sum(-1) - 1) < 1e-6))
 
 
+class _Multinomial(Constraint):
+    """Counts: none negative, at most upper_bound in all (PyTorch checks no more)."""
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        v = _data(value)
+        return _bool(np.all(v >= 0, axis=-1) & (v.sum(-1) <= self.upper_bound))
+
+
 class _IndependentConstraint(Constraint):
     """base_constraint over the last reinterpreted_batch_ndims dims at once."""
 
@@ -149,3 +162,4 @@ less_than = _LessThan
 unit_interval = _Interval(0.0, 1.0)
 interval = _Interval
 simplex = _Simplex()
+multinomial = _Multinomial

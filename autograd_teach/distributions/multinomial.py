@@ -1,14 +1,16 @@
 """Multinomial(total_count, probs): counts of total_count categorical draws
-(torch/distributions/multinomial.py). Sampling only: log_prob needs lgamma,
-which the package does not have yet."""
+(torch/distributions/multinomial.py): sampling, log_prob and entropy."""
+import math
+
 import numpy as np
 
-from ..compat.creation import full
+from ..compat.creation import arange, full, tensor
 from ..compat.size import Size
 from ..core.tensor import Tensor
 from . import constraints
 from .categorical import Categorical
 from .distribution import Distribution
+from .utils import broadcast_all, probs_to_logits
 
 
 class Multinomial(Distribution):
@@ -53,6 +55,46 @@ class Multinomial(Distribution):
     @property
     def param_shape(self):
         return self._categorical.param_shape
+
+    @constraints.dependent_property(is_discrete=True, event_dim=1)
+    def support(self):
+        return constraints.multinomial(self.total_count)
+
+    def entropy(self):
+        """n H(p) - log n! + sum over outcomes i and counts k of
+        P(x_i = k) log k!, with x_i ~ Binomial(n, p_i), as PyTorch sums it."""
+        n = tensor(self.total_count)
+        term1 = n * self._categorical.entropy() - (n + 1).lgamma()
+        support = arange(1 + self.total_count, dtype=self.probs.dtype)
+        support = support.view((-1,) + (1,) * self.probs.dim())[1:]
+        binomial_probs = self._binomial_log_prob(support).exp()
+        weights = (support + 1).lgamma()
+        return term1 + (binomial_probs * weights).sum([0, -1])
+
+    def _binomial_log_prob(self, k):
+        """Binomial(total_count, probs).log_prob(k), PyTorch's formula: k logit
+        - n max(logit, 0) - n log1p(e^-|logit|) + log(n! / (k! (n - k)!))."""
+        total_count, probs = broadcast_all(self.total_count, self.probs)
+        logits = probs_to_logits(probs, is_binary=True)
+        log_factorial_n = (total_count + 1).lgamma()
+        log_factorial_k = (k + 1).lgamma()
+        log_factorial_nmk = (total_count - k + 1).lgamma()
+        clamped = (logits.clamp(min=0) + logits - logits.clamp(max=0)) / 2
+        normalize_term = (total_count * clamped + total_count * (-logits.abs()).exp().log1p() - log_factorial_n)
+        return k * logits - log_factorial_k - log_factorial_nmk - normalize_term
+
+    def log_prob(self, value):
+        """log(n! / prod(x_i!) * prod(p_i ^ x_i)), with n! = Gamma(n + 1); a
+        -inf logit with a zero count adds 0, not nan (0 * -inf)."""
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        logits = logits.clone()
+        log_factorial_n = (value.sum(-1) + 1).lgamma()
+        log_factorial_xs = (value + 1).lgamma().sum(-1)
+        logits[(value == 0) & (logits == -math.inf)] = 0
+        log_powers = (logits * value).sum(-1)
+        return log_factorial_n - log_factorial_xs + log_powers
 
     def sample(self, sample_shape=Size()):
         """total_count categorical draws per sample, counted per outcome."""

@@ -149,6 +149,7 @@ from .unique import Unique2Backward0, UniqueConsecutiveBackward0, UniqueDimBackw
 from .linalg_inverse import LinalgCholeskyExBackward0, LinalgInvExBackward0, LinalgSolveExBackward0  # noqa: F401,E402
 from . import linalg_decompositions  # noqa: F401,E402  (eigh, svd, det, slogdet, pinv)
 from .erfinv import ErfinvBackward0  # noqa: F401,E402
+from . import gamma_functions  # noqa: F401,E402  (lgamma, digamma, polygamma)
 # --- 1-D and adaptive max pooling, GroupNorm, interpolate (nn.functional_layers) ---
 from . import adaptive_max_pool  # noqa: F401,E402
 from .adaptive_max_pool import AdaptiveMaxPool2DBackward0  # noqa: F401,E402
