@@ -1,10 +1,27 @@
-"""nn.LayerNorm: each sample normalised over its last dims, then scaled and shifted."""
+"""nn.LayerNorm and nn.GroupNorm: each sample normalised on its own (over its
+last dims, or over groups of channels), then scaled and shifted."""
 from ...compat.creation import empty
 from ...compat.device import check as check_device
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from .module import Module
+
+
+def _affine_parameters(module, shape, affine, bias, dtype):
+    """The scale (weight) and shift (bias) of a normalisation layer, or None
+    for each it goes without, as PyTorch registers them; then their start."""
+    module.register_parameter("weight", Parameter(empty(shape, dtype=dtype)) if affine else None)
+    module.register_parameter("bias", Parameter(empty(shape, dtype=dtype)) if affine and bias else None)
+    module.reset_parameters()
+
+
+def _reset_affine(module):
+    """Weight ones and bias zeros: at first the layer only normalises."""
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
 
 
 class LayerNorm(Module):
@@ -16,23 +33,10 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(empty(self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(empty(self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _affine_parameters(self, self.normalized_shape, elementwise_affine, bias, dtype)
 
     def reset_parameters(self):
-        """Weight ones and bias zeros: at first the layer only normalises."""
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -52,22 +56,10 @@ class GroupNorm(Module):
         if num_channels % num_groups != 0:
             raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        if affine:
-            self.weight = Parameter(empty(num_channels, dtype=dtype))
-            if bias:
-                self.bias = Parameter(empty(num_channels, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _affine_parameters(self, num_channels, affine, bias, dtype)
 
     def reset_parameters(self):
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
