@@ -34,12 +34,13 @@ def relu(a):
     return _zero_where(np.less(a, zero), a)
 
 
-def threshold_backward(grad, result):
-    """grad where result > 0 or NaN, else +0.0 (PyTorch's threshold_backward at 0)."""
+def threshold_backward(grad, result, threshold=0):
+    """grad where result > threshold or is NaN, else +0.0 (PyTorch's threshold_backward)."""
     zero = zero_of(grad.dtype)
+    limit = threshold or zero     # (0 as a 0-d array: numpy need not convert it)
     if grad.size < BITS_FROM or grad.dtype not in _WORDS or grad.shape != result.shape:
-        return np_where(result <= zero, zero, grad)
-    return _zero_where(np.less_equal(result, zero), grad)
+        return np_where(result <= limit, zero, grad)
+    return _zero_where(np.less_equal(result, limit), grad)
 
 
 def _zero_where(cond, x):

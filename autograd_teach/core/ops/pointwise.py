@@ -239,10 +239,10 @@ class ThresholdBackwardBackward0(OpNode):
 
     def forward(self, g, a, threshold):
         self.threshold = threshold
-        return np.where(a <= threshold, 0, g)   # as ReluBackward0.backward: a 0, never a -0
+        return kernels.threshold_backward(g, a, threshold)   # as ReluBackward0.backward: a 0, never a -0
 
     def backward(self, grad, a):
-        return grad * (a > self.threshold), np.zeros_like(grad)
+        return kernels.threshold_backward(grad, a, self.threshold), np.zeros_like(grad)
 
 
 class ClampBackward1(OpNode):
