@@ -218,7 +218,7 @@ class ReluBackward0(OpNode):
     saved = ("result",)
 
     def forward(self, a):
-        return kernels.relu(a)   # relu(-0.0) is -0.0, as in PyTorch (np.maximum gives 0.0)
+        return kernels.relu(a)   # relu(-0.0) is -0.0 and relu(NaN) the same NaN, as in PyTorch
 
     def backward(self, grad, result):
         return kernels.threshold_backward(grad, result)   # PyTorch's: a 0, never a -0
