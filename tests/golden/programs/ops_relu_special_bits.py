@@ -20,7 +20,7 @@ def specials(dt):
     bits, mant = np.dtype(dt).itemsize * 8, np.finfo(dt).nmant
     sign, exp, quiet = 1 << (bits - 1), ((1 << (bits - 1)) - 1) ^ ((1 << mant) - 1), 1 << (mant - 1)
     words = [0, sign, exp | quiet, sign | exp | quiet, exp | quiet | 5, exp, sign | exp, 1, sign | 1]
-    if dt is not np.float16:    # PyTorch's vectorized float16 relu goes through float32, which quiets them
+    if dt is not np.float16:    # PyTorch's vectorized float16 relu goes through float32, which quiets them (docs/float32.md)
         words += [exp | 1, sign | exp | 3]
     normals = np.array([1.0, -1.0, 2.5, -3.0, np.finfo(dt).max, -np.finfo(dt).max], dt)
     return np.concatenate([np.array(words, WORDS[dt]).view(dt), normals])
