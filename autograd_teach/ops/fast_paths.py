@@ -73,7 +73,8 @@ def fast_path(cls):
         if type(b) in NUMBERS or dual.levels or saved_hooks.in_use:
             return apply(a, b)
         x, y = a._data, b._data
-        if x.dtype is not y.dtype or same_shape and x.shape != y.shape or to_float and x.dtype.kind != "f":
+        dtype, shape = x.dtype, x.shape
+        if y.dtype is not dtype or same_shape and y.shape != shape or to_float and dtype.kind != "f":
             return apply(a, b)
         node = new_object(cls)
         token = numpy_errors.set(QUIET)
@@ -81,8 +82,8 @@ def fast_path(cls):
             data = forward(node, x, y)
         finally:
             numpy_errors.reset(token)
-        if type(data) is not np.ndarray or data.dtype is not x.dtype:
-            data = as_dtype(node, data, x.dtype)
+        if type(data) is not np.ndarray or data.dtype is not dtype:
+            data = as_dtype(node, data, dtype)
         if not (a._requires_grad or b._requires_grad) or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
             return a._wrap(data, None, None)
         out = a._wrap(data, None, node)
@@ -90,7 +91,8 @@ def fast_path(cls):
         node.sequence_nr = next_sequence_nr()
         node.next_functions = edges = ((fa, a._output_nr) if fa is not None else a._grad_edge(),
                                        (fb, b._output_nr) if fb is not None else b._grad_edge())
-        node.input_metadata = ((x.shape, x.dtype), (y.shape, y.dtype))
+        meta = (shape, dtype)
+        node.input_metadata = (meta, meta if same_shape else (y.shape, dtype))
         node.saved_values = saved_values((a, b), edges, out) if plan else {}
         return out
 
