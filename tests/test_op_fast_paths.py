@@ -31,10 +31,10 @@ def described(out):
         return None
     saved = {}
     for name, s in (node.saved_values or {}).items():
-        if type(s) is tuple:      # compact: (data, box, version, ref, made_by, output_nr)
-            data, box, version, ref, made_by, output_nr = s
+        if type(s) is tuple:      # compact: (data, box, version, input or None, made_by, output_nr)
+            data, box, version, kept, made_by, output_nr = s
             s = ("saved", data.tobytes(), data.dtype, data.shape, "own" if box is out._version_box else id(box), version,
-                 None if ref is None else id(ref()), made_by, output_nr)
+                 None if kept is None else id(kept), made_by, output_nr)
         saved[name] = s
     attrs = {name: getattr(node, name) for name in type(node).attrs}
     return (type(node), node.next_functions, node.input_metadata, list(saved.items()), attrs)   # (in backward's order)
@@ -146,3 +146,23 @@ def test_fast_paths_in_threads_keep_their_grad_mode():
     for t in threads:
         t.join()
     assert not any(results[True]) and all(results[False])
+
+
+def test_a_graph_goes_with_its_output_without_the_cycle_collector():
+    """A saved input is kept by its node (as PyTorch's SavedVariable keeps it); no
+    node may keep itself alive that way, also through in-place ops and views."""
+    import gc
+    import weakref
+    gc.disable()
+    try:
+        for build in (lambda x, w: (x * w).relu().exp() / w,
+                      lambda x, w: (x * 1).mul_(w).sigmoid_(),
+                      lambda x, w: (x * 1)[1:].mul_(w[1:]).tanh(),
+                      lambda x, w: (x.t() if x.dim() > 1 else x * w) + w):
+            x, w = torch.ones(3, requires_grad=True), torch.full((3,), 2.0, requires_grad=True)
+            y = build(x, w)
+            nodes = [weakref.ref(y.grad_fn)] + [weakref.ref(fn) for fn, _ in y.grad_fn.next_functions if fn]
+            del y
+            assert all(n() is None for n in nodes)
+    finally:
+        gc.enable()

@@ -259,7 +259,8 @@ class SavedTensor:
     def of(cls, entry):
         """A compact entry (see `compact`) as a SavedTensor, for the readers that are not backward."""
         s = object.__new__(cls)
-        s.data, s.box, s.version, s.ref, s.made_by, s.output_nr = entry
+        s.data, s.box, s.version, kept, s.made_by, s.output_nr = entry
+        s.ref = None if kept is None else weakref.ref(kept)
         s.hooks = s.tangents = None
         return s
 
@@ -309,16 +310,18 @@ class SavedTensor:
         return t
 
 
-def compact(t, ref, made_by):
+def compact(t, made_by, is_input):
     """What OpNode.record saves of a tensor in the usual case (no saved-tensor
     hooks, no forward-mode levels): a SavedTensor's fields as a plain tuple,
-    (data, version box, version, ref, made_by, output_nr), built at a
-    fraction of an object's cost. Backward reads it directly; the other
-    readers turn it into a SavedTensor with SavedTensor.of."""
+    (data, version box, version, input, made_by, output_nr), built at a
+    fraction of an object's cost. An input is kept itself, as PyTorch's
+    SavedVariable keeps an input (an output is not: that would be a cycle).
+    Backward reads the tuple directly; the other readers turn it into a
+    SavedTensor with SavedTensor.of."""
     if t._inference:
         raise RuntimeError(INFERENCE_SAVED)
     box = t._version_box
-    return t._data, box, box[0], ref, made_by, t._output_nr
+    return t._data, box, box[0], t if is_input else None, made_by, t._output_nr
 
 
 def op_name(node_name):
@@ -464,8 +467,8 @@ class OpNode(Node):
                 saved[name] = a       # shown as PyTorch shows it: tensor(2)
             elif rich:
                 saved[name] = SavedTensor(a, self if i is None else None)
-            else:    # an output refers to its node by class (no cycle); an input weakly, with its grad_fn
-                saved[name] = compact(a, None, type(self)) if i is None else compact(a, weakref.ref(a), a.grad_fn)
+            else:    # an output refers to its node by class (no cycle); an input is kept, with its grad_fn
+                saved[name] = compact(a, type(self), False) if i is None else compact(a, a.grad_fn, True)
         if plan is not self.save_plan:    # saved_tensors_hooks saw them by name; backward takes them in its order
             self.saved_values, self.hooked = {name: saved[name] for name in self.saved}, True
 
@@ -482,8 +485,7 @@ class OpNode(Node):
             saved = []
             for s in values.values():
                 if type(s) is tuple:   # compact: SavedTensor.of(s).unpack(), its usual case inline
-                    ref = s[3]         # (an input's tensor, if it lives; see live_data)
-                    t = None if ref is None else ref()
+                    t = s[3]           # (the input itself; None for an output: see live_data)
                     s = s[0] if s[1][0] == s[2] and (t is None or t._data is s[0]) else SavedTensor.of(s).unpack()
                 elif type(s) is SavedTensor:
                     saved = self.unpacked_by_name() if self.hooked else saved   # saved_tensors_hooks

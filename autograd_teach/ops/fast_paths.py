@@ -15,8 +15,6 @@ In PyTorch this layer is generated C++ (torch/csrc/autograd/generated/
 VariableType_*.cpp): one function per op that runs the kernel and records
 the node.
 """
-from weakref import ref
-
 import numpy as np
 
 from ..compat import dtypes, saved_hooks
@@ -43,7 +41,7 @@ def fast_path(cls):
             if t._inference:
                 raise RuntimeError(INFERENCE_SAVED)
             box = t._version_box
-            saved[name] = (t._data, box, box[0], None if i is None else ref(t), cls if i is None else t.grad_fn,
+            saved[name] = (t._data, box, box[0], None if i is None else t, cls if i is None else t.grad_fn,
                            t._output_nr)
         return saved
 
