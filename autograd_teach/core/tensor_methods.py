@@ -4,6 +4,9 @@ Each is one line that picks the op class (from ops/) and hands it the
 arguments, as PyTorch's generated Tensor methods call its ATen ops. Numbers
 pass through (`x * 2`); lists and arrays become tensors. Tensor (tensor.py)
 inherits all of them: in PyTorch they come from torch._C.TensorBase too.
+The hottest (add, sub, mul, div, exp, tanh, sigmoid, relu) call
+`O.fast_paths.<name>`: their op's apply, its usual case written straight
+(ops/fast_paths.py), which hands any other case to apply itself.
 """
 import warnings
 
@@ -23,7 +26,7 @@ class TensorMethods:
 
     # -- arithmetic ----------------------------------------------------------------
     def add(self, other, alpha=1):
-        if alpha == 1:     # (ops/fast_paths.py: AddBackward0.apply in its usual case, written straight)
+        if alpha == 1:
             return O.fast_paths.add(self, _operand(other, self))
         return O.AddBackward0.apply(self, _operand(other, self), alpha)
 
