@@ -123,7 +123,7 @@ class MmBackward0(_Product):
 
     def backward(self, grad, a, b):
         need_a, need_b = self.needs_input_grad   # x @ w with a constant x: no x.grad to compute
-        return (kernels.mm(grad, b.T) if need_a else None), (kernels.mm(a.T, grad) if need_b else None)
+        return (kernels.mm_nt(grad, b) if need_a else None), (kernels.mm_tn(a, grad) if need_b else None)
 
 
 class BmmBackward0(_Product):
