@@ -38,7 +38,8 @@ def operands(case, record):
 
 
 # The product each result comes from, (m, K, n), from the case's x @ w shape
-PRODUCTS = {"out": lambda m, k, n: (m, k, n), "x.grad": lambda m, k, n: (m, n, k), "g @ w.t()": lambda m, k, n: (m, n, k),
+PRODUCTS = {"out": lambda m, k, n: (m, k, n),
+            "x.grad": lambda m, k, n: (m, n, k), "g @ w.t()": lambda m, k, n: (m, n, k),
             "w.grad": lambda m, k, n: (k, m, n), "x.t() @ g": lambda m, k, n: (k, m, n)}
 
 
@@ -83,7 +84,7 @@ def test_forward_and_backward_are_pytorch_s_bits(dtype):
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32"])
 def test_the_kernels_alone_are_pytorch_s_bits_and_row_major(dtype):
-    """kernels.mm, mm_nt (grad @ w.T) and mm_tn (x.T @ grad) on the layouts the backward hands them."""
+    """kernels.mm and mm_backward (grad @ w.T, x.T @ grad) on the layouts the backward hands them."""
     bad = []
     with np.errstate(all="ignore"):
         for case, record in CASES:
@@ -91,8 +92,8 @@ def test_the_kernels_alone_are_pytorch_s_bits_and_row_major(dtype):
                 continue
             x, w, g = operands(case, record)
             want = expected(record)
-            for name, got in (("out", kernels.mm(x, w)), ("g @ w.t()", kernels.mm_nt(g, w)),
-                              ("x.t() @ g", kernels.mm_tn(x, g))):
+            products = (kernels.mm(x, w), *kernels.mm_backward(g, x, w, True, True))
+            for name, got in zip(("out", "g @ w.t()", "x.t() @ g"), products):
                 row_major = got.flags.c_contiguous or not claimed_exact(dtype, name, case[1])
                 if not (agrees(dtype, name, case[1], got, want[name]) and row_major):
                     bad.append((case, name))
@@ -131,3 +132,17 @@ def test_k_of_1_keeps_minus_zero_only_where_pytorch_does():
     assert np.signbit(kernels.mm(minus, ones)).all()
     assert not np.signbit(kernels.mm(minus[:1], ones)).any()
     assert not np.signbit(kernels.mm(minus, ones[:, :1])).any()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("m, k, n", [(2, 2, 2), (3, 3, 3), (2, 5, 3), (4, 2, 12), (1, 2, 2)])
+def test_mm_backward_skips_what_is_not_needed_and_is_mm_on_the_transposes(dtype, m, k, n):
+    rng = np.random.default_rng(m * 100 + k * 10 + n)
+    x, w, g = (rng.integers(-9, 9, size=s).astype(dtype) * (0.37 if dtype != np.int64 else 1)
+               for s in ((m, k), (k, n), (m, n)))
+    both = kernels.mm_backward(g, x, w, True, True)
+    assert C.same_bits(both[0], kernels.mm(g, w.T)) and C.same_bits(both[1], kernels.mm(x.T, g))
+    assert kernels.mm_backward(g, x, w, False, True)[0] is None
+    assert C.same_bits(kernels.mm_backward(g, x, w, False, True)[1], both[1])
+    assert kernels.mm_backward(g, x, w, True, False)[1] is None
+    assert C.same_bits(kernels.mm_backward(g, x, w, True, False)[0], both[0])

@@ -78,23 +78,16 @@ def mm(a, b):
     return out[..., 0] if vec else out
 
 
-def mm_nt(a, b):
-    """a @ b.T for 2-D a and b (MmBackward0's grad.mm(mat2.t())): mm(a, b.T),
-    with the transpose of a tiny product in einsum's subscripts (the same
-    loop, the same bits, without a view and mm's dispatch to pay for)."""
-    (m, k), n = a.shape, b.shape[0]
-    if 1 < k <= 3 and b.ndim == 2 and (m < BLAS_ROWS or n < BLAS_COLS) and (
-            a.dtype == FLOAT32 or a.dtype == FLOAT64 and k == 2):   # mm's tiny products
-        return c_einsum("ik,jk->ij", a, b, order="C")
-    return mm(a, b.T)
-
-
-def mm_tn(a, b):
-    """a.T @ b for 2-D a and b (MmBackward0's mat1.t().mm(grad)): mm(a.T, b), likewise."""
-    (k, m), n = a.shape, b.shape[1]
-    if 1 < k <= 3 and (m < BLAS_ROWS or n < BLAS_COLS) and (a.dtype == FLOAT32 or a.dtype == FLOAT64 and k == 2):
-        return c_einsum("ki,kj->ij", a, b, order="C")
-    return mm(a.T, b)
+def mm_backward(grad, a, b, need_a, need_b):
+    """MmBackward0's gradients: grad @ b.T and a.T @ grad (None where not needed).
+    When both are tiny (K = 2 or 3 each: a 2x2 or 3x3 grad), one einsum each,
+    the transposes in its subscripts: mm's loop and bits, without a view and
+    mm's dispatch to pay for."""
+    m, n = grad.shape
+    if 1 < m <= 3 and 1 < n <= 3 and (grad.dtype == FLOAT32 or grad.dtype == FLOAT64 and m == n == 2):
+        return (c_einsum("ij,kj->ik", grad, b, order="C") if need_a else None,
+                c_einsum("ki,kj->ij", a, grad, order="C") if need_b else None)
+    return (mm(grad, b.T) if need_a else None), (mm(a.T, grad) if need_b else None)
 
 
 def multiply_adds(a, b):
