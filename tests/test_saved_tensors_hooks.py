@@ -3,7 +3,7 @@ innermost wins, nothing left switched on afterwards."""
 import threading
 
 import autograd_teach as torch
-from autograd_teach.core import saved_hooks
+from autograd_teach.compat import saved_hooks
 
 
 def test_off_until_a_block_opens_and_after_it_closes():
@@ -15,7 +15,7 @@ def test_off_until_a_block_opens_and_after_it_closes():
         y = a.sin()
     z = a.cos()
     assert saved_hooks.in_use == 0 and len(packed) == 1
-    assert y.grad_fn.saved_values["self"].hooks is not None and z.grad_fn.saved_values["self"].hooks is None
+    assert y.grad_fn.saved_values["self"].hooks is not None and z.grad_fn.rich_saved_values()["self"].hooks is None
 
 
 def test_the_innermost_block_wins_and_backward_uses_what_unpack_returns():

@@ -2,7 +2,7 @@
 hooks on saved tensors (saved_tensors_hooks, disable_saved_tensors_hooks,
 save_on_cpu); see core/saved_hooks.py for how they work."""
 from ..core.node import Node  # noqa: F401
-from ..core.saved_hooks import disable_saved_tensors_hooks, saved_tensors_hooks  # noqa: F401
+from ..compat.saved_hooks import disable_saved_tensors_hooks, saved_tensors_hooks  # noqa: F401
 
 
 class save_on_cpu(saved_tensors_hooks):

@@ -28,7 +28,8 @@ import numpy as np
 from ..compat import dtypes
 from ..compat.numpy_errors import QUIET, numpy_errors, quiet_call  # noqa: F401  (engine, tensor import them here)
 from ..kernels.degenerate import live_data
-from . import grad_mode, rules, saved_hooks
+from . import grad_mode, rules
+from ..compat import saved_hooks
 from ..forward_mode import dual     # forward-mode AD; the core's other modules reach it through here
 
 # PyTorch's sequence_nr: each node gets the next number; the engine runs the
@@ -254,12 +255,20 @@ class SavedTensor:
         if self.hooks is not None:
             self.data = None          # as in PyTorch, only what pack_hook returned is kept
 
+    @classmethod
+    def of(cls, entry):
+        """A compact entry (see `compact`) as a SavedTensor, for the readers that are not backward."""
+        s = object.__new__(cls)
+        s.data, s.box, s.version, s.ref, s.made_by, s.output_nr = entry
+        s.hooks = s.tangents = None
+        return s
+
     def unpack(self):
         if self.hooks is not None:    # the hooks decide what backward sees: no version check
             return saved_hooks.unpack(self.hooks)._data
         if self.box[0] != self.version:
             raise RuntimeError(self.modified_message())
-        return live_data(self)
+        return live_data(self.data, self.ref)
 
     def modified_message(self):
         t = self.ref() if self.ref is not None else None
@@ -298,6 +307,18 @@ class SavedTensor:
             t._set_grad_fn(t.grad_fn, self.output_nr)
         dual.give_tangents(t, self.tangents)     # a dual tensor comes back dual
         return t
+
+
+def compact(t, ref, made_by):
+    """What OpNode.record saves of a tensor in the usual case (no saved-tensor
+    hooks, no forward-mode levels): a SavedTensor's fields as a plain tuple,
+    (data, version box, version, ref, made_by, output_nr), built at a
+    fraction of an object's cost. Backward reads it directly; the other
+    readers turn it into a SavedTensor with SavedTensor.of."""
+    if t._inference:
+        raise RuntimeError(INFERENCE_SAVED)
+    box = t._version_box
+    return t._data, box, box[0], ref, made_by, t._output_nr
 
 
 def op_name(node_name):
@@ -432,16 +453,18 @@ class OpNode(Node):
                 meta.append((a._data.shape, a._data.dtype))
         self.next_functions, self.input_metadata = tuple(edges), tuple(meta)
         self.saved_values = saved = {}
+        rich = saved_hooks.in_use or dual.levels      # else the compact form (see `compact`)
         plan = self.save_plan_by_name if saved_hooks.in_use else self.save_plan
         for name, i, needed_by in plan:
+            a = out if i is None else inputs[i]
             if needed_by is not None and edges[needed_by][0] is None:
                 saved[name] = None    # no gradient will need it: PyTorch does not save it either
-            elif i is None:
-                saved[name] = SavedTensor(out, self)
-            elif type(inputs[i]) in NUMBERS:
-                saved[name] = inputs[i]   # shown as PyTorch shows it: tensor(2)
-            else:
-                saved[name] = SavedTensor(inputs[i])
+            elif type(a) in NUMBERS:
+                saved[name] = a       # shown as PyTorch shows it: tensor(2)
+            elif rich:
+                saved[name] = SavedTensor(a, self if i is None else None)
+            else:    # an output refers to its node by class (no cycle); an input weakly, with its grad_fn
+                saved[name] = compact(a, None, type(self)) if i is None else compact(a, weakref.ref(a), a.grad_fn)
         if plan is not self.save_plan:    # saved_tensors_hooks saw them by name; backward takes them in its order
             self.saved_values, self.hooked = {name: saved[name] for name in self.saved}, True
 
@@ -458,8 +481,10 @@ class OpNode(Node):
         else:
             saved = []
             for s in self.saved_values.values():
-                if type(s) is SavedTensor:   # s.unpack(), with its usual case inline: no hooks, version unchanged
-                    s = live_data(s) if s.box[0] == s.version and s.hooks is None else s.unpack()
+                if type(s) is tuple:         # compact: SavedTensor.of(s).unpack(), its usual case inline
+                    s = live_data(s[0], s[3]) if s[1][0] == s[2] else SavedTensor.of(s).unpack()
+                elif type(s) is SavedTensor:
+                    s = s.unpack()
                 saved.append(s)
         if grad is None:     # only None reached this node (see engine.py): it sends None on
             return (None,) * len(self.next_functions)
@@ -482,7 +507,7 @@ class OpNode(Node):
         """Saved under saved_tensors_hooks: unpacked in PyTorch's order (by
         name, as they were packed), handed to backward in its own order."""
         values = {name: s.unpack() if type(s) is SavedTensor else s
-                  for name, s in sorted(self.saved_values.items(), key=lambda item: item[0])}
+                  for name, s in sorted(self.rich_saved_values().items(), key=lambda item: item[0])}
         return [values[name] for name in self.saved_values]
 
     def call_backward_on_tensors(self, grad):
@@ -512,7 +537,7 @@ class OpNode(Node):
         for `result`, a tensor whose grad_fn is this node), a number that
         stood in a tensor's place as that number, and the attributes."""
         out = {}
-        for name, s in (self.saved_values or {}).items():
+        for name, s in self.rich_saved_values().items():
             out[name] = s.as_tensor(self) if type(s) is SavedTensor else s
         for name in self.attrs:
             out[name] = self.saved_attr(name)
@@ -551,11 +576,15 @@ class OpNode(Node):
     def saved_freed(self):
         return self.saved_values is None
 
+    def rich_saved_values(self):
+        """saved_values with each compact entry as a SavedTensor ({} once freed)."""
+        return {name: SavedTensor.of(s) if type(s) is tuple else s for name, s in (self.saved_values or {}).items()}
+
     def saved_tensors_info(self):
         if self.saved_values is None:
             return []
         info = []
-        for name, s in self.saved_values.items():
+        for name, s in self.rich_saved_values().items():
             if type(s) is SavedTensor:
                 info.append(SavedInfo("_saved_" + name, self.wrap(s.data if s.hooks is None else s.unpack()),
                                       s.version, s.box[0]))
@@ -578,6 +607,8 @@ class OpNode(Node):
         if saved is None:
             raise RuntimeError(FREED)
         s = saved[key]
+        if type(s) is tuple:
+            s = SavedTensor.of(s)
         if type(s) is SavedTensor:
             return s.as_tensor(self)
         return None if s is None else self.wrap(np.array(s))

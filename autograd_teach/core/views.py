@@ -201,8 +201,11 @@ class InplaceOrView:
         """In PyTorch an in-place op's output is self: a node that saved its
         result (sigmoid_, exp_, relu_...) saved self, at the version the op
         left it, so that changing self in place again makes backward refuse."""
-        for s in (getattr(node, "saved_values", None) or {}).values():
-            if type(s) is SavedTensor and s.ref is None and s.hooks is None:
+        saved = getattr(node, "saved_values", None) or {}
+        for name, s in saved.items():
+            if type(s) is tuple and s[3] is None:      # compact (node.py): (data, box, version, ref, ...)
+                saved[name] = (self._data, self._version_box, self._version_box[0]) + s[3:]
+            elif type(s) is SavedTensor and s.ref is None and s.hooks is None:
                 s.data, s.box, s.version = self._data, self._version_box, self._version_box[0]
 
     def _check_inplace_result(self, result):

@@ -123,11 +123,12 @@ def size_mismatch(old, new):
             f"non-singleton dimension {max(len(new), len(old)) - k}")
 
 
-def live_data(saved):
-    """What backward sees of a saved input (core/node.py's SavedTensor): in
-    PyTorch the tensor itself, so `t.data = new` after the forward (which
-    changes no version) is seen; a new shape meets the old one's gradient."""
-    t = None if saved.ref is None else saved.ref()      # (a saved output has no ref: it is the data)
-    if t is None or t._data is saved.data or t._data.shape == saved.data.shape:
-        return saved.data if t is None else t._data
-    raise RuntimeError(size_mismatch(saved.data.shape, t._data.shape))
+def live_data(data, ref):
+    """What backward sees of a saved input (core/node.py's SavedTensor: its
+    data, and a weak reference to its tensor): in PyTorch the tensor itself,
+    so `t.data = new` after the forward (which changes no version) is seen;
+    a new shape meets the old one's gradient."""
+    t = None if ref is None else ref()      # (a saved output has no ref: it is the data)
+    if t is None or t._data is data or t._data.shape == data.shape:
+        return data if t is None else t._data
+    raise RuntimeError(size_mismatch(data.shape, t._data.shape))

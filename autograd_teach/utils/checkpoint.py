@@ -21,7 +21,7 @@ from ..autograd.function import Function
 from ..autograd.functional import backward as autograd_backward
 from ..compat import generator
 from ..core import grad_mode
-from ..core.saved_hooks import saved_tensors_hooks
+from ..compat.saved_hooks import saved_tensors_hooks
 from ..core.tensor import Tensor
 
 REENTRANT_DEFAULT = (

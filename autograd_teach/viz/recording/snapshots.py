@@ -98,7 +98,9 @@ def settle_values(node, values):
     settled = {}
     for name in names:
         s = saved.get(name)
-        if type(s) is SavedTensor:
+        if type(s) is tuple:               # a compact SavedTensor (core/node.py): its first three fields
+            settled[name] = s[:3]
+        elif type(s) is SavedTensor:
             data, box, version = _SAVED(s)
             if data is not None:           # (None: saved under saved_tensors_hooks, not ours to read)
                 settled[name] = (data, box, version)
@@ -127,7 +129,9 @@ def _read_saved(saved, names):
     values = {}
     for name in names:
         v = saved.get(name)
-        if type(v) is SavedTensor:         # the run has not ended
+        if type(v) is tuple and len(v) > 3:   # a compact SavedTensor (core/node.py): the run has not ended
+            v = v[:3]
+        elif type(v) is SavedTensor:       # the run has not ended
             v = None if v.data is None else (v.data, v.box, v.version)   # None: saved_tensors_hooks kept it
         if type(v) is tuple:               # (array, version counter, version when saved)
             data, box, version = v
