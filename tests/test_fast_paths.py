@@ -184,7 +184,8 @@ def activation_maps(dtype, seed=0):
     mixed in, contiguous, transposed and strided."""
     from autograd_teach.kernels import masks
     rng = np.random.default_rng(seed)
-    for n in (1, 7, masks.BITS_FROM - 1, masks.BITS_FROM, 3 * masks.BITS_FROM + 5):
+    for n in (1, 7, masks.BITS_FROM - 1, masks.BITS_FROM, 3 * masks.BITS_FROM + 5, masks.MAXIMUM_UP_TO - 1,
+              masks.MAXIMUM_UP_TO, masks.MAXIMUM_UP_TO + 3):
         a = rng.standard_normal(n).astype(dtype)
         a[rng.integers(0, n, n // 3 + 1)] = rng.choice(SPECIALS, n // 3 + 1).astype(dtype)
         yield a
@@ -212,6 +213,108 @@ def test_relu_and_its_gradient_by_bit_masks_are_np_where(dtype):
         assert same_bits(out, np.where(a < zero, zero, a))
         for result in (out, a):     # a holds negatives and NaN where a result would not
             assert same_bits(kernels.threshold_backward(grad, result), np.where(result <= zero, zero, grad))
+
+
+NAN_WORDS = {np.float16: (np.uint16, [0x7e00, 0xfe00, 0x7e01, 0x7c01, 0xfc01, 0x7fff]),
+             np.float32: (np.uint32, [0x7fc00000, 0xffc00000, 0x7fc00001, 0x7f800001, 0xff800001, 0x7fffffff]),
+             np.float64: (np.uint64, [0x7ff8000000000000, 0xfff8000000000000, 0x7ff8000000000001,
+                                      0x7ff0000000000001, 0xfff0000000000001, 0x7fffffffffffffff])}
+RELU_DTYPES = (np.float32, np.float64, np.float16, np.int8, np.uint8, np.int32, np.int64, np.bool_)
+
+
+def relu_specials(dtype):
+    """SPECIALS in dtype with NaNs of both signs, quiet and signaling, with
+    payloads, and the largest denormal; for ints and bool their extremes."""
+    if np.dtype(dtype).kind != "f":
+        return np.array([0, 1, -1, 7, -128, 127], np.int64).astype(dtype)
+    words, nans = NAN_WORDS[dtype]
+    info = np.finfo(dtype)
+    with np.errstate(over="ignore"):
+        values = SPECIALS.astype(dtype)
+    return np.concatenate([values, np.array(nans, words).view(dtype),
+                           np.array([info.smallest_normal - info.smallest_subnormal, -info.max], dtype)])
+
+
+def relu_layouts(values, seed=0):
+    """values shuffled at every length up to 70 (numpy's SIMD loops: scalar tail,
+    one vector, the unrolled body), around the kernels' size switches, 0-d,
+    empty, strided, reversed, transposed and broadcast."""
+    from autograd_teach.kernels import masks
+    rng = np.random.default_rng(seed)
+    long = rng.choice(values, 3 * masks.MAXIMUM_UP_TO)
+    for n in [*range(71), masks.BITS_FROM - 1, masks.BITS_FROM, masks.MAXIMUM_UP_TO - 1, masks.MAXIMUM_UP_TO]:
+        yield long[:n]
+        yield long[1:n + 1]                 # not aligned as numpy allocates
+    yield from (np.asarray(v) for v in values)
+    yield from (long[::3], long[:200:-7], long[:600].reshape(20, 30).T, np.broadcast_to(values[:1], (5, 3)))
+    yield long[:3 * masks.MAXIMUM_UP_TO // 2 * 2].reshape(-1, 2).T      # large and strided
+
+
+def check_relu_kernels(dtypes=RELU_DTYPES):
+    """kernels.relu and threshold_backward give np.where's bits on relu_layouts of
+    relu_specials; the gradient for every special result against every special
+    gradient. (Also run by a child process per numpy SIMD target, below.)"""
+    from autograd_teach import kernels
+    for dtype in dtypes:
+        values = relu_specials(dtype)
+        with np.errstate(invalid="ignore"):        # (a signaling NaN compared raises the flag)
+            for a in relu_layouts(values):
+                assert same_bits(kernels.relu(a), np.where(a < 0, 0, a).astype(a.dtype, copy=False)), (dtype, a)
+            if np.dtype(dtype).kind != "f":
+                continue
+            results, grads = np.repeat(values, len(values)), np.tile(values, len(values))
+            for r, g in ((results, grads), (kernels.relu(results), grads[::-1]), (results[::2], grads[1::2])):
+                for threshold in (0, 0.5, -1):
+                    assert same_bits(kernels.threshold_backward(g, r, threshold),
+                                     np.where(r <= threshold, 0, g)), (dtype, r, g, threshold)
+            for a, g in zip(relu_layouts(values, seed=1), relu_layouts(values[::-1], seed=2)):
+                r = kernels.relu(np.asarray(a))
+                assert same_bits(kernels.threshold_backward(g, r), np.where(r <= 0, 0, g)), (dtype, r, g)
+
+
+def test_relu_kernels_are_np_where_on_every_special_value():
+    check_relu_kernels()
+
+
+def test_relu_candidates_wrong_on_one_special_value_are_refused():
+    """The probes catch a maximum giving +0.0 for -0.0 (as ARM's fmax does), a
+    canonical NaN for a NaN with a payload, or a wrong bit only at some
+    lengths, layouts or 0-d: the reference (np.where) is kept."""
+    from autograd_teach.kernels import masks
+    zero, ref = masks.zero_of(np.float32), masks.where_relu
+    arm_like = lambda a: np.where(a == 0, zero, np.maximum(zero, a))               # noqa: E731
+    canonical_nan = lambda a: np.where(np.isnan(a), np.float32(np.nan), ref(a))    # noqa: E731
+    probes = masks.probes(np.float32)
+    wrong = [arm_like, canonical_nan,
+             lambda a: arm_like(a) if a.size > 40 else ref(a),
+             lambda a: ref(a) if a.flags.c_contiguous else arm_like(a),
+             lambda a: ref(a) if a.ndim else arm_like(a),
+             lambda a: ref(a).astype(np.float64)]
+    assert masks.first_exact(wrong, ref, probes) is ref
+    right = lambda a: np.where(a < 0, np.float32(0), a)                            # noqa: E731
+    assert masks.first_exact([*wrong, right], ref, probes) is right
+
+
+def test_relu_kernels_are_exact_on_every_numpy_simd_target():
+    """numpy chooses its loops at import among the SIMD targets of its build the
+    CPU has; NPY_DISABLE_CPU_FEATURES turns targets off (one the CPU lacks is
+    ignored). Under each, down to the baseline, the relu kernels choose their
+    numpy call anew and give np.where's bits."""
+    import os
+    import pathlib
+    import subprocess
+    import sys
+    from numpy._core._multiarray_umath import __cpu_dispatch__ as targets
+    here = pathlib.Path(__file__).parent
+    code = ("import sys; sys.path.insert(0, {!r}); import test_fast_paths as t; t.check_relu_kernels();"
+            "from numpy._core._multiarray_umath import __cpu_features__ as f; print(' '.join(k for k in f if f[k]))")
+    for i in range(len(targets)):
+        off = targets[i:]
+        env = dict(os.environ, NPY_DISABLE_CPU_FEATURES=" ".join(off))
+        done = subprocess.run([sys.executable, "-c", code.format(str(here))], capture_output=True, text=True,
+                              env=env, cwd=here.parent, timeout=300)
+        assert done.returncode == 0, (off, done.stderr[-3000:])
+        assert not set(off) & set(done.stdout.split()), (off, done.stdout)     # numpy did turn them off
 
 
 def test_fma_in_chunks_is_one_fma():

@@ -37,12 +37,12 @@ from ..forward_mode import dual     # forward-mode AD; the core's other modules 
 _sequence_nr = itertools.count()
 
 
-def next_sequence_nr():
-    return next(_sequence_nr)
+next_sequence_nr = _sequence_nr.__next__    # next_sequence_nr() is next(_sequence_nr), as cheap
 
 
 # what may stand in a tensor's place: 2 * x, or None for an absent optional tensor (clamp(min=t))
 NUMBERS = frozenset({int, float, bool, type(None)})
+new_object = object.__new__
 NO_EDGE = (None, 0)                       # the next_functions entry of an input that needs no gradient
 SavedInfo = namedtuple("SavedInfo", "name value saved_version current_version")
 
@@ -387,6 +387,7 @@ class OpNode(Node):
         cls.save_plan = tuple((name, position.get(name), position.get(cls.needed_for.get(name)))
                               for name in cls.saved)
         cls.save_plan_by_name = tuple(sorted(cls.save_plan))   # PyTorch's order (saved_hooks.py)
+        cls.settings = (cls.n_inputs, cls.promote_params, cls.to_float, cls.elementwise, cls.is_view)
         # What PyTorch shows of a node: grad_fn._saved_self, grad_fn._saved_alpha, ...
         for name in cls.saved:
             setattr(cls, "_saved_" + name, property(lambda self, key=name: self.saved_value(key)))
@@ -397,37 +398,37 @@ class OpNode(Node):
     @classmethod
     def apply(cls, *args):
         """The op on tensors, in three steps: forward, views, graph (and, in forward mode, the tangent)."""
-        inputs, params = args[:cls.n_inputs], args[cls.n_inputs:]
-        first, node = inputs[0], cls.__new__(cls)
+        n, promote, to_float, elementwise, is_view = cls.settings    # (read once: see the notes at the end)
+        inputs, params, node = args[:n], args[n:], new_object(cls)
+        first = args[0]
         # 1. The forward on numpy arrays, in the dtype PyTorch gives the result:
         #    the inputs' own when they share one (the usual case), else by promotion.
-        arrays, recording, one_dtype = [], False, first._data.dtype
+        arrays, recording, dt = [], False, first._data.dtype
         for a in inputs:
             if type(a) in NUMBERS:    # 2 * x: a Python number takes part in type promotion
-                one_dtype = None
+                dt = None
             else:
                 recording = recording or a._requires_grad
-                one_dtype = one_dtype if a._data.dtype is one_dtype else None
                 a = a._data
+                dt = dt if a.dtype is dt else None
             arrays.append(a)
-        dt = None if one_dtype is None or cls.promote_params else dtypes._BY_NUMPY[one_dtype]
-        if dt is None or cls.to_float and not dt.is_floating_point:   # (to_float: exp, mean... of ints)
+        if dt is None or promote or to_float and dt.kind != "f":   # (to_float: exp, mean... of ints)
             dt, arrays = promoted(cls, inputs, params, arrays)
-        if cls.elementwise and type(inputs[1]) not in NUMBERS and arrays[0].shape != arrays[1].shape:
+            dt = dt.np
+        if elementwise and type(inputs[1]) not in NUMBERS and arrays[0].shape != arrays[1].shape:
             check_broadcast(arrays[0].shape, arrays[1].shape)
-        arrays += params
         token = numpy_errors.set(QUIET)    # inf and nan as PyTorch: no numpy warning (compat/numpy_errors.py)
         try:
-            data = node.forward(*arrays)
+            data = node.forward(*arrays, *params)
         finally:
             numpy_errors.reset(token)
         data = data if type(data) is np.ndarray else np.asarray(data)
-        if data.dtype is not dt.np and not cls.is_view:
-            data = data.astype(node.out_dtype(dt).np, copy=False)
+        if data.dtype is not dt and not is_view:
+            data = data.astype(node.out_dtype(dtypes._BY_NUMPY[dt]).np, copy=False)
         recording = recording and (not grad_mode.threads_without_grad or grad_mode.flags.enabled)   # grad mode on?
         out = first._wrap(data, None, node if recording else None)
         # 2. A view shares its input's storage and version counter (views.py).
-        if cls.is_view:
+        if is_view:
             out._track_view(first, cls, params)
         # 3. The node joins the graph: edges to the inputs, what backward needs.
         if recording:
@@ -472,18 +473,22 @@ class OpNode(Node):
     def call_backward(self, grad):
         """Unpack the saved tensors (checking versions), run backward, reduce
         each gradient to its input's shape and dtype."""
-        if self.saved_values is None and (self.saved or self.saved_arrays):
-            raise RuntimeError(FREED)
-        if not self.saved_values:
+        values = self.saved_values
+        if not values:
+            if values is None and (self.saved or self.saved_arrays):
+                raise RuntimeError(FREED)
             saved = ()                                   # add, sum...: nothing saved
-        elif self.hooked:
-            saved = self.unpacked_by_name()              # saved under saved_tensors_hooks
         else:
             saved = []
-            for s in self.saved_values.values():
-                if type(s) is tuple:         # compact: SavedTensor.of(s).unpack(), its usual case inline
-                    s = live_data(s[0], s[3]) if s[1][0] == s[2] else SavedTensor.of(s).unpack()
+            for s in values.values():
+                if type(s) is tuple:   # compact: SavedTensor.of(s).unpack(), its usual case inline
+                    ref = s[3]         # (an input's tensor, if it lives; see live_data)
+                    t = None if ref is None else ref()
+                    s = s[0] if s[1][0] == s[2] and (t is None or t._data is s[0]) else SavedTensor.of(s).unpack()
                 elif type(s) is SavedTensor:
+                    saved = self.unpacked_by_name() if self.hooked else saved   # saved_tensors_hooks
+                    if self.hooked:
+                        break
                     s = s.unpack()
                 saved.append(s)
         if grad is None:     # only None reached this node (see engine.py): it sends None on
@@ -495,12 +500,10 @@ class OpNode(Node):
         for g, meta, (fn, _) in zip(grads, self.input_metadata, self.next_functions):
             if fn is None or g is None:
                 out.append(None)
-                continue
-            if type(g) is not np.ndarray:
-                g = np.asarray(g)
-            if g.shape != meta[0]:
-                g = unbroadcast(g, meta[0])
-            out.append(g if g.dtype is meta[1] else g.astype(meta[1]))
+            else:
+                g = g if type(g) is np.ndarray else np.asarray(g)
+                g = g if g.shape == meta[0] else unbroadcast(g, meta[0])
+                out.append(g if g.dtype is meta[1] else g.astype(meta[1]))
         return tuple(out)
 
     def unpacked_by_name(self):
@@ -557,7 +560,7 @@ class OpNode(Node):
         return tuple(out)
 
     def release_variables(self):
-        if self.saved or self.saved_arrays:
+        if self.saved_values or self.saved_arrays:    # (nothing saved: a second backward may run, as in PyTorch)
             self.saved_values = None
             for name in self.saved_arrays:
                 setattr(self, name, None)

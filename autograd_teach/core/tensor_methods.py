@@ -23,20 +23,22 @@ class TensorMethods:
 
     # -- arithmetic ----------------------------------------------------------------
     def add(self, other, alpha=1):
+        if alpha == 1:     # (ops/fast_paths.py: AddBackward0.apply in its usual case, written straight)
+            return O.fast_paths.add(self, _operand(other, self))
         return O.AddBackward0.apply(self, _operand(other, self), alpha)
 
     def sub(self, other, alpha=1):
         other = _operand(other, self)
         _check_bool_sub(self, other)
-        return O.SubBackward0.apply(self, other, alpha)
+        return O.fast_paths.sub(self, other) if alpha == 1 else O.SubBackward0.apply(self, other, alpha)
 
     def mul(self, other):
-        return O.MulBackward0.apply(self, _operand(other, self))
+        return O.fast_paths.mul(self, _operand(other, self))
 
     def div(self, other, **rounding_mode):
         if rounding_mode:       # div(rounding_mode=...), even None, is another op: ops/rounding_modes.py
             return O.rounding_modes.div(self, _operand(other, self), **rounding_mode)
-        return O.DivBackward0.apply(self, _operand(other, self))
+        return O.fast_paths.div(self, _operand(other, self))
 
     def pow(self, exponent):
         exponent = _operand(exponent, self)
@@ -97,7 +99,7 @@ class TensorMethods:
         return O.ReciprocalBackward0.apply(self)
 
     def exp(self):
-        return O.ExpBackward0.apply(self)
+        return O.fast_paths.exp(self)
 
     def log(self):
         return O.LogBackward0.apply(self)
@@ -120,13 +122,13 @@ class TensorMethods:
         return O.CosBackward0.apply(self)
 
     def tanh(self):
-        return O.TanhBackward0.apply(self)
+        return O.fast_paths.tanh(self)
 
     def sigmoid(self):
-        return O.SigmoidBackward0.apply(self)
+        return O.fast_paths.sigmoid(self)
 
     def relu(self):
-        return O.ReluBackward0.apply(self)
+        return O.fast_paths.relu(self)
 
     def clamp(self, min=None, max=None):
         if isinstance(min, TensorMethods) or isinstance(max, TensorMethods):

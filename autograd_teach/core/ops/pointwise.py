@@ -218,7 +218,7 @@ class ReluBackward0(OpNode):
     saved = ("result",)
 
     def forward(self, a):
-        return kernels.relu(a)   # relu(-0.0) is -0.0, as in PyTorch (np.maximum gives 0.0)
+        return kernels.relu(a)   # relu(-0.0) is -0.0 and relu(NaN) the same NaN, as in PyTorch
 
     def backward(self, grad, result):
         return kernels.threshold_backward(grad, result)   # PyTorch's: a 0, never a -0
@@ -239,10 +239,10 @@ class ThresholdBackwardBackward0(OpNode):
 
     def forward(self, g, a, threshold):
         self.threshold = threshold
-        return np.where(a <= threshold, 0, g)   # as ReluBackward0.backward: a 0, never a -0
+        return kernels.threshold_backward(g, a, threshold)   # as ReluBackward0.backward: a 0, never a -0
 
     def backward(self, grad, a):
-        return grad * (a > self.threshold), np.zeros_like(grad)
+        return kernels.threshold_backward(grad, a, self.threshold), np.zeros_like(grad)
 
 
 class ClampBackward1(OpNode):

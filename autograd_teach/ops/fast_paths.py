@@ -1,0 +1,106 @@
+"""The usual case of OpNode.apply (core/node.py), written straight, for the
+ops a training loop runs most: so that a chain of small ops costs about what
+PyTorch's does (docs/benchmarks.md).
+
+OpNode.apply handles every case: Python numbers, type promotion,
+broadcasting, views, saved-tensor hooks, forward-mode AD. A fast path takes
+only the case where none of that arises: one tensor, or two tensors of one
+dtype (and, for an elementwise op, of one shape), with no saved-tensor hook
+and no dual level open. It runs the op's own forward and records the node
+as apply would (the same sequence_nr, next_functions, input_metadata and
+saved values: tests/test_fast_paths.py compares the two node by node), and
+hands every other call to apply, whose errors and cases stay the only ones.
+
+In PyTorch this layer is generated C++ (torch/csrc/autograd/generated/
+VariableType_*.cpp): one function per op that runs the kernel and records
+the node.
+"""
+from weakref import ref
+
+import numpy as np
+
+from ..compat import dtypes, saved_hooks
+from ..compat.numpy_errors import QUIET, numpy_errors
+from ..core import grad_mode
+from ..core.node import NUMBERS, compact, dual, new_object, next_sequence_nr
+from ..core.ops.arithmetic import AddBackward0, DivBackward0, MulBackward0, SubBackward0
+from ..core.ops.pointwise import ExpBackward0, ReluBackward0, SigmoidBackward0, TanhBackward0
+
+
+def fast_path(cls):
+    """cls.apply(a) or cls.apply(a, b), its usual case written straight."""
+    apply, forward, to_float, same_shape = cls.apply, cls.forward, cls.to_float, cls.elementwise
+    plan = [(name, i, needed_by) for name, i, needed_by in cls.save_plan]
+
+    def saved_values(inputs, edges, out):
+        """What OpNode.record saves, by the class's plan."""
+        saved = {}
+        for name, i, needed_by in plan:
+            if needed_by is not None and edges[needed_by][0] is None:
+                saved[name] = None
+            elif i is None:
+                saved[name] = compact(out, None, cls)
+            else:
+                t = inputs[i]
+                saved[name] = compact(t, ref(t), t.grad_fn)
+        return saved
+
+    def unary(a):
+        x = a._data
+        if dual.levels or saved_hooks.in_use or to_float and x.dtype.kind != "f":
+            return apply(a)
+        node = new_object(cls)
+        token = numpy_errors.set(QUIET)
+        try:
+            data = forward(node, x)
+        finally:
+            numpy_errors.reset(token)
+        if type(data) is not np.ndarray or data.dtype is not x.dtype:
+            data = as_dtype(node, data, x.dtype)
+        if not a._requires_grad or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
+            return a._wrap(data, None, None)
+        out = a._wrap(data, None, node)
+        fn = a.grad_fn
+        node.sequence_nr = next_sequence_nr()
+        node.next_functions = edges = ((fn, a._output_nr) if fn is not None else a._grad_edge(),)
+        node.input_metadata = ((x.shape, x.dtype),)
+        node.saved_values = saved_values((a,), edges, out) if plan else {}
+        return out
+
+    def binary(a, b):
+        if type(b) in NUMBERS or dual.levels or saved_hooks.in_use:
+            return apply(a, b)
+        x, y = a._data, b._data
+        if x.dtype is not y.dtype or same_shape and x.shape != y.shape or to_float and x.dtype.kind != "f":
+            return apply(a, b)
+        node = new_object(cls)
+        token = numpy_errors.set(QUIET)
+        try:
+            data = forward(node, x, y)
+        finally:
+            numpy_errors.reset(token)
+        if type(data) is not np.ndarray or data.dtype is not x.dtype:
+            data = as_dtype(node, data, x.dtype)
+        if not (a._requires_grad or b._requires_grad) or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
+            return a._wrap(data, None, None)
+        out = a._wrap(data, None, node)
+        fa, fb = a.grad_fn, b.grad_fn
+        node.sequence_nr = next_sequence_nr()
+        node.next_functions = edges = ((fa, a._output_nr) if fa is not None else a._grad_edge(),
+                                       (fb, b._output_nr) if fb is not None else b._grad_edge())
+        node.input_metadata = ((x.shape, x.dtype), (y.shape, y.dtype))
+        node.saved_values = saved_values((a, b), edges, out) if plan else {}
+        return out
+
+    return unary if cls.n_inputs == 1 else binary
+
+
+def as_dtype(node, data, dtype):
+    """The forward's result as an array of the op's output dtype, as apply makes it."""
+    data = np.asarray(data)
+    return data if data.dtype is dtype else data.astype(node.out_dtype(dtypes._BY_NUMPY[dtype]).np, copy=False)
+
+
+# The ops of a training loop's forward (Tensor methods call these; tensor_methods.py)
+add, sub, mul, div = map(fast_path, (AddBackward0, SubBackward0, MulBackward0, DivBackward0))
+exp, tanh, sigmoid, relu = map(fast_path, (ExpBackward0, TanhBackward0, SigmoidBackward0, ReluBackward0))

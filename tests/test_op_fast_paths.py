@@ -1,0 +1,148 @@
+"""ops/fast_paths.py: each fast path gives what OpNode.apply gives, node by
+node (class, edges, input metadata, saved values, attributes), value by value
+(bits, dtype, requires_grad), and error by error, on the usual case and on
+every case it must hand back to apply: numbers, mixed dtypes, broadcasting,
+no_grad, inference mode, saved-tensor hooks, dual levels, views, leaves and
+non-leaves, 0-d, empty and special values."""
+import itertools
+import threading
+
+import numpy as np
+import pytest
+
+import autograd_teach as torch
+from autograd_teach import ops as O
+from autograd_teach.ops import fast_paths
+
+BINARY = {"add": O.AddBackward0, "sub": O.SubBackward0, "mul": O.MulBackward0, "div": O.DivBackward0}
+UNARY = {"exp": O.ExpBackward0, "tanh": O.TanhBackward0, "sigmoid": O.SigmoidBackward0, "relu": O.ReluBackward0}
+SPECIALS = [0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 1e-45, -1e-45, 1.0, -2.5, 3e38, -3e38]
+
+
+def same_bits(x, y):
+    x, y = np.asarray(x), np.asarray(y)
+    return x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
+
+
+def described(out):
+    """Everything of out's node but its sequence_nr, comparable with ==."""
+    node = out.grad_fn
+    if node is None:
+        return None
+    saved = {}
+    for name, s in (node.saved_values or {}).items():
+        if type(s) is tuple:      # compact: (data, box, version, ref, made_by, output_nr)
+            data, box, version, ref, made_by, output_nr = s
+            s = ("saved", data.tobytes(), data.dtype, data.shape, "own" if box is out._version_box else id(box), version,
+                 None if ref is None else id(ref()), made_by, output_nr)
+        saved[name] = s
+    attrs = {name: getattr(node, name) for name in type(node).attrs}
+    return (type(node), node.next_functions, node.input_metadata, list(saved.items()), attrs)   # (in backward's order)
+
+
+def both(fast, cls, *args):
+    """(result or exception) of the fast path and of apply, for the same arguments."""
+    out = []
+    for f in (fast, cls.apply):
+        try:
+            with np.errstate(all="raise"):     # neither may let a numpy warning through
+                out.append(f(*args))
+        except Exception as e:                 # noqa: BLE001 - compared below
+            out.append(e)
+    return out
+
+
+def assert_same(fast_out, apply_out):
+    if isinstance(apply_out, Exception):
+        assert type(fast_out) is type(apply_out) and str(fast_out) == str(apply_out)
+        return
+    assert same_bits(fast_out._data, apply_out._data)
+    assert fast_out.requires_grad == apply_out.requires_grad and fast_out.is_leaf == apply_out.is_leaf
+    assert fast_out._version == apply_out._version and fast_out.is_inference() == apply_out.is_inference()
+    assert described(fast_out) == described(apply_out)
+    if fast_out.grad_fn is not None:
+        assert fast_out.grad_fn.sequence_nr + 1 == apply_out.grad_fn.sequence_nr    # the next number, as apply's
+
+
+def tensors(seed=0):
+    """Operands: leaves that require grad or not, non-leaves, views, of several dtypes and shapes."""
+    rng = np.random.default_rng(seed)
+    for dtype in (np.float32, np.float64, np.float16, np.int64, np.bool_):
+        for shape in ((3,), (2, 3), (), (0,), (1, 3)):
+            with np.errstate(all="ignore"):     # (3e38 overflows float16, nan is not an integer)
+                data = rng.choice(SPECIALS, size=shape).astype(dtype) if dtype != np.bool_ else rng.random(shape) > .5
+            plain = torch.tensor(data)
+            yield plain
+            if np.dtype(dtype).kind == "f":
+                leaf = torch.tensor(data, requires_grad=True)
+                yield leaf
+                yield leaf * 1                                   # a non-leaf
+                if len(shape) == 2:
+                    yield leaf.t()                               # a view, not contiguous
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_a_binary_fast_path_is_apply(name):
+    operands = list(tensors()) + [2, 0.5, True]
+    for a, b in itertools.product([t for t in operands if not isinstance(t, (int, float))], operands):
+        assert_same(*both(getattr(fast_paths, name), BINARY[name], a, b))
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_a_unary_fast_path_is_apply(name):
+    for a in tensors(seed=1):
+        assert_same(*both(getattr(fast_paths, name), UNARY[name], a))
+
+
+@pytest.mark.parametrize("mode", ("no_grad", "inference_mode", "enable_grad"))
+def test_the_fast_paths_follow_grad_mode(mode):
+    a, b = torch.tensor([1.0, -2.0], requires_grad=True), torch.tensor([3.0, 0.0], requires_grad=True)
+    with getattr(torch, mode)():
+        assert_same(*both(fast_paths.mul, O.MulBackward0, a, b))
+        assert_same(*both(fast_paths.relu, O.ReluBackward0, a))
+
+
+def test_the_fast_paths_hand_hooks_and_dual_levels_to_apply():
+    """Saved-tensor hooks see what an op saves, and forward mode needs its tangent: apply's business."""
+    packed = []
+    a, b = torch.tensor([1.0, -2.0], requires_grad=True), torch.tensor([3.0, 0.5], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+        y = a * b
+        z = a.exp()
+    assert len(packed) == 3 and y.grad_fn._saved_self is a and z.grad_fn._saved_result.equal(z)
+    import autograd_teach.autograd.forward_ad as fwAD
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        assert fwAD.unpack_dual(d.exp() * d).tangent.tolist() == pytest.approx([2 * np.e, 3 * np.e ** 2])
+
+
+def test_a_fast_path_gradient_is_the_general_one_and_checks_versions():
+    x = torch.tensor([0.5, -1.5, 2.0], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([1.5, 2.0, -0.5], dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda x, w: ((x * w - w) / (w + 3)).tanh().sigmoid().exp() * x.relu(), (x, w))
+    y = x * w
+    with torch.no_grad():
+        w.add_(1)                       # w was saved by y's MulBackward0: backward must refuse
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
+def test_fast_paths_in_threads_keep_their_grad_mode():
+    """One thread with grad off while another records: each gets its own answer."""
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    results, barrier = {}, threading.Barrier(2)
+
+    def run(no_grad):
+        barrier.wait()
+        if no_grad:
+            with torch.no_grad():
+                results[no_grad] = [(a * a).relu().requires_grad for _ in range(200)]
+        else:
+            results[no_grad] = [(a * a).relu().requires_grad for _ in range(200)]
+
+    threads = [threading.Thread(target=run, args=(flag,)) for flag in (True, False)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not any(results[True]) and all(results[False])
