@@ -60,8 +60,9 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
         if deps.get(node, 0) == 0 and (needed is None or task.reaches(node)):
             heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
     with task:    # observers see the run begin and end; if it fails, every .grad it wrote is put back
+        traces, pop, push = task.traces, heapq.heappop, heapq.heappush
         while ready:
-            node = heapq.heappop(ready)[-1]
+            node = pop(ready)[-1]
             grad = buffers.pop(node)
             if node.tensor_pre_hooks:                # register_hook: a hook may change the gradient
                 grad = node.call_tensor_pre_hooks(grad)
@@ -72,7 +73,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
             if node.retains_grad_hooks or node.pre_hooks:   # retain_grad(), grad_fn.register_prehook
                 grad = node.call_pre_hooks(grad, task)
             grads = node.run(grad, task)             # one gradient per next_functions edge
-            for trace in task.traces:   # observers (see add_observer): an append, far cheaper than a Python call
+            for trace in traces:   # observers (see add_observer): an append, far cheaper than a Python call
                 trace.append((node, grad if node.num_outputs == 1 else node.slots_of(grad), grads))
             for (nxt, nr), g in zip(node.next_functions, grads):
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
@@ -83,9 +84,9 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
                     buffers[nxt] = g if buffers.get(nxt) is None else accumulate_into(buffers[nxt], g)
                 elif nxt not in buffers:   # None counts too: as in PyTorch, the node runs with None
                     buffers[nxt] = None     # (a custom backward's None for an input that needed a gradient)
-                deps[nxt] -= 1
-                if deps[nxt] == 0:  # PyTorch's ready queue: newest node first (see the docstring); ties: arrival
-                    heapq.heappush(ready, (-nxt.sequence_nr, next(arrival), nxt))
+                left = deps[nxt] = deps[nxt] - 1
+                if left == 0:  # PyTorch's ready queue: newest node first (see the docstring); ties: arrival
+                    push(ready, (-nxt.sequence_nr, next(arrival), nxt))
 
 
 def as_arrays(outs, grads):

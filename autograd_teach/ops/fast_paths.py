@@ -22,7 +22,7 @@ import numpy as np
 from ..compat import dtypes, saved_hooks
 from ..compat.numpy_errors import QUIET, numpy_errors
 from ..core import grad_mode
-from ..core.node import NUMBERS, compact, dual, new_object, next_sequence_nr
+from ..core.node import INFERENCE_SAVED, NUMBERS, dual, new_object, next_sequence_nr
 from ..core.ops.arithmetic import AddBackward0, DivBackward0, MulBackward0, SubBackward0
 from ..core.ops.matmul import matmul as general_matmul
 from ..core.ops.pointwise import ExpBackward0, ReluBackward0, SigmoidBackward0, TanhBackward0
@@ -35,16 +35,18 @@ def fast_path(cls):
     plan = [(name, i, needed_by) for name, i, needed_by in cls.save_plan]
 
     def saved_values(inputs, edges, out):
-        """What OpNode.record saves, by the class's plan."""
+        """What OpNode.record saves, by the class's plan, each tensor as node.compact makes it."""
         saved = {}
         for name, i, needed_by in plan:
             if needed_by is not None and edges[needed_by][0] is None:
                 saved[name] = None
-            elif i is None:
-                saved[name] = compact(out, None, cls)
-            else:
-                t = inputs[i]
-                saved[name] = compact(t, ref(t), t.grad_fn)
+                continue
+            t = out if i is None else inputs[i]
+            if t._inference:
+                raise RuntimeError(INFERENCE_SAVED)
+            box = t._version_box
+            saved[name] = (t._data, box, box[0], None if i is None else ref(t), cls if i is None else t.grad_fn,
+                           t._output_nr)
         return saved
 
     def unary(a):

@@ -84,8 +84,8 @@ class MulBackward0(OpNode):
         return a * b
 
     def backward(self, grad, a, b):
-        need_a, need_b = self.needs_input_grad
-        return (grad * b if need_a else None), (grad * a if need_b else None)
+        # b was saved only if self needs a gradient, a only if other does (needed_for)
+        return (None if b is None else grad * b), (None if a is None else grad * a)
 
 
 class DivBackward0(OpNode):
