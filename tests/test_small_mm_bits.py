@@ -92,7 +92,7 @@ def test_the_kernels_alone_are_pytorch_s_bits_and_row_major(dtype):
                 continue
             x, w, g = operands(case, record)
             want = expected(record)
-            products = (kernels.mm(x, w), *kernels.mm_backward(g, x, w, True, True))
+            products = (kernels.mm(x, w), *kernels.mm_backward(g, x, w))
             for name, got in zip(("out", "g @ w.t()", "x.t() @ g"), products):
                 row_major = got.flags.c_contiguous or not claimed_exact(dtype, name, case[1])
                 if not (agrees(dtype, name, case[1], got, want[name]) and row_major):
@@ -137,12 +137,24 @@ def test_k_of_1_keeps_minus_zero_only_where_pytorch_does():
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
 @pytest.mark.parametrize("m, k, n", [(2, 2, 2), (3, 3, 3), (2, 5, 3), (4, 2, 12), (1, 2, 2)])
 def test_mm_backward_skips_what_is_not_needed_and_is_mm_on_the_transposes(dtype, m, k, n):
+    """x @ w with a constant x saves no w (w is needed only for x's gradient): None in, None out."""
     rng = np.random.default_rng(m * 100 + k * 10 + n)
     x, w, g = (rng.integers(-9, 9, size=s).astype(dtype) * (0.37 if dtype != np.int64 else 1)
                for s in ((m, k), (k, n), (m, n)))
-    both = kernels.mm_backward(g, x, w, True, True)
+    both = kernels.mm_backward(g, x, w)
     assert C.same_bits(both[0], kernels.mm(g, w.T)) and C.same_bits(both[1], kernels.mm(x.T, g))
-    assert kernels.mm_backward(g, x, w, False, True)[0] is None
-    assert C.same_bits(kernels.mm_backward(g, x, w, False, True)[1], both[1])
-    assert kernels.mm_backward(g, x, w, True, False)[1] is None
-    assert C.same_bits(kernels.mm_backward(g, x, w, True, False)[0], both[0])
+    only_w = kernels.mm_backward(g, x, None)
+    assert only_w[0] is None and C.same_bits(only_w[1], both[1])
+    only_x = kernels.mm_backward(g, None, w)
+    assert only_x[1] is None and C.same_bits(only_x[0], both[0])
+
+
+def test_a_constant_operand_gets_no_gradient_and_the_other_the_same():
+    for x_grad, w_grad in ((True, False), (False, True)):
+        x = torch.tensor([[0.3, 0.5], [0.1, -0.7]], requires_grad=x_grad)
+        w = torch.tensor([[0.9, 0.2], [-0.4, 0.6]], requires_grad=w_grad)
+        (x @ w @ w).sum().backward()
+        assert (x.grad is None) != x_grad and (w.grad is None) != w_grad
+    x, w = torch.tensor([[0.3, 0.5], [0.1, -0.7]], requires_grad=True), torch.tensor([[0.9, 0.2], [-0.4, 0.6]])
+    (x @ w).sum().backward()
+    assert C.same_bits(x.grad.numpy(), kernels.mm(np.ones((2, 2), np.float32), w.numpy().T))

@@ -78,16 +78,17 @@ def mm(a, b):
     return out[..., 0] if vec else out
 
 
-def mm_backward(grad, a, b, need_a, need_b):
-    """MmBackward0's gradients: grad @ b.T and a.T @ grad (None where not needed).
+def mm_backward(grad, a, b):
+    """MmBackward0's gradients: grad @ b.T and a.T @ grad, each None where b
+    (or a) is None (MmBackward0 saves b only for a's gradient, a only for b's).
     When both are tiny (K = 2 or 3 each: a 2x2 or 3x3 grad), one einsum each,
     the transposes in its subscripts: mm's loop and bits, without a view and
     mm's dispatch to pay for."""
     m, n = grad.shape
     if 1 < m <= 3 and 1 < n <= 3 and (grad.dtype == FLOAT32 or grad.dtype == FLOAT64 and m == n == 2):
-        return (c_einsum("ij,kj->ik", grad, b, order="C") if need_a else None,
-                c_einsum("ki,kj->ij", a, grad, order="C") if need_b else None)
-    return (mm(grad, b.T) if need_a else None), (mm(a.T, grad) if need_b else None)
+        return (None if b is None else c_einsum("ij,kj->ik", grad, b, order="C"),
+                None if a is None else c_einsum("ki,kj->ij", a, grad, order="C"))
+    return (None if b is None else mm(grad, b.T)), (None if a is None else mm(a.T, grad))
 
 
 def multiply_adds(a, b):
