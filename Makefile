@@ -52,8 +52,8 @@ $(TORCH_STAMP): $(STAMP)
 # other OpenBLAS setting: with OPENBLAS_CORETYPE unset where the machine sets
 # it, else under the Haswell kernel (another summation order than AVX-512's)
 # where the CPU can run it. The package's bits must not depend on the kernel.
-BLAS_TESTS := tests/test_golden.py tests/test_matmul_order.py tests/test_float32_bits.py tests/test_fuzz.py \
-  tests/test_viz_goldens.py
+BLAS_TESTS := tests/test_golden.py tests/test_matmul_order.py tests/test_small_mm_bits.py tests/test_float32_bits.py \
+  tests/test_fuzz.py tests/test_viz_goldens.py
 test: $(STAMP) $(TORCH_STAMP)
 	@sh scripts/ensure_chromium.sh
 	$(PY) -m pytest tests notebooks --nbval --nbval-current-env \
@@ -78,6 +78,7 @@ goldens: $(ORACLE)/.installed
 	$(ORACLE)/bin/python scripts/record_random_goldens.py
 	$(ORACLE)/bin/python scripts/record_viz_goldens.py
 	$(ORACLE)/bin/python scripts/record_broadcast_goldens.py
+	$(ORACLE)/bin/python scripts/record_small_mm_goldens.py
 	$(ORACLE)/bin/python scripts/record_fuzz_goldens.py
 	$(ORACLE)/bin/python scripts/record_float32_goldens.py
 

@@ -6,6 +6,7 @@ no_grad, inference mode, saved-tensor hooks, dual levels, views, leaves and
 non-leaves, 0-d, empty and special values."""
 import itertools
 import threading
+import types
 
 import numpy as np
 import pytest
@@ -166,3 +167,35 @@ def test_a_graph_goes_with_its_output_without_the_cycle_collector():
             assert all(n() is None for n in nodes)
     finally:
         gc.enable()
+
+
+def matrices(seed=0):
+    """Operands of mm: matrices whose sizes fit or not, leaves, non-leaves, transposes, several dtypes."""
+    rng = np.random.default_rng(seed)
+    for dtype in (np.float32, np.float64, np.int64):
+        for shape in ((2, 2), (2, 3), (3, 2), (1, 2), (2, 0), (0, 2), (3,), ()):
+            with np.errstate(all="ignore"):
+                data = rng.choice(SPECIALS, size=shape).astype(dtype)
+            yield torch.tensor(data)
+            if dtype != np.int64:
+                leaf = torch.tensor(data, requires_grad=True)
+                yield leaf
+                yield leaf * 1
+                if len(shape) == 2:
+                    yield leaf.t()
+
+
+def test_the_matrix_product_fast_path_is_apply():
+    """fast_paths.mm against MmBackward0.apply, and fast_paths.matmul against
+    core's matmul (which gives a vector or batched operand its own nodes):
+    the same nodes, bits and errors."""
+    operands = list(matrices())
+    for a, b in itertools.product(operands, operands + [2, np.ones((2, 2), np.float32)]):
+        assert_same(*both(fast_paths.mm, O.MmBackward0, a, b))
+        fast, general = both(fast_paths.matmul, types.SimpleNamespace(apply=O.matmul), a, b)
+        if isinstance(general, Exception) or general.grad_fn is None or type(general.grad_fn) is O.MmBackward0:
+            assert_same(fast, general)
+        else:     # several nodes, made by the very same code: their names and the bits
+            assert type(fast.grad_fn) is type(general.grad_fn) and same_bits(fast._data, general._data)
+    with torch.no_grad():
+        assert_same(*both(fast_paths.mm, O.MmBackward0, operands[1], operands[1]))

@@ -4,7 +4,7 @@ Each is one line that picks the op class (from ops/) and hands it the
 arguments, as PyTorch's generated Tensor methods call its ATen ops. Numbers
 pass through (`x * 2`); lists and arrays become tensors. Tensor (tensor.py)
 inherits all of them: in PyTorch they come from torch._C.TensorBase too.
-The hottest (add, sub, mul, div, exp, tanh, sigmoid, relu) call
+The hottest (add, sub, mul, div, exp, tanh, sigmoid, relu, mm, matmul) call
 `O.fast_paths.<name>`: their op's apply, its usual case written straight
 (ops/fast_paths.py), which hands any other case to apply itself.
 """
@@ -148,18 +148,18 @@ class TensorMethods:
         return O.DotBackward0.apply(self, other)
 
     def mm(self, mat2):
-        return O.MmBackward0.apply(self, mat2)
+        return O.fast_paths.mm(self, mat2)
 
     def mv(self, vec):
         return O.MvBackward0.apply(self, vec)
 
     def matmul(self, other):
-        return O.matmul(self, _operand(other, self))
+        return O.fast_paths.matmul(self, _operand(other, self))
 
     def __matmul__(self, other):
         # tensor @ array is numpy's matmul in PyTorch (through __array__), a
         # Tensor through __array_wrap__
-        return NotImplemented if isinstance(other, np.ndarray) else O.matmul(self, _operand(other, self))
+        return NotImplemented if isinstance(other, np.ndarray) else O.fast_paths.matmul(self, _operand(other, self))
 
     def __rmatmul__(self, other):
         if isinstance(other, (np.ndarray, np.number)):   # PyTorch: numpy's TypeError

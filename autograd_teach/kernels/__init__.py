@@ -13,7 +13,8 @@ code reads as the math: `kernels.exp(a)` where numpy would say `np.exp(a)`.
     fma                  a * b + c with one rounding, in a's dtype (fma32, fma64)
     fma_float32          float32 a * b + c through float64 (a rare double rounding)
     sleef_exp            SLEEF's expf, as PyTorch's vectorized kernels call it
-    mm, addmm_product    matmul's order of products and sums (matmul_order.py)
+    mm, addmm_product    matmul's order of products and sums (matmul_order.py);
+    mm_backward          MmBackward0's two products, grad @ b.T and a.T @ grad, in mm's order
     fma_as(a, b, c, dtype)  a * b + c rounded once in dtype (LayerNorm's and BatchNorm's kernels)
     rowwise_moments      LayerNorm's mean and variance (moments_order.py)
     batch_norm_moments, batch_norm_grad_sums, batch_norm_update_running   BatchNorm's (batch_norm_order.py)
@@ -28,7 +29,7 @@ from .float32 import (FLOAT32, FLOAT64, acos, acosh, add_scaled, asin, asinh, at
 from .float32 import cascade_mean as mean, cascade_sum as sum, loss_cascade_sum as loss_sum  # noqa: F401,A004
 from .float32 import fma as fma_float32, power as pow_tensor_scalar  # noqa: F401
 from .fma_exact import fma, fma32, fma64  # noqa: F401
-from .matmul_order import addmm_product, dot, matmul, mm  # noqa: F401
+from .matmul_order import addmm_product, dot, matmul, mm, mm_backward  # noqa: F401
 from .batch_norm_order import (BATCH_NORM_LANES, batch_norm_grad_sums, batch_norm_moments,  # noqa: F401
                                batch_norm_update_running)
 from .moments_order import fma_as, rowwise_moments  # noqa: F401

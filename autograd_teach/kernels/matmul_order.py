@@ -8,8 +8,11 @@ carries that difference along until it shows in print. So up to a size
 kernels use (measured against torch 2.13 on x86-64 with MKL):
 
 - a small output (fewer than 4 rows or 12 columns): PyTorch's own loop adds
-  the K products of each element left to right, each rounded, no fused
-  multiply-add (measured for K up to 512; kept above);
+  the K products of each element left to right from +0, each rounded, no
+  fused multiply-add (measured for K up to 512; kept above); float64's too
+  (replayed for K <= 2; longer ones are numpy's);
+- K = 1: an outer product, each element its one product (-0.0 kept), except
+  for one row or one column, added to +0 as above;
 - from 4 x 12 on, MKL's gemm: one fused multiply-add after another, k = 0,
   1, ..., in blocks of 192 whose sums are then added (exact for 4, 8 and 12
   or more rows; not for 5-7 and 9-11 rows, nor for 193 < K < 384, where
@@ -17,7 +20,7 @@ kernels use (measured against torch 2.13 on x86-64 with MKL):
   machine). Each fused step is replayed exactly through float64 (float32.fma).
 
 Larger products (more than REPLAY_WORK multiply-adds or MAX_STEPS of K),
-and float64 ones, are numpy's: fast, and their last bits depend on the BLAS
+and float64 ones past K = 2, are numpy's: fast, and their last bits depend on the BLAS
 kernel (docs/float32.md)."""
 import numpy as np
 
@@ -35,11 +38,22 @@ BLAS_ROWS, BLAS_COLS = 4, 12    # from this output size on, PyTorch's small-K lo
 MKL_BLOCK = 192                 # MKL's gemm adds K in blocks of this many fused multiply-adds (measured)
 REPLAY_WORK = 1 << 16           # multiply-adds replayed in our order (about 50x BLAS's time); above, numpy's BLAS
 FLOAT32 = np.dtype(np.float32)   # a dtype compares with a dtype faster than with a type
+FLOAT64 = np.dtype(np.float64)
 
 
 def mm(a, b):
     """a @ b for 2-D a and 2-D (or 1-D) b."""
     k = a.shape[-1]
+    if k <= 3 and a.ndim == 2 == b.ndim and (a.dtype == FLOAT32 or a.dtype == FLOAT64 and k <= 2):   # tiny ones first
+        m, n = a.shape[0], b.shape[1]
+        if k == 1 and m > 1 and n > 1:    # PyTorch: an outer product, one product an element (-0.0 stays)
+            return np.multiply(a, b, order="C")
+        if m < BLAS_ROWS or n < BLAS_COLS or k == 1:
+            # PyTorch's own loop: from +0, the products rounded and added left to right.
+            # einsum's float32 loop adds in this order for any layout when K <= 3 (checked;
+            # for longer K, and float64's K = 3, it switches to pairwise sums on contiguous
+            # rows; two products sum alike in any order). order="C": row-major, as PyTorch's mm
+            return c_einsum("ik,kj->ij", a, b, order="C")
     if a.dtype != FLOAT32 or k <= 1:    # one product per element: nothing to order
         return a @ b
     vec = b.ndim == 1
@@ -48,10 +62,7 @@ def mm(a, b):
     m, n = a.shape[-2], b.shape[-1]
     if m >= BLAS_ROWS and n >= BLAS_COLS:      # MKL's gemm in PyTorch: replayed up to a size
         out = fused_blocks(a, b) if multiply_adds(a, b) <= REPLAY_WORK and k <= MAX_STEPS else np.matmul(a, b)
-    elif k <= 3 and a.ndim == 2 and b.ndim == 2:
-        # einsum's loop adds in this order for any layout when K <= 3 (checked);
-        # for longer K it switches to pairwise sums on contiguous rows
-        # order="C": a row-major result, as PyTorch's mm (x.contiguous() reads the layout)
+    elif k <= 3 and a.ndim == 2 and b.ndim == 2:     # matrix @ vector: einsum's loop, as above
         out = c_einsum("ik,kj->ij", a, b, order="C")
     elif a.ndim == 2 and b.ndim == 2 and n >= 2 and (b.flags.c_contiguous or multiply_adds(a, b) <= REPLAY_WORK):
         # PyTorch's loop, at any size for a row-major b; a transposed b (F.linear's
@@ -65,6 +76,19 @@ def mm(a, b):
         for i in range(1, k):
             out = out + a[..., i:i + 1] * b[..., i:i + 1, :]
     return out[..., 0] if vec else out
+
+
+def mm_backward(grad, a, b):
+    """MmBackward0's gradients: grad @ b.T and a.T @ grad, each None where b
+    (or a) is None (MmBackward0 saves b only for a's gradient, a only for b's).
+    When both are tiny (K = 2 or 3 each: a 2x2 or 3x3 grad), one einsum each,
+    the transposes in its subscripts: mm's loop and bits, without a view and
+    mm's dispatch to pay for."""
+    m, n = grad.shape
+    if 1 < m <= 3 and 1 < n <= 3 and (grad.dtype == FLOAT32 or grad.dtype == FLOAT64 and m == n == 2):
+        return (None if b is None else c_einsum("ij,kj->ik", grad, b, order="C"),
+                None if a is None else c_einsum("ki,kj->ij", a, grad, order="C"))
+    return (None if b is None else mm(grad, b.T)), (None if a is None else mm(a.T, grad))
 
 
 def multiply_adds(a, b):

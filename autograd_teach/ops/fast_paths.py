@@ -22,7 +22,9 @@ from ..compat.numpy_errors import QUIET, numpy_errors
 from ..core import grad_mode
 from ..core.node import INFERENCE_SAVED, NUMBERS, dual, new_object, next_sequence_nr
 from ..core.ops.arithmetic import AddBackward0, DivBackward0, MulBackward0, SubBackward0
+from ..core.ops.matmul import matmul as general_matmul
 from ..core.ops.pointwise import ExpBackward0, ReluBackward0, SigmoidBackward0, TanhBackward0
+from ..core.ops.products import MmBackward0
 
 
 def fast_path(cls):
@@ -106,3 +108,24 @@ def as_dtype(node, data, dtype):
 # The ops of a training loop's forward (Tensor methods call these; tensor_methods.py)
 add, sub, mul, div = map(fast_path, (AddBackward0, SubBackward0, MulBackward0, DivBackward0))
 exp, tanh, sigmoid, relu = map(fast_path, (ExpBackward0, TanhBackward0, SigmoidBackward0, ReluBackward0))
+
+
+# Matrix products: MmBackward0's usual case, two matrices whose sizes fit; every other
+# case (and every error, in PyTorch's words) is apply's, or matmul's own dispatch by dims
+_mm = fast_path(MmBackward0)
+
+
+def mm(a, b):
+    """a.mm(b), MmBackward0.apply in its usual case written straight."""
+    x, y = a._data, getattr(b, "_data", None)
+    if y is not None and x.ndim == 2 == y.ndim and x.shape[1] == y.shape[0]:
+        return _mm(a, b)
+    return MmBackward0.apply(a, b)
+
+
+def matmul(a, b):
+    """a @ b: two matrices as mm above, anything else core/ops/matmul.py's dispatch."""
+    x, y = a._data, getattr(b, "_data", None)
+    if y is not None and x.ndim == 2 == y.ndim and x.shape[1] == y.shape[0]:
+        return _mm(a, b)
+    return general_matmul(a, b)

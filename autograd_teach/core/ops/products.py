@@ -121,9 +121,8 @@ class MmBackward0(_Product):
     self_sym_strides = property(lambda self: element_strides(self.byte_strides[0], self.byte_strides[2]))
     mat2_sym_strides = property(lambda self: element_strides(self.byte_strides[1], self.byte_strides[2]))
 
-    def backward(self, grad, a, b):
-        need_a, need_b = self.needs_input_grad   # x @ w with a constant x: no x.grad to compute
-        return (kernels.mm(grad, b.T) if need_a else None), (kernels.mm(a.T, grad) if need_b else None)
+    def backward(self, grad, a, b):    # b was saved only if self needs a gradient, a only if mat2 does
+        return kernels.mm_backward(grad, a, b)
 
 
 class BmmBackward0(_Product):
