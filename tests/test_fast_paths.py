@@ -60,14 +60,16 @@ def test_relu_with_a_zero_array_is_relu_with_the_number_zero(dtype):
 
 
 @pytest.mark.parametrize("dtype", (np.float32, np.float64, np.float16))
-def test_a_first_gradient_is_copied_as_np_array_copies_it(dtype):
+def test_a_first_gradient_is_copied_as_np_array_copies_it_in_the_leafs_layout(dtype):
+    """(row-major for a row-major leaf whatever the gradient's layout, as
+    PyTorch's clone_obey_contract; other leaf layouts: the grad_layouts golden)"""
     import autograd_teach as torch
     from autograd_teach.core.accumulate_grad import accumulate_grad
     for grad in adversarial_arrays(np.float32, seed=3):
         leaf = torch.zeros(grad.shape, dtype=torch.tensor(np.zeros(0, dtype)).dtype, requires_grad=True)
         with np.errstate(over="ignore"):     # 3e38 overflows float16 (np.array warns alike)
             accumulate_grad(leaf, grad, [])
-            got, want = leaf.grad.detach().numpy(), np.array(grad, dtype=dtype)
+            got, want = leaf.grad.detach().numpy(), np.array(grad, dtype=dtype, order="C")
         assert same_bits(got, want) and got.strides == want.strides, grad
         assert not np.shares_memory(got, grad)
 

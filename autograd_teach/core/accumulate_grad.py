@@ -75,11 +75,32 @@ def accumulate_grad(leaf, grad, undo, dtype=None):
     old = leaf._grad
     if old is None:
         undo.append((restore_grad, leaf, None, None))
-        leaf._grad = leaf._wrap(grad.astype(dtype or leaf._data.dtype))   # a copy (np.array's, without its argument parsing)
+        leaf._grad = leaf._wrap(first_grad(grad, leaf._data, dtype or leaf._data.dtype))
     else:
         undo.append((restore_grad, leaf, old, old._data.copy()))
         quiet_call(np.add, old._data, grad, old._data)     # += (inf - inf: nan, silently, as PyTorch's)
         old._bump_version()
+
+
+def first_grad(grad, data, dtype):
+    """A copy of the first gradient, laid out as the leaf is (PyTorch's
+    clone_obey_contract: a transposed leaf gets a transposed .grad, and a
+    leaf's .grad is row-major whatever the layout of the gradient)."""
+    if grad.flags.c_contiguous and data.flags.c_contiguous:
+        return grad.astype(dtype)      # (the usual case: np.array's copy, without its argument parsing)
+    out = np.empty_like(data, dtype=dtype, order="K" if dense(data) else "C")
+    np.copyto(out, grad, casting="unsafe")
+    return out
+
+
+def dense(a):
+    """PyTorch's is_non_overlapping_and_dense: the elements fill one block, in some order of the dims."""
+    size = a.itemsize
+    for stride, n in sorted((abs(st), n) for st, n in zip(a.strides, a.shape) if n != 1):
+        if stride != size:
+            return False
+        size *= n
+    return True
 
 
 def accumulate_grad_tensor(leaf, grad, undo):

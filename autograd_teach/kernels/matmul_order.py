@@ -75,6 +75,8 @@ def mm(a, b):
         out = a[..., 0:1] * b[..., 0:1, :]
         for i in range(1, k):
             out = out + a[..., i:i + 1] * b[..., i:i + 1, :]
+    if not out.flags.c_contiguous:    # PyTorch's mm is row-major whatever its operands' layouts (x.stride() shows it)
+        out = np.ascontiguousarray(out)
     return out[..., 0] if vec else out
 
 
