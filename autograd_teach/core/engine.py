@@ -104,15 +104,17 @@ def dependencies(roots):
     """Number of incoming edges of every node reachable from roots."""
     deps = {}
     stack = list(dict.fromkeys(roots))   # a root given twice is still one node
-    seen = set(stack)
+    roots = set(stack)
     while stack:
         for nxt, _ in stack.pop().next_functions:
             if nxt is None:
                 continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
+            if nxt in deps:
+                deps[nxt] += 1
+            else:                 # reached for the first time: its edges are next (a root's already are)
+                deps[nxt] = 1
+                if nxt not in roots:
+                    stack.append(nxt)
     return deps
 
 
