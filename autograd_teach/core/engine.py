@@ -81,7 +81,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
                 if g is not None:   # gradients from several edges add up (accumulate_into keeps 0-d an array)
                     if nxt.num_outputs != 1:     # a node with several outputs: g goes to slot nr
                         g = nxt.slot(nr, g)
-                    buffers[nxt] = g if buffers.get(nxt) is None else accumulate_into(buffers[nxt], g)
+                    buffers[nxt] = g if (before := buffers.get(nxt)) is None else accumulate_into(before, g)
                 elif nxt not in buffers:   # None counts too: as in PyTorch, the node runs with None
                     buffers[nxt] = None     # (a custom backward's None for an input that needed a gradient)
                 left = deps[nxt] = deps[nxt] - 1
