@@ -8,7 +8,7 @@ only the case where none of that arises: one tensor, or two tensors of one
 dtype (and, for an elementwise op, of one shape), with no saved-tensor hook
 and no dual level open. It runs the op's own forward and records the node
 as apply would (the same sequence_nr, next_functions, input_metadata and
-saved values: tests/test_fast_paths.py compares the two node by node), and
+saved values: tests/test_op_fast_paths.py compares the two node by node), and
 hands every other call to apply, whose errors and cases stay the only ones.
 
 In PyTorch this layer is generated C++ (torch/csrc/autograd/generated/
