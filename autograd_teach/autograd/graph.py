@@ -1,6 +1,6 @@
 """torch.autograd.graph: the Node class every grad_fn is an instance of, and
 hooks on saved tensors (saved_tensors_hooks, disable_saved_tensors_hooks,
-save_on_cpu); see core/saved_hooks.py for how they work."""
+save_on_cpu); see compat/saved_hooks.py for how they work."""
 from ..core.node import Node  # noqa: F401
 from ..compat.saved_hooks import disable_saved_tensors_hooks, saved_tensors_hooks  # noqa: F401
 
