@@ -488,8 +488,8 @@ class OpNode(Node):
                     t = s[3]           # (the input itself; None for an output: see live_data)
                     s = s[0] if s[1][0] == s[2] and (t is None or t._data is s[0]) else SavedTensor.of(s).unpack()
                 elif type(s) is SavedTensor:
-                    saved = self.unpacked_by_name() if self.hooked else saved   # saved_tensors_hooks
-                    if self.hooked:
+                    if self.hooked:    # saved under saved_tensors_hooks: unpacked in PyTorch's order
+                        saved = self.unpacked_by_name()
                         break
                     s = s.unpack()
                 saved.append(s)
