@@ -10,7 +10,7 @@ def check_no_partial_overlap(out, src):
     (b[1:].copy_(b[:4])): the result would depend on the order elements are
     written in. The same memory in the same layout (x.add_(x)) is fine; so is
     what PyTorch finds too hard to tell (layouts with gaps or repeats)."""
-    if out.size == 0 or src.size == 0 or not (_dense(out) and _dense(src)):
+    if out.size == 0 or src.size == 0 or not (dense(out) and dense(src)):
         return
     start, end = _extent(out)
     src_start, src_end = _extent(src)
@@ -25,8 +25,9 @@ def _extent(a):
     return start, start + a.size * a.itemsize
 
 
-def _dense(a):
-    """Its elements fill a block of memory, each once (in some order of dims)."""
+def dense(a):
+    """Its elements fill a block of memory, each once, in some order of the dims
+    (PyTorch's is_non_overlapping_and_dense)."""
     step = a.itemsize
     for stride, n in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
         if stride != step:

@@ -17,6 +17,7 @@ import weakref
 import numpy as np
 
 from .. import ops as O
+from ..compat.overlap import dense
 from .node import Node, call_post_hooks, quiet_call
 
 UINT64_MAX = 2 ** 64 - 1
@@ -91,16 +92,6 @@ def first_grad(grad, data, dtype):
     out = np.empty_like(data, dtype=dtype, order="K" if dense(data) else "C")
     np.copyto(out, grad, casting="unsafe")
     return out
-
-
-def dense(a):
-    """PyTorch's is_non_overlapping_and_dense: the elements fill one block, in some order of the dims."""
-    size = a.itemsize
-    for stride, n in sorted((abs(st), n) for st, n in zip(a.strides, a.shape) if n != 1):
-        if stride != size:
-            return False
-        size *= n
-    return True
 
 
 def accumulate_grad_tensor(leaf, grad, undo):

@@ -104,7 +104,7 @@ def dependencies(roots):
     """Number of incoming edges of every node reachable from roots."""
     deps = {}
     stack = list(dict.fromkeys(roots))   # a root given twice is still one node
-    roots = set(stack)
+    root_nodes = set(stack)
     while stack:
         for nxt, _ in stack.pop().next_functions:
             if nxt is None:
@@ -113,7 +113,7 @@ def dependencies(roots):
                 deps[nxt] += 1
             else:                 # reached for the first time: its edges are next (a root's already are)
                 deps[nxt] = 1
-                if nxt not in roots:
+                if nxt not in root_nodes:
                     stack.append(nxt)
     return deps
 

@@ -30,7 +30,7 @@ from ..core.ops.products import MmBackward0
 def fast_path(cls):
     """cls.apply(a) or cls.apply(a, b), its usual case written straight."""
     apply, forward, to_float, same_shape = cls.apply, cls.forward, cls.to_float, cls.elementwise
-    plan = [(name, i, needed_by) for name, i, needed_by in cls.save_plan]
+    plan = cls.save_plan
 
     def saved_values(inputs, edges, out):
         """What OpNode.record saves, by the class's plan, each tensor as node.compact makes it."""
