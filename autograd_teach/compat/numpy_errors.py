@@ -8,6 +8,9 @@ variable: `numpy_errors.set(QUIET)` switches the warnings off and returns a
 token, `numpy_errors.reset(token)` puts back what was there, as np.errstate
 does but at a tenth of the cost (a Python call costs as much as a small op).
 """
+import contextvars
+import threading
+
 import numpy as np
 
 try:
@@ -34,3 +37,20 @@ def quiet_call(fn, *args):
         return fn(*args)
     finally:
         numpy_errors.reset(token)
+
+
+# Entering a Context costs less than setting and resetting a variable: each
+# thread gets its own copy of its context with the warnings off, and the fast
+# paths (ops/fast_paths.py) run an op's arithmetic in it:
+#     data = (quiet_contexts.get(get_ident()) or quiet_context()).run(forward, ...)
+# (A Context may be entered by one thread at a time, hence one per thread.)
+quiet_contexts = {}
+get_ident = threading.get_ident
+
+
+def quiet_context():
+    """The calling thread's Context with numpy's warnings off, made on first use."""
+    context = contextvars.copy_context()
+    context.run(numpy_errors.set, QUIET)
+    quiet_contexts[get_ident()] = context
+    return context

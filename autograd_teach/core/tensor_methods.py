@@ -36,7 +36,7 @@ class TensorMethods:
         return O.fast_paths.sub(self, other) if alpha == 1 else O.SubBackward0.apply(self, other, alpha)
 
     def mul(self, other):
-        return O.fast_paths.mul(self, _operand(other, self))
+        return O.fast_paths.mul(self, other if isinstance(other, TensorMethods) else _operand(other, self))
 
     def div(self, other, **rounding_mode):
         if rounding_mode:       # div(rounding_mode=...), even None, is another op: ops/rounding_modes.py
