@@ -100,7 +100,7 @@ def as_dtype(node, data, dtype):
 
 
 # The ops of a training loop's forward (Tensor methods call these; tensor_methods.py)
-add, sub = fast_path(AddBackward0), fast_path(SubBackward0)
+add, sub = fast_path(AddBackward0, np.add), fast_path(SubBackward0, np.subtract)
 mul, div = fast_path(MulBackward0, np.multiply), fast_path(DivBackward0, np.true_divide)
 exp, tanh, sigmoid, relu = map(fast_path, (ExpBackward0, TanhBackward0, SigmoidBackward0, ReluBackward0))
 
