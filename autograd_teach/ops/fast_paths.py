@@ -17,6 +17,7 @@ the node.
 """
 import numpy as np
 
+from .. import kernels
 from ..compat import dtypes, saved_hooks
 from ..compat.numpy_errors import get_ident, quiet_context, quiet_contexts
 from ..core import grad_mode
@@ -29,8 +30,8 @@ from ..core.ops.products import MmBackward0
 
 def fast_path(cls, kernel=None):
     """cls.apply(a) or cls.apply(a, b), its usual case written straight.
-    kernel: the numpy function that is all of cls.forward (mul's np.multiply),
-    called without forward's own Python frame."""
+    kernel: the function that is all of cls.forward (mul's np.multiply, relu's
+    kernels.relu), called without forward's own Python frame."""
     apply, forward, to_float, same_shape = cls.apply, cls.forward, cls.to_float, cls.elementwise
     plan = cls.save_plan
     if any(i is None for _, i, _ in plan) if cls.n_inputs == 2 else plan and plan != (("result", None, None),):
@@ -41,7 +42,8 @@ def fast_path(cls, kernel=None):
         if dual.levels or saved_hooks.in_use or to_float and x.dtype.kind != "f":
             return apply(a)
         node = new_object(cls)
-        data = (quiet_contexts.get(get_ident()) or quiet_context()).run(forward, node, x)
+        quiet = quiet_contexts.get(get_ident()) or quiet_context()
+        data = quiet.run(kernel, x) if kernel else quiet.run(forward, node, x)
         if type(data) is not np.ndarray or data.dtype is not x.dtype:
             data = as_dtype(node, data, x.dtype)
         if not a._requires_grad or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
@@ -102,7 +104,8 @@ def as_dtype(node, data, dtype):
 # The ops of a training loop's forward (Tensor methods call these; tensor_methods.py)
 add, sub = fast_path(AddBackward0, np.add), fast_path(SubBackward0, np.subtract)
 mul, div = fast_path(MulBackward0, np.multiply), fast_path(DivBackward0, np.true_divide)
-exp, tanh, sigmoid, relu = map(fast_path, (ExpBackward0, TanhBackward0, SigmoidBackward0, ReluBackward0))
+exp, tanh = fast_path(ExpBackward0, kernels.exp), fast_path(TanhBackward0, kernels.tanh)
+sigmoid, relu = fast_path(SigmoidBackward0, kernels.sigmoid), fast_path(ReluBackward0, kernels.relu)
 
 
 # Matrix products: MmBackward0's usual case, two matrices whose sizes fit; every other
