@@ -232,3 +232,14 @@ def test_the_matrix_product_fast_path_is_apply():
             assert type(fast.grad_fn) is type(general.grad_fn) and same_bits(fast._data, general._data)
     with torch.no_grad():
         assert_same(*both(fast_paths.mm, O.MmBackward0, operands[1], operands[1]))
+
+
+@pytest.mark.parametrize("name", ["PowBackward1", "LogBackward0"])
+def test_a_fast_path_refuses_a_save_plan_it_does_not_write(name):
+    """A fast path writes a unary op's saved result, or a binary op's saved inputs,
+    and nothing else: pow's saved result or log's saved input would be dropped."""
+    from autograd_teach import ops
+    from autograd_teach.ops.fast_paths import fast_path
+    with pytest.raises(TypeError, match=name):
+        fast_path(getattr(ops, name))
+    assert fast_path(ops.Atan2Backward0) is not None     # its inputs only: a plan it writes

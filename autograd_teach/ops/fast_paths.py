@@ -21,7 +21,7 @@ from .. import kernels
 from ..compat import dtypes, saved_hooks
 from ..compat.numpy_errors import get_ident, quiet_context, quiet_contexts
 from ..core import grad_mode
-from ..core.node import INFERENCE_SAVED, NUMBERS, dual, new_object, next_sequence_nr
+from ..core.node import INFERENCE_SAVED, dual, new_object, next_sequence_nr
 from ..core.ops.arithmetic import AddBackward0, DivBackward0, MulBackward0, SubBackward0
 from ..core.ops.matmul import matmul as general_matmul
 from ..core.ops.pointwise import ExpBackward0, ReluBackward0, SigmoidBackward0, TanhBackward0
@@ -34,7 +34,7 @@ def fast_path(cls, kernel=None):
     kernels.relu), called without forward's own Python frame."""
     apply, forward, to_float, same_shape = cls.apply, cls.forward, cls.to_float, cls.elementwise
     plan = cls.save_plan
-    if any(i is None for _, i, _ in plan) if cls.n_inputs == 2 else plan and plan != (("result", None, None),):
+    if plan and (cls.n_inputs == 2) != all(i is not None for _, i, _ in plan):
         raise TypeError(f"{cls.__name__}: a fast path saves a unary op's result or a binary op's inputs")
 
     def unary(a):
