@@ -27,7 +27,7 @@ class TensorMethods:
     # -- arithmetic ----------------------------------------------------------------
     def add(self, other, alpha=1):
         if alpha == 1:
-            return O.fast_paths.add(self, _operand(other, self))
+            return O.fast_paths.add(self, other if isinstance(other, TensorMethods) else _operand(other, self))
         return O.AddBackward0.apply(self, _operand(other, self), alpha)
 
     def sub(self, other, alpha=1):
@@ -36,12 +36,12 @@ class TensorMethods:
         return O.fast_paths.sub(self, other) if alpha == 1 else O.SubBackward0.apply(self, other, alpha)
 
     def mul(self, other):
-        return O.fast_paths.mul(self, _operand(other, self))
+        return O.fast_paths.mul(self, other if isinstance(other, TensorMethods) else _operand(other, self))
 
     def div(self, other, **rounding_mode):
         if rounding_mode:       # div(rounding_mode=...), even None, is another op: ops/rounding_modes.py
             return O.rounding_modes.div(self, _operand(other, self), **rounding_mode)
-        return O.fast_paths.div(self, _operand(other, self))
+        return O.fast_paths.div(self, other if isinstance(other, TensorMethods) else _operand(other, self))
 
     def pow(self, exponent):
         exponent = _operand(exponent, self)
