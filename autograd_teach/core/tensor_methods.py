@@ -157,14 +157,13 @@ class TensorMethods:
         return O.fast_paths.matmul(self, _operand(other, self))
 
     def __matmul__(self, other):
-        # tensor @ array is numpy's matmul in PyTorch (through __array__), a
-        # Tensor through __array_wrap__
+        # tensor @ array is numpy's matmul in PyTorch (through __array__), a Tensor through __array_wrap__
+        if isinstance(other, TensorMethods):    # (first: isinstance(a tensor, np.ndarray) costs more)
+            return O.fast_paths.matmul(self, other)
         return NotImplemented if isinstance(other, np.ndarray) else O.fast_paths.matmul(self, _operand(other, self))
 
-    def __rmatmul__(self, other):
-        if isinstance(other, (np.ndarray, np.number)):   # PyTorch: numpy's TypeError
-            return NotImplemented
-        return _operand(other, self).matmul(self)
+    def __rmatmul__(self, other):    # PyTorch: an array or numpy number @ tensor is numpy's TypeError
+        return NotImplemented if isinstance(other, (np.ndarray, np.number)) else _operand(other, self).matmul(self)
 
     # -- reductions ----------------------------------------------------------------
     @numpy_names
