@@ -79,7 +79,7 @@ def fast_path(cls, kernel=None):
         node.next_functions = edges = ((fa, a._output_nr) if fa is not None else a._grad_edge(),
                                        (fb, b._output_nr) if fb is not None else b._grad_edge())
         meta = (shape, dtype)
-        node.input_metadata = (meta, meta if same_shape else (y.shape, dtype))
+        node.input_metadata = (meta, meta if same_shape or y.shape == shape else (y.shape, dtype))   # (one pair fewer)
         saved = node.saved_values = {}
         for name, i, needed_by in plan:       # the inputs, as OpNode.record saves them (node.compact)
             if needed_by is not None and edges[needed_by][0] is None:
