@@ -498,8 +498,9 @@ class OpNode(Node):
         grads = self.backward(grad, *saved)     # (numpy's warnings are off for the engine's whole run)
         if type(grads) is not tuple:
             grads = (grads,)
-        out = []
-        for g, meta, (fn, _) in zip(grads, self.input_metadata, self.next_functions):
+        out, metas, edges = [], self.input_metadata, self.next_functions
+        for i, g in enumerate(grads):
+            meta, fn = metas[i], edges[i][0]
             if fn is None or g is None:
                 out.append(None)
             elif type(g) is np.ndarray and g.shape == meta[0] and g.dtype is meta[1]:
@@ -553,8 +554,9 @@ class OpNode(Node):
     def to_inputs(self, grads):
         """create_graph=True: each gradient summed back to its input's shape and
         cast to its dtype, as Tensor ops (PyTorch's validate_outputs)."""
-        out = []
-        for g, meta, (fn, _) in zip(grads, self.input_metadata, self.next_functions):
+        out, metas, edges = [], self.input_metadata, self.next_functions
+        for i, g in enumerate(grads):
+            meta, fn = metas[i], edges[i][0]
             if fn is None or g is None:
                 out.append(None)
                 continue
