@@ -149,6 +149,39 @@ def test_fast_paths_in_threads_keep_their_grad_mode():
     assert not any(results[True]) and all(results[False])
 
 
+def test_threads_compute_quietly_at_once_and_leave_numpy_as_it_was():
+    """The fast paths enter a context with numpy's warnings off, one per thread
+    (a context may be entered by one thread at a time). Large arrays make numpy
+    release the GIL mid-op, so the threads really are inside at once; an
+    overflow must stay silent, and the learner's own setting must come back."""
+    import warnings
+    big = np.full(200_000, 3e38, np.float32)
+    errors, barrier = [], threading.Barrier(4)
+
+    def run():
+        try:
+            x = torch.tensor(big, requires_grad=True)
+            barrier.wait()
+            for _ in range(10):
+                y = (x * x).exp() / x.tanh() - x.sigmoid() + x.relu()
+                y.sum().backward()
+            assert torch.isinf(y).all() and x.grad is not None
+        except BaseException as e:     # (an exception in a thread is otherwise only printed)
+            errors.append(e)
+
+    before = np.geterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # a numpy RuntimeWarning would be an error
+        threads = [threading.Thread(target=run) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == [] and np.geterr() == before
+    with pytest.warns(RuntimeWarning):     # and numpy still warns outside an op
+        np.multiply(big, big)
+
+
 def test_a_graph_goes_with_its_output_without_the_cycle_collector():
     """A saved input is kept by its node (as PyTorch's SavedVariable keeps it); no
     node may keep itself alive that way, also through in-place ops and views."""
@@ -199,3 +232,14 @@ def test_the_matrix_product_fast_path_is_apply():
             assert type(fast.grad_fn) is type(general.grad_fn) and same_bits(fast._data, general._data)
     with torch.no_grad():
         assert_same(*both(fast_paths.mm, O.MmBackward0, operands[1], operands[1]))
+
+
+@pytest.mark.parametrize("name", ["PowBackward1", "LogBackward0"])
+def test_a_fast_path_refuses_a_save_plan_it_does_not_write(name):
+    """A fast path writes a unary op's saved result, or a binary op's saved inputs,
+    and nothing else: pow's saved result or log's saved input would be dropped."""
+    from autograd_teach import ops
+    from autograd_teach.ops.fast_paths import fast_path
+    with pytest.raises(TypeError, match=name):
+        fast_path(getattr(ops, name))
+    assert fast_path(ops.Atan2Backward0) is not None     # its inputs only: a plan it writes

@@ -485,8 +485,8 @@ class OpNode(Node):
             saved = []
             for s in values.values():
                 if type(s) is tuple:   # compact: SavedTensor.of(s).unpack(), its usual case inline
-                    t = s[3]           # (the input itself; None for an output: see live_data)
-                    s = s[0] if s[1][0] == s[2] and (t is None or t._data is s[0]) else SavedTensor.of(s).unpack()
+                    data, box, version, t, _, _ = s      # (t: the input itself; None for an output)
+                    s = data if box[0] == version and (t is None or t._data is data) else SavedTensor.of(s).unpack()
                 elif type(s) is SavedTensor:
                     if self.hooked:    # saved under saved_tensors_hooks: unpacked in PyTorch's order
                         saved = self.unpacked_by_name()
@@ -502,8 +502,10 @@ class OpNode(Node):
         for g, meta, (fn, _) in zip(grads, self.input_metadata, self.next_functions):
             if fn is None or g is None:
                 out.append(None)
+            elif type(g) is np.ndarray and g.shape == meta[0] and g.dtype is meta[1]:
+                out.append(g)                 # the usual case: the input's shape and dtype already
             else:
-                g = g if type(g) is np.ndarray else np.asarray(g)
+                g = np.asarray(g)
                 g = g if g.shape == meta[0] else unbroadcast(g, meta[0])
                 out.append(g if g.dtype is meta[1] else g.astype(meta[1]))
         return tuple(out)

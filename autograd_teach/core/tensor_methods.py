@@ -27,7 +27,7 @@ class TensorMethods:
     # -- arithmetic ----------------------------------------------------------------
     def add(self, other, alpha=1):
         if alpha == 1:
-            return O.fast_paths.add(self, _operand(other, self))
+            return O.fast_paths.add(self, other if isinstance(other, TensorMethods) else _operand(other, self))
         return O.AddBackward0.apply(self, _operand(other, self), alpha)
 
     def sub(self, other, alpha=1):
@@ -36,12 +36,12 @@ class TensorMethods:
         return O.fast_paths.sub(self, other) if alpha == 1 else O.SubBackward0.apply(self, other, alpha)
 
     def mul(self, other):
-        return O.fast_paths.mul(self, _operand(other, self))
+        return O.fast_paths.mul(self, other if isinstance(other, TensorMethods) else _operand(other, self))
 
     def div(self, other, **rounding_mode):
         if rounding_mode:       # div(rounding_mode=...), even None, is another op: ops/rounding_modes.py
             return O.rounding_modes.div(self, _operand(other, self), **rounding_mode)
-        return O.fast_paths.div(self, _operand(other, self))
+        return O.fast_paths.div(self, other if isinstance(other, TensorMethods) else _operand(other, self))
 
     def pow(self, exponent):
         exponent = _operand(exponent, self)
@@ -157,14 +157,13 @@ class TensorMethods:
         return O.fast_paths.matmul(self, _operand(other, self))
 
     def __matmul__(self, other):
-        # tensor @ array is numpy's matmul in PyTorch (through __array__), a
-        # Tensor through __array_wrap__
+        # tensor @ array is numpy's matmul in PyTorch (through __array__), a Tensor through __array_wrap__
+        if isinstance(other, TensorMethods):    # (first: isinstance(a tensor, np.ndarray) costs more)
+            return O.fast_paths.matmul(self, other)
         return NotImplemented if isinstance(other, np.ndarray) else O.fast_paths.matmul(self, _operand(other, self))
 
-    def __rmatmul__(self, other):
-        if isinstance(other, (np.ndarray, np.number)):   # PyTorch: numpy's TypeError
-            return NotImplemented
-        return _operand(other, self).matmul(self)
+    def __rmatmul__(self, other):    # PyTorch: an array or numpy number @ tensor is numpy's TypeError
+        return NotImplemented if isinstance(other, (np.ndarray, np.number)) else _operand(other, self).matmul(self)
 
     # -- reductions ----------------------------------------------------------------
     @numpy_names

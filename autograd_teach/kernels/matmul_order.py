@@ -43,17 +43,18 @@ FLOAT64 = np.dtype(np.float64)
 
 def mm(a, b):
     """a @ b for 2-D a and 2-D (or 1-D) b."""
-    k = a.shape[-1]
-    if k <= 3 and a.ndim == 2 == b.ndim and (a.dtype == FLOAT32 or a.dtype == FLOAT64 and k <= 2):   # tiny ones first
-        m, n = a.shape[0], b.shape[1]
-        if k == 1 and m > 1 and n > 1:    # PyTorch: an outer product, one product an element (-0.0 stays)
-            return np.multiply(a, b, order="C")
-        if m < BLAS_ROWS or n < BLAS_COLS or k == 1:
+    if a.ndim == 2 == b.ndim:    # tiny ones first: K <= 3 (float64: K <= 2) below 4 x 12, or K = 1
+        (m, k), n = a.shape, b.shape[1]
+        if k <= 3 and (m < BLAS_ROWS or n < BLAS_COLS or k == 1) and (a.dtype == FLOAT32 or a.dtype == FLOAT64
+                                                                      and k <= 2):
+            if k == 1 and m > 1 and n > 1:    # PyTorch: an outer product, one product an element (-0.0 stays)
+                return np.multiply(a, b, order="C")
             # PyTorch's own loop: from +0, the products rounded and added left to right.
             # einsum's float32 loop adds in this order for any layout when K <= 3 (checked;
             # for longer K, and float64's K = 3, it switches to pairwise sums on contiguous
             # rows; two products sum alike in any order). order="C": row-major, as PyTorch's mm
             return c_einsum("ik,kj->ij", a, b, order="C")
+    k = a.shape[-1]
     if a.dtype != FLOAT32 or k <= 1:    # one product per element: nothing to order
         return a @ b
     vec = b.ndim == 1

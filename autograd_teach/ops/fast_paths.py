@@ -17,46 +17,33 @@ the node.
 """
 import numpy as np
 
+from .. import kernels
 from ..compat import dtypes, saved_hooks
-from ..compat.numpy_errors import QUIET, numpy_errors
+from ..compat.numpy_errors import get_ident, quiet_context, quiet_contexts
 from ..core import grad_mode
-from ..core.node import INFERENCE_SAVED, NUMBERS, dual, new_object, next_sequence_nr
+from ..core.node import INFERENCE_SAVED, dual, new_object, next_sequence_nr
 from ..core.ops.arithmetic import AddBackward0, DivBackward0, MulBackward0, SubBackward0
 from ..core.ops.matmul import matmul as general_matmul
 from ..core.ops.pointwise import ExpBackward0, ReluBackward0, SigmoidBackward0, TanhBackward0
 from ..core.ops.products import MmBackward0
 
 
-def fast_path(cls):
-    """cls.apply(a) or cls.apply(a, b), its usual case written straight."""
+def fast_path(cls, kernel=None):
+    """cls.apply(a) or cls.apply(a, b), its usual case written straight.
+    kernel: the function that is all of cls.forward (mul's np.multiply, relu's
+    kernels.relu), called without forward's own Python frame."""
     apply, forward, to_float, same_shape = cls.apply, cls.forward, cls.to_float, cls.elementwise
     plan = cls.save_plan
-
-    def saved_values(inputs, edges, out):
-        """What OpNode.record saves, by the class's plan, each tensor as node.compact makes it."""
-        saved = {}
-        for name, i, needed_by in plan:
-            if needed_by is not None and edges[needed_by][0] is None:
-                saved[name] = None
-                continue
-            t = out if i is None else inputs[i]
-            if t._inference:
-                raise RuntimeError(INFERENCE_SAVED)
-            box = t._version_box
-            saved[name] = (t._data, box, box[0], None if i is None else t, cls if i is None else t.grad_fn,
-                           t._output_nr)
-        return saved
+    if plan and (cls.n_inputs == 2) != all(i is not None for _, i, _ in plan):
+        raise TypeError(f"{cls.__name__}: a fast path saves a unary op's result or a binary op's inputs")
 
     def unary(a):
         x = a._data
         if dual.levels or saved_hooks.in_use or to_float and x.dtype.kind != "f":
             return apply(a)
         node = new_object(cls)
-        token = numpy_errors.set(QUIET)
-        try:
-            data = forward(node, x)
-        finally:
-            numpy_errors.reset(token)
+        quiet = quiet_contexts.get(get_ident()) or quiet_context()
+        data = quiet.run(kernel, x) if kernel else quiet.run(forward, node, x)
         if type(data) is not np.ndarray or data.dtype is not x.dtype:
             data = as_dtype(node, data, x.dtype)
         if not a._requires_grad or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
@@ -64,25 +51,25 @@ def fast_path(cls):
         out = a._wrap(data, None, node)
         fn = a.grad_fn
         node.sequence_nr = next_sequence_nr()
-        node.next_functions = edges = ((fn, a._output_nr) if fn is not None else a._grad_edge(),)
+        node.next_functions = ((fn, a._output_nr) if fn is not None else a._grad_edge(),)
         node.input_metadata = ((x.shape, x.dtype),)
-        node.saved_values = saved_values((a,), edges, out) if plan else {}
+        # what a unary op saves, if anything, is its result: a new tensor, at version 0
+        node.saved_values = {plan[0][0]: (data, out._version_box, 0, None, cls, 0)} if plan else {}
         return out
 
     def binary(a, b):
-        if type(b) in NUMBERS or dual.levels or saved_hooks.in_use:
+        try:
+            x, y = a._data, b._data
+        except AttributeError:     # b is a number: apply's case
             return apply(a, b)
-        x, y = a._data, b._data
         dtype, shape = x.dtype, x.shape
-        if y.dtype is not dtype or same_shape and y.shape != shape or to_float and dtype.kind != "f":
+        if (y.dtype is not dtype or same_shape and y.shape != shape or to_float and dtype.kind != "f"
+                or dual.levels or saved_hooks.in_use):
             return apply(a, b)
         node = new_object(cls)
-        token = numpy_errors.set(QUIET)
-        try:
-            data = forward(node, x, y)
-        finally:
-            numpy_errors.reset(token)
-        if type(data) is not np.ndarray or data.dtype is not dtype:
+        quiet = quiet_contexts.get(get_ident()) or quiet_context()
+        data = quiet.run(kernel, x, y) if kernel else quiet.run(forward, node, x, y)
+        if type(data) is not np.ndarray:   # (one dtype in, the same out: numpy's rule for these ops)
             data = as_dtype(node, data, dtype)
         if not (a._requires_grad or b._requires_grad) or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
             return a._wrap(data, None, None)
@@ -92,8 +79,17 @@ def fast_path(cls):
         node.next_functions = edges = ((fa, a._output_nr) if fa is not None else a._grad_edge(),
                                        (fb, b._output_nr) if fb is not None else b._grad_edge())
         meta = (shape, dtype)
-        node.input_metadata = (meta, meta if same_shape else (y.shape, dtype))
-        node.saved_values = saved_values((a, b), edges, out) if plan else {}
+        node.input_metadata = (meta, meta if same_shape or y.shape == shape else (y.shape, dtype))   # (one pair fewer)
+        saved = node.saved_values = {}
+        for name, i, needed_by in plan:       # the inputs, as OpNode.record saves them (node.compact)
+            if needed_by is not None and edges[needed_by][0] is None:
+                saved[name] = None            # no gradient will need it
+                continue
+            t = b if i else a
+            if t._inference:
+                raise RuntimeError(INFERENCE_SAVED)
+            box = t._version_box
+            saved[name] = (t._data, box, box[0], t, t.grad_fn, t._output_nr)
         return out
 
     return unary if cls.n_inputs == 1 else binary
@@ -106,8 +102,10 @@ def as_dtype(node, data, dtype):
 
 
 # The ops of a training loop's forward (Tensor methods call these; tensor_methods.py)
-add, sub, mul, div = map(fast_path, (AddBackward0, SubBackward0, MulBackward0, DivBackward0))
-exp, tanh, sigmoid, relu = map(fast_path, (ExpBackward0, TanhBackward0, SigmoidBackward0, ReluBackward0))
+add, sub = fast_path(AddBackward0, np.add), fast_path(SubBackward0, np.subtract)
+mul, div = fast_path(MulBackward0, np.multiply), fast_path(DivBackward0, np.true_divide)
+exp, tanh = fast_path(ExpBackward0, kernels.exp), fast_path(TanhBackward0, kernels.tanh)
+sigmoid, relu = fast_path(SigmoidBackward0, kernels.sigmoid), fast_path(ReluBackward0, kernels.relu)
 
 
 # Matrix products: MmBackward0's usual case, two matrices whose sizes fit; every other

@@ -89,10 +89,9 @@ class MmBackward0(_Product):
     self: mm_mat1_backward(grad, mat2, self_sym_sizes, self_sym_strides)
     mat2: mm_mat2_backward(grad, self, mat2_sym_sizes, mat2_sym_strides)
 
-    That is grad.mm(mat2.t()) and self.t().mm(grad). For an input stored
-    column by column (a transpose, as the w.t() of x @ w.t()) PyTorch computes
-    the same product transposed, so that the gradient has that layout:
-    mat2.mm(grad.t()).t() (mm_mat1_backward, mm_mat2_backward below).
+    That is grad.mm(mat2.t()) and self.t().mm(grad). For an input stored column by column (a
+    transpose, as the w.t() of x @ w.t()) PyTorch computes the same product transposed, so that the
+    gradient has that layout: mat2.mm(grad.t()).t() (mm_mat1_backward, mm_mat2_backward below).
     """
     inputs = ("self", "mat2")
     saved = ("self", "mat2")
@@ -112,14 +111,20 @@ class MmBackward0(_Product):
                                f"{dtypes.c_name(db)}")
 
     def forward(self, a, b):
-        self.self_sym_sizes, self.mat2_sym_sizes = a.shape, b.shape
-        self.byte_strides = a.strides, b.strides, a.itemsize    # the strides in elements when read (below)
+        self.byte_strides = a.strides + b.strides    # one tuple; the sizes are input_metadata's (see layout)
         return kernels.mm(a, b)
 
-    # The layouts, in elements as PyTorch counts them; worked out when read
-    # (rarely: create_graph, grad_fn._saved_*), not on every product.
-    self_sym_strides = property(lambda self: element_strides(self.byte_strides[0], self.byte_strides[2]))
-    mat2_sym_strides = property(lambda self: element_strides(self.byte_strides[1], self.byte_strides[2]))
+    self_sym_sizes = property(lambda self: self.input_metadata[0][0])
+    mat2_sym_sizes = property(lambda self: self.input_metadata[1][0])
+    self_sym_strides, mat2_sym_strides = property(lambda self: self.layout(0)), property(lambda self: self.layout(1))
+
+    def layout(self, i):
+        """Input i's strides in elements, when read; () if it needs no gradient (PyTorch keeps them for it).
+        One tuple: more pairs a node outgrow Python's free list of pairs in a 2x2 chain and wake its GC."""
+        itemsize = self.input_metadata[i][1].itemsize    # (an AttributeError on a node not in a graph)
+        if self.next_functions[i][0] is None:
+            return ()
+        return tuple(map(itemsize.__rfloordiv__, self.byte_strides[2 * i:2 * i + 2]))    # s // itemsize each
 
     def backward(self, grad, a, b):    # b was saved only if self needs a gradient, a only if mat2 does
         return kernels.mm_backward(grad, a, b)
@@ -162,11 +167,7 @@ class BmmBackward0(_Product):
 
 def strides(a):
     """A numpy array's strides in elements, as PyTorch counts them."""
-    return element_strides(a.strides, a.itemsize)
-
-
-def element_strides(byte_strides, itemsize):
-    return tuple(map(itemsize.__rfloordiv__, byte_strides))    # s // itemsize for each, in C
+    return tuple(map(a.itemsize.__rfloordiv__, a.strides))    # s // itemsize for each, in C
 
 
 def column_major(sizes, strides):
