@@ -53,12 +53,7 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
     task = GraphTask(roots, retain_graph, accumulate, capture, create_graph, wrap, run)
     needed = task.needed    # None: every node runs
     deps = dependencies(task.roots)
-    buffers, ready, arrival = {}, [], itertools.count()
-    for node, grad in roots:
-        buffers[node] = grad if node not in buffers else quiet_call(accumulate_into, buffers[node], grad)   # (before the run)
-    for node in buffers:    # the roots, each once, in order
-        if deps.get(node, 0) == 0 and (needed is None or task.reaches(node)):
-            heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
+    buffers, ready, arrival = start(roots, deps, task)
     with task:    # observers see the run begin and end; if it fails, every .grad it wrote is put back
         traces, pop, push = task.traces, heapq.heappop, heapq.heappush
         while ready:
@@ -89,6 +84,18 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
                 left = deps[nxt] = deps[nxt] - 1
                 if left == 0:  # PyTorch's ready queue: newest node first (see the docstring); ties: arrival
                     push(ready, (-nxt.sequence_nr, next(arrival), nxt))
+
+
+def start(roots, deps, task):
+    """The roots' gradients in their input buffers, and the ready queue with
+    the roots no other root leads to: (buffers, ready, arrival)."""
+    buffers, ready, arrival = {}, [], itertools.count()
+    for node, grad in roots:
+        buffers[node] = grad if node not in buffers else quiet_call(accumulate_into, buffers[node], grad)   # (before the run)
+    for node in buffers:    # the roots, each once, in order
+        if deps.get(node, 0) == 0 and (task.needed is None or task.reaches(node)):
+            heapq.heappush(ready, (-node.sequence_nr, next(arrival), node))
+    return buffers, ready, arrival
 
 
 def as_arrays(outs, grads):
