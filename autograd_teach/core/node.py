@@ -498,13 +498,19 @@ class OpNode(Node):
         grads = self.backward(grad, *saved)     # (numpy's warnings are off for the engine's whole run)
         if type(grads) is not tuple:
             grads = (grads,)
-        out, metas, edges = [], self.input_metadata, self.next_functions
-        for i, g in enumerate(grads):
-            meta, fn = metas[i], edges[i][0]
+        metas, edges = self.input_metadata, self.next_functions
+        for i, g in enumerate(grads):    # the usual case: each already its input's shape and dtype
+            if g is not None and (edges[i][0] is None or type(g) is not np.ndarray or g.shape != metas[i][0]
+                                  or g.dtype is not metas[i][1]):
+                return self.to_input_arrays(grads)
+        return grads
+
+    def to_input_arrays(self, grads):
+        """Each gradient as its input's: summed to its shape, cast to its dtype (PyTorch's validate_outputs)."""
+        out = []
+        for g, meta, (fn, _) in zip(grads, self.input_metadata, self.next_functions):
             if fn is None or g is None:
                 out.append(None)
-            elif type(g) is np.ndarray and g.shape == meta[0] and g.dtype is meta[1]:
-                out.append(g)                 # the usual case: the input's shape and dtype already
             else:
                 g = np.asarray(g)
                 g = g if g.shape == meta[0] else unbroadcast(g, meta[0])
