@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Instructions per op of two copies of autograd_teach, counted by valgrind.
 
-    python benchmarks/bench_instructions.py BEFORE_ROOT AFTER_ROOT [--jobs 2]
+    python benchmarks/bench_instructions.py BEFORE_ROOT AFTER_ROOT [--jobs 2] [--pytorch]
 
 Time on a shared machine moves by 10-20% from one run to the next; the
 number of instructions a run executes does not (valgrind's callgrind counts
@@ -11,7 +11,8 @@ and then 15 times 200 ops in a fresh interpreter; (count at 15 - count at 5)
 / 2000 is the cost of one op, imports and first-call caches left out.
 
 Each ROOT holds an `autograd_teach` package (e.g. `git worktree add /tmp/old
-c1045cd`). Put both at paths of the same length: the path is hashed into
+c1045cd`). --pytorch adds a column: the same chains run by PyTorch (the
+installed torch, one thread), counted the same way. Put both at paths of the same length: the path is hashed into
 the interpreter's dicts, which moves the counts by about 1%. Needs valgrind;
 no test depends on it.
 """
@@ -28,7 +29,10 @@ import os, sys
 os.environ["BENCH_CORE_NO_TORCH"] = "1"
 sys.path.insert(0, {here!r})
 import bench_core as B
-import autograd_teach as T
+import importlib
+T = importlib.import_module(os.environ.get("BENCH_LIBRARY", "autograd_teach"))
+if T.__name__ == "torch":
+    T.set_num_threads(1)
 kind, name, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 case = next(c for c in (B.CHAINS if kind == "chain" else B.SINGLES) if c.name == name)
 run, reset, _ = case.tensor_run(T, 200)
@@ -38,8 +42,9 @@ for _ in range(2 + reps):
 
 
 def count(root, kind, name, reps):
-    env = dict(os.environ, PYTHONPATH=os.path.abspath(root), PYTHONHASHSEED="0",
-               OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    library = "torch" if root == "torch" else "autograd_teach"
+    env = dict(os.environ, PYTHONPATH=HERE if root == "torch" else os.path.abspath(root), PYTHONHASHSEED="0",
+               OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", BENCH_LIBRARY=library)
     cmd = ["setarch", os.uname().machine, "-R", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
            sys.executable, "-c", CHILD.format(here=HERE), kind, name, str(reps)]
     # cwd "/": `python -c` puts the working directory first on sys.path, before PYTHONPATH
@@ -56,20 +61,26 @@ def main():
     ap.add_argument("before")
     ap.add_argument("after")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--pytorch", action="store_true", help="also count PyTorch's chains")
     args = ap.parse_args()
     sys.path.insert(0, HERE)
     os.environ["BENCH_CORE_NO_TORCH"] = "1"
     import bench_core as B
     cases = [("chain", c.name) for c in B.CHAINS] + [("single", c.name) for c in B.SINGLES]
     jobs = [(root, kind, name) for kind, name in cases for root in (args.before, args.after)]
+    if args.pytorch:
+        jobs += [("torch", "chain", c.name) for c in B.CHAINS]
     with ThreadPoolExecutor(args.jobs) as pool:
         counts = dict(zip(jobs, pool.map(lambda job: per_op(*job), jobs)))
-    print("| case | before, instructions per op | after | after / before |")
-    print("|---|---|---|---|")
+    torch = " PyTorch | after / PyTorch |" if args.pytorch else ""
+    print("| case | before, instructions per op | after | after / before |" + torch)
+    print("|---|---|---|---|" + ("---|---|" if args.pytorch else ""))
     for kind, name in cases:
         b, a = counts[(args.before, kind, name)], counts[(args.after, kind, name)]
         label = "chain" if kind == "chain" else "one op + backward"
-        print(f"| {label}: {name} | {b:,.0f} | {a:,.0f} | {a / b:.3f} |")
+        p = counts.get(("torch", kind, name))
+        extra = f" {p:,.0f} | {a / p:.2f} |" if p else (" | |" if args.pytorch else "")
+        print(f"| {label}: {name} | {b:,.0f} | {a:,.0f} | {a / b:.3f} |" + extra)
 
 
 if __name__ == "__main__":
