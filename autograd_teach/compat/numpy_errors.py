@@ -44,6 +44,7 @@ def quiet_call(fn, *args):
 # its own copy of its context with the warnings off (a Context may be entered
 # by one thread at a time), and an op's arithmetic runs in it:
 #     data = (quiet_contexts.get(get_ident()) or quiet_context()).run(forward, ...)
+# (a Context is falsy when empty; these always hold numpy's variable)
 quiet_contexts = {}
 get_ident = threading.get_ident
 

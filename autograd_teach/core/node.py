@@ -560,9 +560,8 @@ class OpNode(Node):
     def to_inputs(self, grads):
         """create_graph=True: each gradient summed back to its input's shape and
         cast to its dtype, as Tensor ops (PyTorch's validate_outputs)."""
-        out, metas, edges = [], self.input_metadata, self.next_functions
-        for i, g in enumerate(grads):
-            meta, fn = metas[i], edges[i][0]
+        out = []
+        for g, meta, (fn, _) in zip(grads, self.input_metadata, self.next_functions):
             if fn is None or g is None:
                 out.append(None)
                 continue

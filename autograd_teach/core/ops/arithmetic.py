@@ -45,7 +45,7 @@ class SubBackward0(OpNode):
     inputs = ("self", "other")
     elementwise = True
     attrs = ("alpha",)
-    alpha = 1     # x + y: the fast path (ops/fast_paths.py) leaves it to this default
+    alpha = 1     # x - y: the fast path (ops/fast_paths.py) leaves it to this default
 
     def forward(self, a, b, alpha=1):
         self.alpha = alpha

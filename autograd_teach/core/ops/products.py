@@ -120,7 +120,7 @@ class MmBackward0(_Product):
 
     def layout(self, i):
         """Input i's strides in elements, when read; () if it needs no gradient (PyTorch keeps them for it).
-        One tuple: more pairs a node outgrow Python's free list of pairs in a 2x2 chain and wake its GC."""
+        (One strides tuple a node: with more, a 2x2 chain outgrows Python's free list of pairs and wakes the GC.)"""
         itemsize = self.input_metadata[i][1].itemsize    # (an AttributeError on a node not in a graph)
         if self.next_functions[i][0] is None:
             return ()
