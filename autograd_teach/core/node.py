@@ -24,6 +24,7 @@ import weakref
 from collections import namedtuple
 
 import numpy as np
+from numpy import ndarray   # (3.11 cannot specialize np.<name>: numpy's module has a __getattr__)
 
 from ..compat import dtypes
 from ..compat.numpy_errors import QUIET, numpy_errors, quiet_call  # noqa: F401  (engine, tensor import them here)
@@ -500,7 +501,7 @@ class OpNode(Node):
             grads = (grads,)
         metas, edges = self.input_metadata, self.next_functions
         for i, g in enumerate(grads):    # the usual case: each already its input's shape and dtype
-            if g is not None and (edges[i][0] is None or type(g) is not np.ndarray or g.shape != metas[i][0]
+            if g is not None and (edges[i][0] is None or type(g) is not ndarray or g.shape != metas[i][0]
                                   or g.dtype is not metas[i][1]):
                 return self.to_input_arrays(grads)
         return grads

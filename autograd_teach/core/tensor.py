@@ -73,7 +73,7 @@ class Tensor(InplaceOrView, LeafGrad, TensorMethods, OpMethods):
         t = _new_tensor(Tensor)
         t._data = data
         t._version_box = [0] if version_box is None else version_box
-        t.grad_fn, t._requires_grad = grad_fn, grad_fn is not None
+        t.grad_fn, t._requires_grad, t._output_nr = grad_fn, grad_fn is not None, 0   # (3.11: own attrs read fast)
         if grad_mode.threads_in_inference and grad_mode.flags.inference:
             t._inference = True
         return t
@@ -255,7 +255,7 @@ class Tensor(InplaceOrView, LeafGrad, TensorMethods, OpMethods):
             return (self.grad_fn, self._output_nr)
         if not self._requires_grad:
             return (None, 0)
-        acc = self._acc() if self._acc is not None else None
+        acc = ref() if (ref := self._acc) is not None else None   # (3.11 specializes this load, not self._acc())
         if acc is None:  # one AccumulateGrad per leaf, alive while a graph uses it
             acc = AccumulateGrad(self)
             self._acc = weakref.ref(acc)

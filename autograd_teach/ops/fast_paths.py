@@ -16,6 +16,7 @@ VariableType_*.cpp): one function per op that runs the kernel and records
 the node.
 """
 import numpy as np
+from numpy import ndarray   # (3.11 cannot specialize np.<name>: numpy's module has a __getattr__)
 
 from .. import kernels
 from ..compat import dtypes, saved_hooks
@@ -26,6 +27,9 @@ from ..core.ops.arithmetic import AddBackward0, DivBackward0, MulBackward0, SubB
 from ..core.ops.matmul import matmul as general_matmul
 from ..core.ops.pointwise import ExpBackward0, ReluBackward0, SigmoidBackward0, TanhBackward0
 from ..core.ops.products import MmBackward0
+
+
+quiet_for = quiet_contexts.get   # (a name 3.11 can specialize; quiet_contexts.get cannot be)
 
 
 def fast_path(cls, kernel=None):
@@ -42,9 +46,9 @@ def fast_path(cls, kernel=None):
         if dual.levels or saved_hooks.in_use or to_float and x.dtype.kind != "f":
             return apply(a)
         node = new_object(cls)
-        quiet = quiet_contexts.get(get_ident()) or quiet_context()
+        quiet = quiet_for(get_ident()) or quiet_context()
         data = quiet.run(kernel, x) if kernel else quiet.run(forward, node, x)
-        if type(data) is not np.ndarray or data.dtype is not x.dtype:
+        if type(data) is not ndarray or data.dtype is not x.dtype:
             data = as_dtype(node, data, x.dtype)
         if not a._requires_grad or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
             return a._wrap(data, None, None)
@@ -67,9 +71,9 @@ def fast_path(cls, kernel=None):
                 or dual.levels or saved_hooks.in_use):
             return apply(a, b)
         node = new_object(cls)
-        quiet = quiet_contexts.get(get_ident()) or quiet_context()
+        quiet = quiet_for(get_ident()) or quiet_context()
         data = quiet.run(kernel, x, y) if kernel else quiet.run(forward, node, x, y)
-        if type(data) is not np.ndarray:   # (one dtype in, the same out: numpy's rule for these ops)
+        if type(data) is not ndarray:   # (one dtype in, the same out: numpy's rule for these ops)
             data = as_dtype(node, data, dtype)
         if not (a._requires_grad or b._requires_grad) or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
             return a._wrap(data, None, None)
