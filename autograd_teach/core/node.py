@@ -91,7 +91,7 @@ class Node:
     next_functions = ()
     sequence_nr = 0
     num_outputs = 1             # unbind, split...: several (ops/multi_output.py)
-    tensor_pre_hooks = None
+    tensor_pre_hooks = None     # (an op node has its own four, None: 3.11 reads a class's default slower)
     retains_grad_hooks = None   # retain_grad() on the output: keep(node, grad, undo)
     pre_hooks = None            # register_prehook(): hook(grad_outputs) -> None or new grad_outputs
     post_hooks = None           # register_hook(): hook(grad_inputs, grad_outputs) -> None or new grad_inputs
@@ -448,6 +448,7 @@ class OpNode(Node):
         """Put this node in the graph: an edge to each input's node, the shape
         and dtype to reduce its gradient to, and what backward needs."""
         self.sequence_nr = next(_sequence_nr)
+        self.tensor_pre_hooks = self.retains_grad_hooks = self.pre_hooks = self.post_hooks = None   # (see Node)
         edges, meta = [], []
         for a in inputs:
             if type(a) in NUMBERS:

@@ -74,16 +74,13 @@ class Tensor(InplaceOrView, LeafGrad, TensorMethods, OpMethods):
         t._data = data
         t._version_box = [0] if version_box is None else version_box
         t.grad_fn, t._requires_grad, t._output_nr = grad_fn, grad_fn is not None, 0   # (3.11: own attrs read fast)
-        if grad_mode.threads_in_inference and grad_mode.flags.inference:
-            t._inference = True
+        t._inference = grad_mode.flags.inference if grad_mode.threads_in_inference else False
         return t
 
     def _init(self, data):
         self._data = data
         self._version_box = [0]
-        self.grad_fn, self._requires_grad = None, False
-        if grad_mode.is_inference_mode_enabled():
-            self._inference = True
+        self.grad_fn, self._requires_grad, self._inference = None, False, grad_mode.is_inference_mode_enabled()
 
     # -- attributes ------------------------------------------------------------
     @property

@@ -53,6 +53,7 @@ def fast_path(cls, kernel=None):
         if not a._requires_grad or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
             return a._wrap(data, None, None)
         out = a._wrap(data, None, node)
+        node.tensor_pre_hooks = node.retains_grad_hooks = node.pre_hooks = node.post_hooks = None   # (as record's)
         fn = a.grad_fn
         node.sequence_nr = next_sequence_nr()
         node.next_functions = ((fn, a._output_nr) if fn is not None else a._grad_edge(),)
@@ -78,6 +79,7 @@ def fast_path(cls, kernel=None):
         if not (a._requires_grad or b._requires_grad) or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
             return a._wrap(data, None, None)
         out = a._wrap(data, None, node)
+        node.tensor_pre_hooks = node.retains_grad_hooks = node.pre_hooks = node.post_hooks = None   # (as record's)
         fa, fb = a.grad_fn, b.grad_fn
         node.sequence_nr = next_sequence_nr()
         node.next_functions = edges = ((fa, a._output_nr) if fa is not None else a._grad_edge(),
