@@ -27,6 +27,7 @@ import numpy as np
 from numpy import ndarray   # (3.11 cannot specialize np.<name>: numpy's module has a __getattr__)
 
 from ..compat import dtypes
+from ..compat.hook_results import checked_result
 from ..compat.numpy_errors import QUIET, numpy_errors, quiet_call  # noqa: F401  (engine, tensor import them here)
 from ..kernels.degenerate import live_data
 from . import grad_mode, rules
@@ -194,7 +195,7 @@ def call_pre_hooks(node, grads, task):
     for hook in list(node.pre_hooks):
         out = hook(_as_tensors(grads, task))
         if out is not None:
-            grads = _checked_result(hook, out, len(grads), task)
+            grads = checked_result(hook, out, grads, task.create_graph)
     return grads
 
 
@@ -205,26 +206,12 @@ def call_post_hooks(node, grads, grad_outputs, task):
     for hook in list(node.post_hooks):
         out = hook(_as_tensors(grads, task), _as_tensors(grad_outputs, task))
         if out is not None:
-            grads = _checked_result(hook, out, len(grads), task)
+            grads = checked_result(hook, out, grads, task.create_graph)
     return tuple(grads)
 
 
 def _as_tensors(grads, task):
     return tuple(task.wrap(g) if type(g) is np.ndarray else g for g in grads)
-
-
-def _checked_result(hook, out, expected, task):
-    """A hook's tuple, checked as PyTorch checks it, as the engine's arrays
-    (Tensors under create_graph)."""
-    name = getattr(hook, "__name__", hook)
-    if not isinstance(out, tuple):
-        raise TypeError(f"expected tuple, but hook returned '{type(out).__name__}'")
-    if len(out) != expected:
-        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got {len(out)}, "
-                           f"but expected {expected})")
-    if task.create_graph:
-        return tuple(out)
-    return tuple(None if g is None else g._data for g in out)
 
 
 INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "

@@ -35,6 +35,7 @@ import numpy as np
 from . import engine, grad_mode, views
 from .. import ops as O
 from ..compat import dtypes, messages, printing
+from ..compat.hook_results import check_single_result
 from ..compat.device import check as check_device, device
 from ..compat.size import Size
 from ..compat.storage import Storage
@@ -489,16 +490,7 @@ class TensorHook:
         out = self.hook(grad if on_tensors else Tensor._wrap(grad))
         if out is None:
             return None
-        # PyTorch's check_single_result: a Tensor, of the same type, then of the same size
-        name = getattr(self.hook, '__name__', self.hook)
-        if not isinstance(out, Tensor):
-            raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
-        grad_dtype = grad._data.dtype if on_tensors else grad.dtype
-        if out._data.dtype != grad_dtype:
-            was, got = (dtypes._BY_NUMPY[d].legacy_name + "Tensor" for d in (grad_dtype, out._data.dtype))
-            raise RuntimeError(f"hook '{name}' has changed the type of value (was torch.{was} got torch.{got})")
-        if out.shape != grad.shape:
-            raise RuntimeError(f"hook '{name}' has changed the size of value")
+        check_single_result(getattr(self.hook, '__name__', self.hook), grad, out)
         return out if on_tensors else out._data
 
 
