@@ -243,3 +243,43 @@ def test_a_fast_path_refuses_a_save_plan_it_does_not_write(name):
     with pytest.raises(TypeError, match=name):
         fast_path(getattr(ops, name))
     assert fast_path(ops.Atan2Backward0) is not None     # its inputs only: a plan it writes
+
+
+def test_a_fast_path_node_that_skips_the_gradient_check_needs_none():
+    """A fast path marks a node `same_as_output` when each input and the output
+    share one shape (not 0-d) and dtype and every input has an edge; then
+    call_backward returns backward's gradients unchecked, so each must already
+    be an array of that shape and dtype, for every op, dtype and special value."""
+    rng = np.random.default_rng(3)
+    marked = 0
+    for dtype in (np.float16, np.float32, np.float64):
+        for shape in ((3,), (2, 3), (), (0,), (1, 3)):
+            with np.errstate(all="ignore"):     # (3e38 overflows float16)
+                data, other, grad = (rng.choice(SPECIALS, size=shape).astype(dtype) for _ in range(3))
+            leaf, const = torch.tensor(data, requires_grad=True), torch.tensor(other)
+            w = torch.tensor(other, requires_grad=True)
+            cases = [(getattr(fast_paths, n), (a, b)) for n in BINARY for a, b in
+                     ((leaf, w), (leaf * 1, (w.t() * 1).t() if len(shape) == 2 else w), (leaf, const), (const, w))]
+            cases += [(getattr(fast_paths, n), (a,)) for n in UNARY for a in (leaf, leaf * 1)]
+            for f, args in cases:
+                with np.errstate(all="ignore"):
+                    out = f(*args)
+                node = out.grad_fn
+                if node is None:
+                    continue
+                expect = (shape != () and all(fn is not None for fn, _ in node.next_functions) and
+                          all(meta == (out._data.shape, out._data.dtype) for meta in node.input_metadata))
+                assert (node.same_as_output is not None) == (expect and f.__name__ in ("binary", "unary")), (f, args)
+                if node.same_as_output is None:
+                    continue
+                marked += 1
+                saved = [s[0] for s in node.saved_values.values()]
+                with np.errstate(all="ignore"):
+                    raw = node.backward(grad, *saved)
+                    raw = raw if isinstance(raw, tuple) else (raw,)
+                    checked = node.to_input_arrays(raw)
+                    got = node.call_backward(grad)
+                for g, c, r in zip(got, checked, raw):
+                    assert type(r) is np.ndarray and r.shape == shape and r.dtype == dtype
+                    assert same_bits(g, c)
+    assert marked > 100
