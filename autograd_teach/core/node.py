@@ -365,7 +365,7 @@ class OpNode(Node):
     keeps_dtype = False
     promote_params = False
     elementwise = False
-    same_as_output = None   # (shape, dtype) of every input and the output, with an edge each (fast paths)
+    exact_for = None      # (shape, dtype): for a gradient like that, backward's need no reducing (fast paths)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -488,8 +488,8 @@ class OpNode(Node):
         grads = self.backward(grad, *saved)     # (numpy's warnings are off for the engine's whole run)
         if type(grads) is not tuple:
             grads = (grads,)
-        if (same := self.same_as_output) is not None and grad.shape == same[0] and grad.dtype is same[1]:
-            return grads    # an elementwise backward's gradients have grad's shape and dtype (test_op_fast_paths)
+        if (exact := self.exact_for) is not None and grad.shape == exact[0] and grad.dtype is exact[1]:
+            return grads    # each already its input's shape and dtype (ops/fast_paths.py; test_op_fast_paths)
         metas, edges = self.input_metadata, self.next_functions
         for i, g in enumerate(grads):    # the usual case: each already its input's shape and dtype
             if g is not None and (edges[i][0] is None or type(g) is not ndarray or g.shape != metas[i][0]

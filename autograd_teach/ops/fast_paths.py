@@ -59,7 +59,7 @@ def fast_path(cls, kernel=None):
         node.next_functions = ((fn, a._output_nr) if fn is not None else a._grad_edge(),)
         node.input_metadata = (meta := (x.shape, x.dtype),)
         if meta[0] and data.dtype is meta[1]:    # (not 0-d: numpy makes 0-d results scalars)
-            node.same_as_output = meta           # so call_backward need not reduce or cast its gradient
+            node.exact_for = meta     # the output's shape and dtype, which an elementwise backward keeps
         # what a unary op saves, if anything, is its result: a new tensor, at version 0
         node.saved_values = {plan[0][0]: (data, out._version_box, 0, None, cls, 0)} if plan else {}
         return out
@@ -88,8 +88,8 @@ def fast_path(cls, kernel=None):
                                        (fb, b._output_nr) if fb is not None else b._grad_edge())
         meta = (shape, dtype)
         node.input_metadata = (meta, meta if same_shape or y.shape == shape else (y.shape, dtype))   # (one pair fewer)
-        if same_shape and shape and edges[0][0] is not None and edges[1][0] is not None:
-            node.same_as_output = meta           # as unary's
+        if edges[0][0] is not None and edges[1][0] is not None and (shape if same_shape else cls is MmBackward0):
+            node.exact_for = meta if same_shape else (data.shape, dtype)   # (mm: grad @ b.T and a.T @ grad)
         saved = node.saved_values = {}
         for name, i, needed_by in plan:       # the inputs, as OpNode.record saves them (node.compact)
             if needed_by is not None and edges[needed_by][0] is None:
