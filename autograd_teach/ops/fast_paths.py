@@ -40,16 +40,18 @@ def fast_path(cls, kernel=None):
     plan = cls.save_plan
     if plan and (cls.n_inputs == 2) != all(i is not None for _, i, _ in plan):
         raise TypeError(f"{cls.__name__}: a fast path saves a unary op's result or a binary op's inputs")
+    result = plan[0][0] if plan else None     # the name a unary op saves its result under
 
     def unary(a):
         x = a._data
-        if dual.levels or saved_hooks.in_use or to_float and x.dtype.kind != "f":
+        dtype = x.dtype
+        if dual.levels or saved_hooks.in_use or to_float and dtype.kind != "f":
             return apply(a)
         node = new_object(cls)
         quiet = quiet_for(get_ident()) or quiet_context()
         data = quiet.run(kernel, x) if kernel else quiet.run(forward, node, x)
-        if type(data) is not ndarray or data.dtype is not x.dtype:
-            data = as_dtype(node, data, x.dtype)
+        if type(data) is not ndarray or data.dtype is not dtype:
+            data = as_dtype(node, data, dtype)
         if not a._requires_grad or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
             return a._wrap(data, None, None)
         out = a._wrap(data, None, node)
@@ -57,11 +59,11 @@ def fast_path(cls, kernel=None):
         fn = a.grad_fn
         node.sequence_nr = next_sequence_nr()
         node.next_functions = ((fn, a._output_nr) if fn is not None else a._grad_edge(),)
-        node.input_metadata = (meta := (x.shape, x.dtype),)
-        if meta[0] and data.dtype is meta[1]:    # (not 0-d: numpy makes 0-d results scalars)
+        node.input_metadata = (meta := (x.shape, dtype),)
+        if meta[0] and data.dtype is dtype:    # (not 0-d: numpy makes 0-d results scalars)
             node.exact_for = meta     # the output's shape and dtype, which an elementwise backward keeps
         # what a unary op saves, if anything, is its result: a new tensor, at version 0
-        node.saved_values = {plan[0][0]: (data, out._version_box, 0, None, cls, 0)} if plan else {}
+        node.saved_values = {result: (data, out._version_box, 0, None, cls, 0)} if plan else {}
         return out
 
     def binary(a, b):
