@@ -89,7 +89,7 @@ def fast_path(cls, kernel=None):
         node.next_functions = edges = ((fa, a._output_nr) if fa is not None else a._grad_edge(),
                                        (fb, b._output_nr) if fb is not None else b._grad_edge())
         meta = (shape, dtype)
-        node.input_metadata = (meta, meta if same_shape or y.shape == shape else (y.shape, dtype))   # (one pair fewer)
+        node.input_metadata = (meta, meta if same_shape or (y_shape := y.shape) == shape else (y_shape, dtype))
         if edges[0][0] is not None and edges[1][0] is not None and (shape if same_shape else cls is MmBackward0):
             node.exact_for = meta if same_shape else (data.shape, dtype)   # (mm: grad @ b.T and a.T @ grad)
         saved = node.saved_values = {}
