@@ -290,3 +290,37 @@ def test_a_fast_path_node_that_skips_the_gradient_check_needs_none():
                     assert type(r) is np.ndarray and (r.shape, r.dtype) == meta
                     assert same_bits(g, c)
     assert marked > 150
+
+
+def test_relu_skips_the_quiet_switch_only_for_a_dtype_seen_to_set_no_flag(monkeypatch):
+    """kernels.relu.silent holds the dtypes whose relu kernel set no floating-point
+    flag on any probe (NaNs of every kind, infinities, subnormals, every length and
+    layout); for those the fast path calls the kernel without switching numpy's
+    warnings off, for any other dtype it switches them off."""
+    from autograd_teach.kernels import masks
+    for dtype in (np.float16, np.float32, np.float64, np.int64):
+        dtype = np.dtype(dtype)
+        fast_paths.relu(torch.tensor(np.ones(3, dtype)))           # the dtype met: its kernel chosen, probed
+        silent = masks.sets_no_flag(masks.RELU[dtype], masks.probes(dtype)) and \
+            masks.sets_no_flag(lambda a: np.less(a, masks.zero_of(dtype)), masks.probes(dtype))
+        assert (dtype in masks.relu.silent) == silent
+        with np.errstate(all="raise"):                              # and nothing warns either way
+            for a in masks.probes(dtype):
+                fast_paths.relu(torch.tensor(a, requires_grad=dtype.kind == "f"))
+    f64 = np.dtype(np.float64)
+
+    def flagging(a):                         # a relu whose loop raises the invalid flag
+        np.sqrt(-np.ones(1))
+        return np.maximum(a, 0)
+    monkeypatch.setitem(masks.RELU, f64, flagging)
+    x = torch.tensor([1.0, -2.0], dtype=torch.float64)
+    was_silent = f64 in masks.relu.silent
+    try:
+        masks.relu.silent.discard(f64)
+        with np.errstate(all="raise"):
+            assert fast_paths.relu(x).tolist() == [1.0, 0.0]        # switched off: no FloatingPointError
+        masks.relu.silent.add(f64)
+        with np.errstate(all="raise"), pytest.raises(FloatingPointError):
+            fast_paths.relu(x)                                      # called straight
+    finally:
+        (masks.relu.silent.add if was_silent else masks.relu.silent.discard)(f64)

@@ -60,12 +60,13 @@ def zero_of(dtype):
 
 def relu(a):
     """a where a is not below 0 (so -0.0 and NaN stay), else +0.0."""
-    if a.size >= MAXIMUM_UP_TO and a.dtype in _WORDS:
+    dtype = a.dtype
+    if a.size >= MAXIMUM_UP_TO and dtype in _WORDS:
         return where_relu(a)
     try:
-        f = RELU[a.dtype]
+        f = RELU[dtype]
     except KeyError:
-        f = RELU[a.dtype] = relu_for(a.dtype)
+        f = RELU[dtype] = relu_for(dtype)
     return f(a)
 
 
@@ -107,10 +108,29 @@ def _zero_where(cond, x):
 
 def relu_for(dtype):
     """relu for arrays of dtype (floats: below MAXIMUM_UP_TO elements): np.maximum with 0
-    first or second, the first of the two with where_relu's bits on every probe, else where_relu."""
-    zero = zero_of(dtype)
+    first or second, the first of the two with where_relu's bits on every probe, else where_relu.
+    If neither it nor where_relu's comparison sets a floating-point flag on any probe, dtype
+    joins relu.silent: a caller need not switch numpy's warnings off around relu of it."""
+    zero, arrays = zero_of(dtype), probes(dtype)
     candidates = (functools.partial(np.maximum, zero), lambda a: np.maximum(a, zero))
-    return first_exact(candidates, where_relu, probes(dtype))
+    f = first_exact(candidates, where_relu, arrays)
+    if sets_no_flag(f, arrays) and sets_no_flag(lambda a: np.less(a, zero), arrays):
+        relu.silent.add(dtype)
+    return f
+
+
+relu.silent = set()    # the dtypes seen so far whose relu sets no floating-point flag (so numpy cannot warn)
+
+
+def sets_no_flag(f, arrays):
+    """Does f leave the floating-point flags alone on every array? (numpy warns of a flag set.)"""
+    try:
+        with np.errstate(all="raise"):
+            for a in arrays:
+                f(a)
+    except FloatingPointError:
+        return False
+    return True
 
 
 
