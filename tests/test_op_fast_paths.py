@@ -234,6 +234,27 @@ def test_the_matrix_product_fast_path_is_apply():
         assert_same(*both(fast_paths.mm, O.MmBackward0, operands[1], operands[1]))
 
 
+def test_the_matrix_product_fast_path_hands_inference_tensors_hooks_and_dual_levels_to_apply():
+    """The tiny float32 product (the 2x2 chain's) is written straight: the cases it leaves to apply."""
+    w = torch.tensor([[0.5, 0.1], [0.2, 0.6]], requires_grad=True)
+    with torch.inference_mode():
+        frozen = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        assert_same(*both(fast_paths.mm, O.MmBackward0, w, w))
+    for a, b in ((frozen, w), (w, frozen), (frozen, frozen)):    # saving an inference tensor: apply's error
+        assert_same(*both(fast_paths.matmul, O.MmBackward0, a, b))
+    for mode in (torch.no_grad, torch.enable_grad):
+        with mode():
+            assert_same(*both(fast_paths.matmul, O.MmBackward0, w, w))
+    packed = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+        y = w @ w
+    assert len(packed) == 2 and y.grad_fn._saved_self is w and y.grad_fn._saved_mat2 is w
+    import autograd_teach.autograd.forward_ad as fwAD
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([[1.0, 2.0], [0.0, 1.0]]), torch.eye(2))
+        assert fwAD.unpack_dual(d @ w).tangent.tolist() == w.tolist()    # eye @ w
+
+
 @pytest.mark.parametrize("name", ["PowBackward1", "LogBackward0"])
 def test_a_fast_path_refuses_a_save_plan_it_does_not_write(name):
     """A fast path writes a unary op's saved result, or a binary op's saved inputs,
