@@ -113,32 +113,28 @@ sigmoid, relu = fast_path(SigmoidBackward0, kernels.sigmoid), fast_path(ReluBack
 # case (and every error, in PyTorch's words) is apply's, or matmul's own dispatch by dims
 
 def mm(a, b):
-    """a.mm(b), MmBackward0.apply in its usual case written straight."""
+    """a.mm(b), MmBackward0.apply in its usual case written straight (matmul below)."""
     x, y = a._data, getattr(b, "_data", None)
     if y is not None and x.ndim == 2 == y.ndim:
-        return _mm(a, b, x, y)
+        return matmul(a, b)
     return MmBackward0.apply(a, b)
 
 
 def matmul(a, b):
-    """a @ b: two matrices as mm above, anything else core/ops/matmul.py's dispatch."""
+    """a @ b: two matrices as MmBackward0.apply, its usual case written straight
+    (binary's steps, fast_path above, for this op alone: so that a chain of tiny
+    products, the 2x2 y @ w, runs kernels.mm's einsum without the frames around
+    it nor binary's loop over the save plan); anything else core/ops/matmul.py's dispatch."""
     x, y = a._data, getattr(b, "_data", None)
-    if y is not None and x.ndim == 2 == y.ndim:
-        return _mm(a, b, x, y)
-    return general_matmul(a, b)
-
-
-def _mm(a, b, x, y):
-    """binary's steps (fast_path above) for MmBackward0 alone, so that a chain
-    of tiny products (the 2x2 y @ w) runs kernels.mm's einsum without the
-    frames around it (mm's, forward's) nor binary's loop over the save plan."""
+    if y is None or x.ndim != 2 or y.ndim != 2:
+        return general_matmul(a, b)
     dtype, shape_x, shape_y = x.dtype, x.shape, y.shape
     m, k = shape_x
     if (k != shape_y[0] or y.dtype is not dtype or dual.levels or saved_hooks.in_use
             or a._inference or b._inference):   # (an inference tensor may not be saved: apply's error)
         return MmBackward0.apply(a, b)
-    if 1 < k <= 3 and m < BLAS_ROWS and dtype is FLOAT32:   # kernels.mm's first case, called straight; einsum
-        data = c_einsum("ik,kj->ij", x, y, order="C")      # raises no floating-point warning to silence
+    if 1 < k <= 3 and m < BLAS_ROWS and dtype is FLOAT32:   # kernels.mm's first case, called straight;
+        data = c_einsum("ik,kj->ij", x, y, order="C")      # einsum raises no floating-point warning to silence
     else:
         data = (quiet_contexts.get(get_ident()) or quiet_context()).run(kernels.mm, x, y)
     if not (a._requires_grad or b._requires_grad) or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
