@@ -113,7 +113,7 @@ sigmoid, relu = fast_path(SigmoidBackward0, kernels.sigmoid), fast_path(ReluBack
 # case (and every error, in PyTorch's words) is apply's, or matmul's own dispatch by dims
 
 def mm(a, b):
-    """a.mm(b), MmBackward0.apply in its usual case written straight (matmul below)."""
+    """a.mm(b), MmBackward0.apply in its usual case written straight (matmul_operator below)."""
     x, y = a._data, getattr(b, "_data", None)
     if y is not None and x.ndim == 2 == y.ndim:
         return matmul(a, b)
@@ -121,12 +121,22 @@ def mm(a, b):
 
 
 def matmul(a, b):
-    """a @ b: two matrices as MmBackward0.apply, its usual case written straight
-    (binary's steps, fast_path above, for this op alone: so that a chain of tiny
-    products, the 2x2 y @ w, runs kernels.mm's einsum without the frames around
-    it nor binary's loop over the save plan); anything else core/ops/matmul.py's dispatch."""
-    x, y = a._data, getattr(b, "_data", None)
-    if y is None or x.ndim != 2 or y.ndim != 2:
+    """a.matmul(b): a tensor b as a @ b below, anything else core/ops/matmul.py's (and its errors)."""
+    out = matmul_operator(a, b)
+    return general_matmul(a, b) if out is NotImplemented else out
+
+
+def matmul_operator(a, b):
+    """a @ b: Tensor.__matmul__ itself (ops/methods.py: a frame fewer). Two
+    matrices as MmBackward0.apply, its usual case written straight (binary's
+    steps, fast_path above, for this op alone: so that a chain of tiny
+    products, the 2x2 y @ w, runs kernels.mm's einsum without the frames
+    around it nor binary's loop over the save plan); other dims core/ops/matmul.py's."""
+    if type(b) is not type(a) and getattr(type(b), "__matmul__", None) is not matmul_operator:
+        # not a tensor: an array's @ is numpy's matmul (through __array__, a Tensor
+        return NotImplemented   # by __array_wrap__); a number's or a list's, Python's TypeError: PyTorch's words
+    x, y = a._data, b._data
+    if x.ndim != 2 or y.ndim != 2:
         return general_matmul(a, b)
     dtype, shape_x, shape_y = x.dtype, x.shape, y.shape
     m, k = shape_x
