@@ -284,3 +284,50 @@ def test_a_fast_path_refuses_a_save_plan_it_does_not_write(name):
     with pytest.raises(TypeError, match=name):
         fast_path(getattr(ops, name))
     assert fast_path(ops.Atan2Backward0) is not None     # its inputs only: a plan it writes
+
+
+def test_a_fast_path_node_that_skips_the_gradient_check_needs_none():
+    """A fast path sets `exact_for` (the output's shape and dtype) when every
+    input has an edge and, for an elementwise op, shares the output's shape
+    (not 0-d) and dtype, or the op is mm; call_backward then returns
+    backward's gradients for such a gradient unchecked, so each must already
+    be an array of its input's shape and dtype: per op, dtype, layout and
+    special value."""
+    rng = np.random.default_rng(3)
+    marked = 0
+    for dtype in (np.float16, np.float32, np.float64):
+        for shape in ((3,), (2, 3), (), (0,), (1, 3), (3, 3), (2, 0)):
+            with np.errstate(all="ignore"):     # (3e38 overflows float16)
+                data, other = (rng.choice(SPECIALS, size=shape).astype(dtype) for _ in range(2))
+            leaf, const = torch.tensor(data, requires_grad=True), torch.tensor(other)
+            w = torch.tensor(other, requires_grad=True)
+            view = (w.t() * 1).t() if len(shape) == 2 else w           # not contiguous
+            cases = [(getattr(fast_paths, n), (a, b)) for n in BINARY for a, b in
+                     ((leaf, w), (leaf * 1, view), (leaf, const), (const, w))]
+            cases += [(getattr(fast_paths, n), (a,)) for n in UNARY for a in (leaf, leaf * 1)]
+            if len(shape) == 2:
+                cases += [(fast_paths.mm, (a, b.t())) for a, b in ((leaf, w), (leaf * 1, view), (leaf, const))]
+            for f, args in cases:
+                with np.errstate(all="ignore"):
+                    out = f(*args)
+                node = out.grad_fn
+                if node is None:
+                    continue
+                out_meta = (out._data.shape, out._data.dtype)
+                edges = all(fn is not None for fn, _ in node.next_functions)
+                elementwise = shape != () and all(meta == out_meta for meta in node.input_metadata)
+                expect = edges and (elementwise or type(node) is O.MmBackward0)
+                assert (node.exact_for == out_meta) if expect else node.exact_for is None, (f, args)
+                if node.exact_for is None:
+                    continue
+                marked += 1
+                with np.errstate(all="ignore"):
+                    grad = rng.choice(SPECIALS, size=out_meta[0]).astype(dtype)
+                    raw = node.backward(grad, *[s[0] for s in node.saved_values.values()])
+                    raw = raw if isinstance(raw, tuple) else (raw,)
+                    checked = node.to_input_arrays(raw)
+                    got = node.call_backward(grad)
+                for g, c, r, meta in zip(got, checked, raw, node.input_metadata):
+                    assert type(r) is np.ndarray and (r.shape, r.dtype) == meta
+                    assert same_bits(g, c)
+    assert marked > 150

@@ -413,16 +413,20 @@ def test_a_leafs_grad_is_recorded_as_the_run_left_it():
     assert rec.steps[-1].leaf_grad.tolist() == x.grad.tolist() == [2.0, 2.0]
 
 
-def test_a_gradient_a_node_pre_hook_enlarged_is_bounded_as_the_steps_are_read():
-    x = torch.ones(1, requires_grad=True)
+def test_a_gradient_a_node_pre_hook_replaced_is_bounded_as_the_steps_are_read():
+    x = torch.ones(R.FULL_VALUES + 1, requires_grad=True)
     y = x * 2.0
     out = y.sum()
-    y.grad_fn.register_prehook(lambda g: (torch.ones(R.FULL_VALUES + 1),))
+    y.grad_fn.register_prehook(lambda g: (g[0] * 3,))
     with viz.record() as rec:
         out.backward()
     mul = rec.steps[1]
     assert isinstance(mul.grad_output, R.Summary) and mul.grad_output.shape == (R.FULL_VALUES + 1,)
-    assert x.grad.tolist() == [2.0 * (R.FULL_VALUES + 1)]
+    assert x.grad.tolist() == [6.0] * (R.FULL_VALUES + 1)
+    y = x * 2.0
+    y.grad_fn.register_prehook(lambda g: (torch.ones(R.FULL_VALUES + 2),))    # another size: PyTorch's error
+    with viz.record(), pytest.raises(RuntimeError, match="has changed the size of value"):
+        y.sum().backward()
 
 
 def test_an_engine_that_calls_step_records_too_and_steps_read_before_end_show_the_run_so_far():

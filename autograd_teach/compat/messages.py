@@ -30,3 +30,12 @@ T_ND_WARNING = (
 T_0D_WARNING = (
     "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases. (Triggered internally "
     "at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4321.)")
+
+
+def type_name(obj):
+    """The name PyTorch's messages give obj's type (THPUtils_typename, C's
+    tp_name): 'float' or 'list' for a builtin, 'numpy.ndarray' for another
+    C type, the bare class name for a class written in Python."""
+    t = type(obj)
+    heap_type = t.__flags__ & (1 << 9)      # Py_TPFLAGS_HEAPTYPE: a class written in Python
+    return t.__name__ if heap_type or t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"

@@ -30,6 +30,7 @@ import itertools
 import threading
 
 import numpy as np
+from numpy import add as np_add, ndarray   # (3.11 cannot specialize np.<name>: numpy's module has a __getattr__)
 
 from . import grad_mode
 from .node import QUIET, numpy_errors, quiet_call
@@ -75,10 +76,12 @@ def execute(roots, retain_graph=False, accumulate=True, capture=None, create_gra
                 nxt, nr = edges[i]
                 if nxt is None or (needed is not None and nxt not in needed and nxt not in capture):
                     continue
-                if g is not None:   # gradients from several edges add up (accumulate_into keeps 0-d an array)
+                if g is not None:
                     if nxt.num_outputs != 1:     # a node with several outputs: g goes to slot nr
                         g = nxt.slot(nr, g)
-                    buffers[nxt] = g if (before := buffers.get(nxt)) is None else accumulate_into(before, g)
+                    if (before := buffers.get(nxt)) is not None:   # gradients from several edges add up
+                        g = np_add(before, g) if type(before) is ndarray and before.ndim else accumulate_into(before, g)
+                    buffers[nxt] = g
                 elif nxt not in buffers:   # None counts too: as in PyTorch, the node runs with None
                     buffers[nxt] = None     # (a custom backward's None for an input that needed a gradient)
                 left = deps[nxt] = deps[nxt] - 1

@@ -24,8 +24,10 @@ import weakref
 from collections import namedtuple
 
 import numpy as np
+from numpy import ndarray   # (3.11 cannot specialize np.<name>: numpy's module has a __getattr__)
 
 from ..compat import dtypes
+from ..compat.hook_results import checked_result
 from ..compat.numpy_errors import QUIET, numpy_errors, quiet_call  # noqa: F401  (engine, tensor import them here)
 from ..kernels.degenerate import live_data
 from . import grad_mode, rules
@@ -90,7 +92,7 @@ class Node:
     next_functions = ()
     sequence_nr = 0
     num_outputs = 1             # unbind, split...: several (ops/multi_output.py)
-    tensor_pre_hooks = None
+    tensor_pre_hooks = None     # (an op node has its own four, None: 3.11 reads a class's default slower)
     retains_grad_hooks = None   # retain_grad() on the output: keep(node, grad, undo)
     pre_hooks = None            # register_prehook(): hook(grad_outputs) -> None or new grad_outputs
     post_hooks = None           # register_hook(): hook(grad_inputs, grad_outputs) -> None or new grad_inputs
@@ -193,7 +195,7 @@ def call_pre_hooks(node, grads, task):
     for hook in list(node.pre_hooks):
         out = hook(_as_tensors(grads, task))
         if out is not None:
-            grads = _checked_result(hook, out, len(grads), task)
+            grads = checked_result(hook, out, grads, task.create_graph)
     return grads
 
 
@@ -204,26 +206,12 @@ def call_post_hooks(node, grads, grad_outputs, task):
     for hook in list(node.post_hooks):
         out = hook(_as_tensors(grads, task), _as_tensors(grad_outputs, task))
         if out is not None:
-            grads = _checked_result(hook, out, len(grads), task)
+            grads = checked_result(hook, out, grads, task.create_graph)
     return tuple(grads)
 
 
 def _as_tensors(grads, task):
     return tuple(task.wrap(g) if type(g) is np.ndarray else g for g in grads)
-
-
-def _checked_result(hook, out, expected, task):
-    """A hook's tuple, checked as PyTorch checks it, as the engine's arrays
-    (Tensors under create_graph)."""
-    name = getattr(hook, "__name__", hook)
-    if not isinstance(out, tuple):
-        raise TypeError(f"expected tuple, but hook returned '{type(out).__name__}'")
-    if len(out) != expected:
-        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values (got {len(out)}, "
-                           f"but expected {expected})")
-    if task.create_graph:
-        return tuple(out)
-    return tuple(None if g is None else g._data for g in out)
 
 
 INFERENCE_SAVED = ("Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
@@ -377,6 +365,7 @@ class OpNode(Node):
     keeps_dtype = False
     promote_params = False
     elementwise = False
+    exact_for = None      # (shape, dtype): for a gradient like that, backward's need no reducing (fast paths)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -447,6 +436,7 @@ class OpNode(Node):
         """Put this node in the graph: an edge to each input's node, the shape
         and dtype to reduce its gradient to, and what backward needs."""
         self.sequence_nr = next(_sequence_nr)
+        self.tensor_pre_hooks = self.retains_grad_hooks = self.pre_hooks = self.post_hooks = None   # (see Node)
         edges, meta = [], []
         for a in inputs:
             if type(a) in NUMBERS:
@@ -498,9 +488,11 @@ class OpNode(Node):
         grads = self.backward(grad, *saved)     # (numpy's warnings are off for the engine's whole run)
         if type(grads) is not tuple:
             grads = (grads,)
+        if (exact := self.exact_for) is not None and grad.shape == exact[0] and grad.dtype is exact[1]:
+            return grads    # each already its input's shape and dtype (ops/fast_paths.py; test_op_fast_paths)
         metas, edges = self.input_metadata, self.next_functions
         for i, g in enumerate(grads):    # the usual case: each already its input's shape and dtype
-            if g is not None and (edges[i][0] is None or type(g) is not np.ndarray or g.shape != metas[i][0]
+            if g is not None and (edges[i][0] is None or type(g) is not ndarray or g.shape != metas[i][0]
                                   or g.dtype is not metas[i][1]):
                 return self.to_input_arrays(grads)
         return grads

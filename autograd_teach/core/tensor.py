@@ -35,6 +35,7 @@ import numpy as np
 from . import engine, grad_mode, views
 from .. import ops as O
 from ..compat import dtypes, messages, printing
+from ..compat.hook_results import check_single_result
 from ..compat.device import check as check_device, device
 from ..compat.size import Size
 from ..compat.storage import Storage
@@ -73,17 +74,14 @@ class Tensor(InplaceOrView, LeafGrad, TensorMethods, OpMethods):
         t = _new_tensor(Tensor)
         t._data = data
         t._version_box = [0] if version_box is None else version_box
-        t.grad_fn, t._requires_grad = grad_fn, grad_fn is not None
-        if grad_mode.threads_in_inference and grad_mode.flags.inference:
-            t._inference = True
+        t.grad_fn, t._requires_grad, t._output_nr = grad_fn, grad_fn is not None, 0   # (3.11: own attrs read fast)
+        t._inference = grad_mode.flags.inference if grad_mode.threads_in_inference else False
         return t
 
     def _init(self, data):
         self._data = data
         self._version_box = [0]
-        self.grad_fn, self._requires_grad = None, False
-        if grad_mode.is_inference_mode_enabled():
-            self._inference = True
+        self.grad_fn, self._requires_grad, self._inference = None, False, grad_mode.is_inference_mode_enabled()
 
     # -- attributes ------------------------------------------------------------
     @property
@@ -255,7 +253,7 @@ class Tensor(InplaceOrView, LeafGrad, TensorMethods, OpMethods):
             return (self.grad_fn, self._output_nr)
         if not self._requires_grad:
             return (None, 0)
-        acc = self._acc() if self._acc is not None else None
+        acc = ref() if (ref := self._acc) is not None else None   # (3.11 specializes this load, not self._acc())
         if acc is None:  # one AccumulateGrad per leaf, alive while a graph uses it
             acc = AccumulateGrad(self)
             self._acc = weakref.ref(acc)
@@ -492,16 +490,7 @@ class TensorHook:
         out = self.hook(grad if on_tensors else Tensor._wrap(grad))
         if out is None:
             return None
-        # PyTorch's check_single_result: a Tensor, of the same type, then of the same size
-        name = getattr(self.hook, '__name__', self.hook)
-        if not isinstance(out, Tensor):
-            raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
-        grad_dtype = grad._data.dtype if on_tensors else grad.dtype
-        if out._data.dtype != grad_dtype:
-            was, got = (dtypes._BY_NUMPY[d].legacy_name + "Tensor" for d in (grad_dtype, out._data.dtype))
-            raise RuntimeError(f"hook '{name}' has changed the type of value (was torch.{was} got torch.{got})")
-        if out.shape != grad.shape:
-            raise RuntimeError(f"hook '{name}' has changed the size of value")
+        check_single_result(getattr(self.hook, '__name__', self.hook), grad, out)
         return out if on_tensors else out._data
 
 

@@ -5,7 +5,7 @@ arguments, as PyTorch's generated Tensor methods call its ATen ops. Numbers
 pass through (`x * 2`); lists and arrays become tensors. Tensor (tensor.py)
 inherits all of them: in PyTorch they come from torch._C.TensorBase too.
 The hottest (add, sub, mul, div, exp, tanh, sigmoid, relu, mm, matmul) call
-`O.fast_paths.<name>`: their op's apply, its usual case written straight
+`fast_paths.<name>`: their op's apply, its usual case written straight
 (ops/fast_paths.py), which hands any other case to apply itself.
 """
 import warnings
@@ -15,6 +15,7 @@ import numpy as np
 from ..compat import dtypes, messages, nested
 from . import grad_mode
 from .. import ops as O
+from ..ops import fast_paths   # (not O.fast_paths: 3.11 cannot specialize a read from ops, which has a __getattr__)
 from ..compat import shape_functions
 from .indexing import getitem, setitem
 from .node import check_broadcast
@@ -27,21 +28,21 @@ class TensorMethods:
     # -- arithmetic ----------------------------------------------------------------
     def add(self, other, alpha=1):
         if alpha == 1:
-            return O.fast_paths.add(self, other if isinstance(other, TensorMethods) else _operand(other, self))
+            return fast_paths.add(self, other if isinstance(other, TensorMethods) else _operand(other, self))
         return O.AddBackward0.apply(self, _operand(other, self), alpha)
 
     def sub(self, other, alpha=1):
         other = _operand(other, self)
         _check_bool_sub(self, other)
-        return O.fast_paths.sub(self, other) if alpha == 1 else O.SubBackward0.apply(self, other, alpha)
+        return fast_paths.sub(self, other) if alpha == 1 else O.SubBackward0.apply(self, other, alpha)
 
     def mul(self, other):
-        return O.fast_paths.mul(self, other if isinstance(other, TensorMethods) else _operand(other, self))
+        return fast_paths.mul(self, other if isinstance(other, TensorMethods) else _operand(other, self))
 
     def div(self, other, **rounding_mode):
         if rounding_mode:       # div(rounding_mode=...), even None, is another op: ops/rounding_modes.py
             return O.rounding_modes.div(self, _operand(other, self), **rounding_mode)
-        return O.fast_paths.div(self, other if isinstance(other, TensorMethods) else _operand(other, self))
+        return fast_paths.div(self, other if isinstance(other, TensorMethods) else _operand(other, self))
 
     def pow(self, exponent):
         exponent = _operand(exponent, self)
@@ -102,7 +103,7 @@ class TensorMethods:
         return O.ReciprocalBackward0.apply(self)
 
     def exp(self):
-        return O.fast_paths.exp(self)
+        return fast_paths.exp(self)
 
     def log(self):
         return O.LogBackward0.apply(self)
@@ -125,13 +126,13 @@ class TensorMethods:
         return O.CosBackward0.apply(self)
 
     def tanh(self):
-        return O.fast_paths.tanh(self)
+        return fast_paths.tanh(self)
 
     def sigmoid(self):
-        return O.fast_paths.sigmoid(self)
+        return fast_paths.sigmoid(self)
 
     def relu(self):
-        return O.fast_paths.relu(self)
+        return fast_paths.relu(self)
 
     def clamp(self, min=None, max=None):
         if isinstance(min, TensorMethods) or isinstance(max, TensorMethods):
@@ -148,13 +149,13 @@ class TensorMethods:
         return O.DotBackward0.apply(self, other)
 
     def mm(self, mat2):
-        return O.fast_paths.mm(self, mat2)
+        return fast_paths.mm(self, mat2)
 
     def mv(self, vec):
         return O.MvBackward0.apply(self, vec)
 
     def matmul(self, other):
-        return O.fast_paths.matmul(self, _operand(other, self))
+        return fast_paths.matmul(self, _operand(other, self))
 
     # __matmul__: ops/fast_paths.py's matmul_operator (OpMethods, ops/methods.py), the 2x2 chain's forward
     def __rmatmul__(self, other):    # PyTorch: an array or numpy number @ tensor is numpy's TypeError

@@ -16,6 +16,7 @@ VariableType_*.cpp): one function per op that runs the kernel and records
 the node.
 """
 import numpy as np
+from numpy import ndarray   # (3.11 cannot specialize np.<name>: numpy's module has a __getattr__)
 
 from .. import kernels
 from ..compat import dtypes, saved_hooks
@@ -29,6 +30,9 @@ from ..core.ops.products import MmBackward0
 from ..kernels.matmul_order import BLAS_ROWS, FLOAT32, c_einsum
 
 
+quiet_for = quiet_contexts.get   # (a name 3.11 can specialize; quiet_contexts.get cannot be)
+
+
 def fast_path(cls, kernel=None):
     """cls.apply(a) or cls.apply(a, b), its usual case written straight.
     kernel: the function that is all of cls.forward (mul's np.multiply, relu's
@@ -37,25 +41,30 @@ def fast_path(cls, kernel=None):
     plan = cls.save_plan
     if plan and (cls.n_inputs == 2) != all(i is not None for _, i, _ in plan):
         raise TypeError(f"{cls.__name__}: a fast path saves a unary op's result or a binary op's inputs")
+    result = plan[0][0] if plan else None     # the name a unary op saves its result under
 
     def unary(a):
         x = a._data
-        if dual.levels or saved_hooks.in_use or to_float and x.dtype.kind != "f":
+        dtype = x.dtype
+        if dual.levels or saved_hooks.in_use or to_float and dtype.kind != "f":
             return apply(a)
         node = new_object(cls)
-        quiet = quiet_contexts.get(get_ident()) or quiet_context()
+        quiet = quiet_for(get_ident()) or quiet_context()
         data = quiet.run(kernel, x) if kernel else quiet.run(forward, node, x)
-        if type(data) is not np.ndarray or data.dtype is not x.dtype:
-            data = as_dtype(node, data, x.dtype)
+        if type(data) is not ndarray or data.dtype is not dtype:
+            data = as_dtype(node, data, dtype)
         if not a._requires_grad or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
             return a._wrap(data, None, None)
         out = a._wrap(data, None, node)
+        node.tensor_pre_hooks = node.retains_grad_hooks = node.pre_hooks = node.post_hooks = None   # (as record's)
         fn = a.grad_fn
         node.sequence_nr = next_sequence_nr()
         node.next_functions = ((fn, a._output_nr) if fn is not None else a._grad_edge(),)
-        node.input_metadata = ((x.shape, x.dtype),)
+        node.input_metadata = (meta := (x.shape, dtype),)
+        if meta[0] and data.dtype is dtype:    # (not 0-d: numpy makes 0-d results scalars)
+            node.exact_for = meta     # the output's shape and dtype, which an elementwise backward keeps
         # what a unary op saves, if anything, is its result: a new tensor, at version 0
-        node.saved_values = {plan[0][0]: (data, out._version_box, 0, None, cls, 0)} if plan else {}
+        node.saved_values = {result: (data, out._version_box, 0, None, cls, 0)} if plan else {}
         return out
 
     def binary(a, b):
@@ -68,19 +77,22 @@ def fast_path(cls, kernel=None):
                 or dual.levels or saved_hooks.in_use):
             return apply(a, b)
         node = new_object(cls)
-        quiet = quiet_contexts.get(get_ident()) or quiet_context()
+        quiet = quiet_for(get_ident()) or quiet_context()
         data = quiet.run(kernel, x, y) if kernel else quiet.run(forward, node, x, y)
-        if type(data) is not np.ndarray:   # (one dtype in, the same out: numpy's rule for these ops)
+        if type(data) is not ndarray:   # (one dtype in, the same out: numpy's rule for these ops)
             data = as_dtype(node, data, dtype)
         if not (a._requires_grad or b._requires_grad) or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
             return a._wrap(data, None, None)
         out = a._wrap(data, None, node)
+        node.tensor_pre_hooks = node.retains_grad_hooks = node.pre_hooks = node.post_hooks = None   # (as record's)
         fa, fb = a.grad_fn, b.grad_fn
         node.sequence_nr = next_sequence_nr()
         node.next_functions = edges = ((fa, a._output_nr) if fa is not None else a._grad_edge(),
                                        (fb, b._output_nr) if fb is not None else b._grad_edge())
         meta = (shape, dtype)
-        node.input_metadata = (meta, meta if same_shape or y.shape == shape else (y.shape, dtype))   # (one pair fewer)
+        node.input_metadata = (meta, meta if same_shape or (y_shape := y.shape) == shape else (y_shape, dtype))
+        if edges[0][0] is not None and edges[1][0] is not None and (shape if same_shape else cls is MmBackward0):
+            node.exact_for = meta if same_shape else (data.shape, dtype)   # (mm: grad @ b.T and a.T @ grad)
         saved = node.saved_values = {}
         for name, i, needed_by in plan:       # the inputs, as OpNode.record saves them (node.compact)
             if needed_by is not None and edges[needed_by][0] is None:
@@ -146,17 +158,20 @@ def matmul_operator(a, b):
     if 1 < k <= 3 and m < BLAS_ROWS and dtype is FLOAT32:   # kernels.mm's first case, called straight;
         data = c_einsum("ik,kj->ij", x, y, order="C")      # einsum raises no floating-point warning to silence
     else:
-        data = (quiet_contexts.get(get_ident()) or quiet_context()).run(kernels.mm, x, y)
+        data = (quiet_for(get_ident()) or quiet_context()).run(kernels.mm, x, y)
     if not (a._requires_grad or b._requires_grad) or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
         return a._wrap(data, None, None)
     node = new_object(MmBackward0)
     out = a._wrap(data, None, node)
+    node.tensor_pre_hooks = node.retains_grad_hooks = node.pre_hooks = node.post_hooks = None   # (as record's)
     node.byte_strides = x.strides + y.strides     # as MmBackward0.forward records them
     fa, fb = a.grad_fn, b.grad_fn
     node.sequence_nr = next_sequence_nr()
     node.next_functions = (ea := (fa, a._output_nr) if fa is not None else a._grad_edge(),
                            eb := (fb, b._output_nr) if fb is not None else b._grad_edge())
     node.input_metadata = ((shape_x, dtype), (shape_y, dtype))
+    if ea[0] is not None and eb[0] is not None:
+        node.exact_for = ((m, shape_y[1]), dtype)   # grad's shape and dtype: grad @ b.T and a.T @ grad need no reducing
     # self is saved for mat2's gradient, mat2 for self's (needed_for), as OpNode.record's compact form
     box_a, box_b = a._version_box, b._version_box
     node.saved_values = {"self": None if eb[0] is None else (x, box_a, box_a[0], a, fa, a._output_nr),
