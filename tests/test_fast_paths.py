@@ -278,6 +278,39 @@ def test_relu_kernels_are_np_where_on_every_special_value():
     check_relu_kernels()
 
 
+@pytest.mark.parametrize("dtype", (np.float16, np.float32, np.float64))
+def test_relu_gradient_through_the_engine_is_threshold_backward_of_the_result(dtype):
+    """x.relu().backward(g): ReluBackward0's backward is threshold_backward itself
+    (no frame of its own); x.grad has np.where's bits for every special value and
+    gradient (signaling NaNs, -0.0, denormals), 0-d, empty, strided and broadcast."""
+    import autograd_teach as torch
+    values = relu_specials(dtype)
+    for a, g in zip(relu_layouts(values, seed=3), relu_layouts(values[::-1], seed=4)):
+        if a.shape != g.shape or a.size > 4096:
+            continue
+        x = torch.tensor(np.array(a), requires_grad=True)
+        with np.errstate(invalid="ignore"):
+            y = x.relu()
+            y.backward(torch.tensor(np.array(g)))
+            r = np.where(a < 0, 0, a).astype(a.dtype)
+            expected = np.where(r <= 0, 0, g).astype(a.dtype)
+        assert type(y.grad_fn).__name__ == "ReluBackward0"
+        assert same_bits(y.detach().numpy(), r) and same_bits(x.grad.numpy(), expected), (dtype, a, g)
+
+
+def test_relu_gradient_reads_the_result_as_backward_finds_it():
+    """A result changed through .data (unseen by the version counter) is what
+    backward masks with, as in PyTorch: threshold_backward(grad, result, 0), so a
+    result made negative gives 0 (PyTorch 2.13: [0, 0, 0, 0, 5]). A shortcut that
+    relied on relu's results never being negative would give the gradient there."""
+    import autograd_teach as torch
+    x = torch.tensor([1.0, -2.0, 3.0, 0.5, float("nan")], requires_grad=True)
+    y = x.relu()
+    y.data.mul_(-1)
+    y.backward(torch.tensor([1.0, 2.0, -3.0, 4.0, 5.0]))
+    assert same_bits(x.grad.numpy(), np.array([0, 0, 0, 0, 5], np.float32))
+
+
 def test_relu_candidates_wrong_on_one_special_value_are_refused():
     """The probes catch a maximum giving +0.0 for -0.0 (as ARM's fmax does), a
     canonical NaN for a NaN with a payload, or a wrong bit only at some

@@ -220,8 +220,7 @@ class ReluBackward0(OpNode):
     def forward(self, a):
         return kernels.relu(a)   # relu(-0.0) is -0.0 and relu(NaN) the same NaN, as in PyTorch
 
-    def backward(self, grad, result):
-        return kernels.threshold_backward(grad, result)   # PyTorch's: a 0, never a -0
+    backward = staticmethod(kernels.threshold_backward)   # (grad, result): a 0, never a -0, as PyTorch
 
 
 class ThresholdBackwardBackward0(OpNode):
