@@ -5,6 +5,7 @@ every case it must hand back to apply: numbers, mixed dtypes, broadcasting,
 no_grad, inference mode, saved-tensor hooks, dual levels, views, leaves and
 non-leaves, 0-d, empty and special values."""
 import itertools
+import re
 import threading
 import types
 
@@ -232,6 +233,46 @@ def test_the_matrix_product_fast_path_is_apply():
             assert type(fast.grad_fn) is type(general.grad_fn) and same_bits(fast._data, general._data)
     with torch.no_grad():
         assert_same(*both(fast_paths.mm, O.MmBackward0, operands[1], operands[1]))
+
+
+def test_the_matrix_product_fast_path_hands_inference_tensors_hooks_and_dual_levels_to_apply():
+    """The tiny float32 product (the 2x2 chain's) is written straight: the cases it leaves to apply."""
+    w = torch.tensor([[0.5, 0.1], [0.2, 0.6]], requires_grad=True)
+    with torch.inference_mode():
+        frozen = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+        assert_same(*both(fast_paths.mm, O.MmBackward0, w, w))
+    for a, b in ((frozen, w), (w, frozen), (frozen, frozen)):    # saving an inference tensor: apply's error
+        assert_same(*both(fast_paths.matmul, O.MmBackward0, a, b))
+    for mode in (torch.no_grad, torch.enable_grad):
+        with mode():
+            assert_same(*both(fast_paths.matmul, O.MmBackward0, w, w))
+    packed = []
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: packed.append(t) or t, lambda t: t):
+        y = w @ w
+    assert len(packed) == 2 and y.grad_fn._saved_self is w and y.grad_fn._saved_mat2 is w
+    import autograd_teach.autograd.forward_ad as fwAD
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([[1.0, 2.0], [0.0, 1.0]]), torch.eye(2))
+        assert fwAD.unpack_dual(d @ w).tangent.tolist() == w.tolist()    # eye @ w
+
+
+def test_the_matmul_operator_is_the_fast_path_and_leaves_other_operands_to_python():
+    """Tensor.__matmul__ is fast_paths.matmul_operator: a number, list or numpy
+    scalar on the right is Python's TypeError in PyTorch's words; an array is
+    numpy's matmul, wrapped back; a Parameter or a subclass is a tensor."""
+    a = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert type(a).__matmul__ is fast_paths.matmul_operator
+    for other, name in ((2, "int"), (2.0, "float"), ([[1.0], [2.0]], "list"), (np.float32(2), "numpy.float32")):
+        with pytest.raises(TypeError, match=re.escape(f"unsupported operand type(s) for @: 'Tensor' and '{name}'")):
+            a @ other
+    assert same_bits((a @ np.eye(2, dtype=np.float32)).numpy(), a.numpy())
+    w = torch.nn.Parameter(torch.eye(2))
+    assert type(w @ a).__name__ == "Tensor" and (w @ a).grad_fn.name() == "MmBackward0" and (a @ w).equal(a)
+
+    class Other(torch.Tensor):
+        def __matmul__(self, other):
+            return "its own"
+    assert Other(a) @ a == "its own" and a.matmul(Other(a)).equal(a @ a)
 
 
 @pytest.mark.parametrize("name", ["PowBackward1", "LogBackward0"])

@@ -158,3 +158,17 @@ def test_a_constant_operand_gets_no_gradient_and_the_other_the_same():
     x, w = torch.tensor([[0.3, 0.5], [0.1, -0.7]], requires_grad=True), torch.tensor([[0.9, 0.2], [-0.4, 0.6]])
     (x @ w).sum().backward()
     assert C.same_bits(x.grad.numpy(), kernels.mm(np.ones((2, 2), np.float32), w.numpy().T))
+
+
+def test_the_tiny_product_raises_no_floating_point_warning():
+    """ops/fast_paths.py calls the tiny product's einsum without silencing numpy
+    (it would warn on overflow, inf * 0 and nan, as a @ b does): numpy's einsum
+    checks no floating-point flags. Another numpy that does would fail here."""
+    x = np.array([[3e38, np.inf], [1e-45, np.nan]], np.float32)
+    w = np.array([[3e38, 0.0], [np.inf, -np.inf]], np.float32)
+    with np.errstate(all="raise"):
+        with pytest.raises(FloatingPointError):
+            np.matmul(x[:, :1], w[:1])
+        out = matmul_order.c_einsum("ik,kj->ij", x, w, order="C")
+        assert C.same_bits(out, kernels.mm(x, w))
+        assert torch.tensor(x) @ torch.tensor(w, requires_grad=True) is not None

@@ -157,12 +157,7 @@ class TensorMethods:
     def matmul(self, other):
         return fast_paths.matmul(self, _operand(other, self))
 
-    def __matmul__(self, other):
-        # tensor @ array is numpy's matmul in PyTorch (through __array__), a Tensor through __array_wrap__
-        if isinstance(other, TensorMethods):    # (first: isinstance(a tensor, np.ndarray) costs more)
-            return fast_paths.matmul(self, other)
-        return NotImplemented if isinstance(other, np.ndarray) else fast_paths.matmul(self, _operand(other, self))
-
+    # __matmul__: ops/fast_paths.py's matmul_operator (OpMethods, ops/methods.py), the 2x2 chain's forward
     def __rmatmul__(self, other):    # PyTorch: an array or numpy number @ tensor is numpy's TypeError
         return NotImplemented if isinstance(other, (np.ndarray, np.number)) else _operand(other, self).matmul(self)
 

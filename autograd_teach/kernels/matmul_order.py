@@ -88,7 +88,7 @@ def mm_backward(grad, a, b):
     the transposes in its subscripts: mm's loop and bits, without a view and
     mm's dispatch to pay for."""
     m, n = grad.shape
-    if 1 < m <= 3 and 1 < n <= 3 and (grad.dtype == FLOAT32 or grad.dtype == FLOAT64 and m == n == 2):
+    if 1 < m <= 3 and 1 < n <= 3 and ((dtype := grad.dtype) is FLOAT32 or dtype is FLOAT64 and m == n == 2):
         return (None if b is None else c_einsum("ij,kj->ik", grad, b, order="C"),
                 None if a is None else c_einsum("ki,kj->ij", a, grad, order="C"))
     return (None if b is None else mm(grad, b.T)), (None if a is None else mm(a.T, grad))

@@ -27,6 +27,7 @@ from ..core.ops.arithmetic import AddBackward0, DivBackward0, MulBackward0, SubB
 from ..core.ops.matmul import matmul as general_matmul
 from ..core.ops.pointwise import ExpBackward0, ReluBackward0, SigmoidBackward0, TanhBackward0
 from ..core.ops.products import MmBackward0
+from ..kernels.matmul_order import BLAS_ROWS, FLOAT32, c_einsum
 
 
 quiet_for = quiet_contexts.get   # (a name 3.11 can specialize; quiet_contexts.get cannot be)
@@ -126,20 +127,57 @@ sigmoid, relu = fast_path(SigmoidBackward0, kernels.sigmoid), fast_path(ReluBack
 
 # Matrix products: MmBackward0's usual case, two matrices whose sizes fit; every other
 # case (and every error, in PyTorch's words) is apply's, or matmul's own dispatch by dims
-_mm = fast_path(MmBackward0)
-
 
 def mm(a, b):
-    """a.mm(b), MmBackward0.apply in its usual case written straight."""
+    """a.mm(b), MmBackward0.apply in its usual case written straight (matmul_operator below)."""
     x, y = a._data, getattr(b, "_data", None)
-    if y is not None and x.ndim == 2 == y.ndim and x.shape[1] == y.shape[0]:
-        return _mm(a, b)
+    if y is not None and x.ndim == 2 == y.ndim:
+        return matmul(a, b)
     return MmBackward0.apply(a, b)
 
 
 def matmul(a, b):
-    """a @ b: two matrices as mm above, anything else core/ops/matmul.py's dispatch."""
-    x, y = a._data, getattr(b, "_data", None)
-    if y is not None and x.ndim == 2 == y.ndim and x.shape[1] == y.shape[0]:
-        return _mm(a, b)
-    return general_matmul(a, b)
+    """a.matmul(b): a tensor b as a @ b below, anything else core/ops/matmul.py's (and its errors)."""
+    out = matmul_operator(a, b)
+    return general_matmul(a, b) if out is NotImplemented else out
+
+
+def matmul_operator(a, b):
+    """a @ b: Tensor.__matmul__ itself (ops/methods.py: a frame fewer). Two
+    matrices as MmBackward0.apply, its usual case written straight (binary's
+    steps, fast_path above, for this op alone: so that a chain of tiny
+    products, the 2x2 y @ w, runs kernels.mm's einsum without the frames
+    around it nor binary's loop over the save plan); other dims core/ops/matmul.py's."""
+    if type(b) is not type(a) and getattr(type(b), "__matmul__", None) is not matmul_operator:
+        # not a tensor: an array's @ is numpy's matmul (through __array__, a Tensor
+        return NotImplemented   # by __array_wrap__); a number's or a list's, Python's TypeError: PyTorch's words
+    x, y = a._data, b._data
+    if x.ndim != 2 or y.ndim != 2:
+        return general_matmul(a, b)
+    dtype, shape_x, shape_y = x.dtype, x.shape, y.shape
+    m, k = shape_x
+    if (k != shape_y[0] or y.dtype is not dtype or dual.levels or saved_hooks.in_use
+            or a._inference or b._inference):   # (an inference tensor may not be saved: apply's error)
+        return MmBackward0.apply(a, b)
+    if 1 < k <= 3 and m < BLAS_ROWS and dtype is FLOAT32:   # kernels.mm's first case, called straight;
+        data = c_einsum("ik,kj->ij", x, y, order="C")      # einsum raises no floating-point warning to silence
+    else:
+        data = (quiet_for(get_ident()) or quiet_context()).run(kernels.mm, x, y)
+    if not (a._requires_grad or b._requires_grad) or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
+        return a._wrap(data, None, None)
+    node = new_object(MmBackward0)
+    out = a._wrap(data, None, node)
+    node.tensor_pre_hooks = node.retains_grad_hooks = node.pre_hooks = node.post_hooks = None   # (as record's)
+    node.byte_strides = x.strides + y.strides     # as MmBackward0.forward records them
+    fa, fb = a.grad_fn, b.grad_fn
+    node.sequence_nr = next_sequence_nr()
+    node.next_functions = (ea := (fa, a._output_nr) if fa is not None else a._grad_edge(),
+                           eb := (fb, b._output_nr) if fb is not None else b._grad_edge())
+    node.input_metadata = ((shape_x, dtype), (shape_y, dtype))
+    if ea[0] is not None and eb[0] is not None:
+        node.exact_for = ((m, shape_y[1]), dtype)   # grad's shape and dtype: grad @ b.T and a.T @ grad need no reducing
+    # self is saved for mat2's gradient, mat2 for self's (needed_for), as OpNode.record's compact form
+    box_a, box_b = a._version_box, b._version_box
+    node.saved_values = {"self": None if eb[0] is None else (x, box_a, box_a[0], a, fa, a._output_nr),
+                         "mat2": None if ea[0] is None else (y, box_b, box_b[0], b, fb, b._output_nr)}
+    return out

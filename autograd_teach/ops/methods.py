@@ -14,6 +14,7 @@ from ..compat import dtypes, shape_functions
 from ..compat.device import check as check_device
 from ..compat.numpy_names import numpy_names
 from ..core.node import check_broadcast
+from .fast_paths import matmul_operator
 from ..core.tensor_methods import ReturnTypes, TensorMethods, _operand, _shape_arg
 
 
@@ -134,6 +135,7 @@ class OpMethods:
         return O.FloorDivide.apply(_scalar_like(other, self), self)
 
     floor_divide = __floordiv__
+    __matmul__ = matmul_operator    # the fast path itself, for a frame less (core/tensor_methods.py cannot import it)
 
     def remainder(self, other):
         other = _operand(other, self)

@@ -126,8 +126,7 @@ class MmBackward0(_Product):
             return ()
         return tuple(map(itemsize.__rfloordiv__, self.byte_strides[2 * i:2 * i + 2]))    # s // itemsize each
 
-    def backward(self, grad, a, b):    # b was saved only if self needs a gradient, a only if mat2 does
-        return kernels.mm_backward(grad, a, b)
+    backward = staticmethod(kernels.mm_backward)    # (grad, a, b): b is saved only if self needs a gradient, a if mat2 does
 
 
 class BmmBackward0(_Product):
