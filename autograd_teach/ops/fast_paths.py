@@ -95,8 +95,8 @@ def fast_path(cls, kernel=None):
                                        (fb, b._output_nr) if fb is not None else b._grad_edge())
         meta = (shape, dtype)
         node.input_metadata = (meta, meta if same_shape or (y_shape := y.shape) == shape else (y_shape, dtype))
-        if edges[0][0] is not None and edges[1][0] is not None and (shape if same_shape else cls is MmBackward0):
-            node.exact_for = meta if same_shape else (data.shape, dtype)   # (mm: grad @ b.T and a.T @ grad)
+        if same_shape and shape and edges[0][0] is not None and edges[1][0] is not None:
+            node.exact_for = meta     # as unary's (matmul_operator sets its own)
         saved = node.saved_values = {}
         for name, i, needed_by in plan:       # the inputs, as OpNode.record saves them (node.compact)
             if needed_by is not None and edges[needed_by][0] is None:

@@ -135,7 +135,7 @@ class OpMethods:
         return O.FloorDivide.apply(_scalar_like(other, self), self)
 
     floor_divide = __floordiv__
-    __matmul__ = matmul_operator    # the fast path itself, for a frame less (core/tensor_methods.py cannot import it)
+    __matmul__ = matmul_operator    # the fast path itself, for a frame less (ops/fast_paths.py)
 
     def remainder(self, other):
         other = _operand(other, self)
