@@ -55,7 +55,7 @@ def fast_path(cls, kernel=None):
         else:
             quiet = quiet_for(get_ident()) or quiet_context()
             data = quiet.run(kernel, x) if kernel else quiet.run(forward, node, x)
-        if type(data) is not ndarray or data.dtype is not dtype:
+        if not (same := type(data) is ndarray and data.dtype is dtype):
             data = as_dtype(node, data, dtype)
         if not a._requires_grad or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
             return a._wrap(data, None, None)
@@ -65,7 +65,7 @@ def fast_path(cls, kernel=None):
         node.sequence_nr = next_sequence_nr()
         node.next_functions = ((fn, a._output_nr) if fn is not None else a._grad_edge(),)
         node.input_metadata = (meta := (x.shape, dtype),)
-        if meta[0] and data.dtype is dtype:    # (not 0-d: numpy makes 0-d results scalars)
+        if meta[0] and same:      # (not 0-d: numpy makes 0-d results scalars)
             node.exact_for = meta     # the output's shape and dtype, which an elementwise backward keeps
         # what a unary op saves, if anything, is its result: a new tensor, at version 0
         node.saved_values = {result: (data, out._version_box, 0, None, cls, 0)} if plan else {}
