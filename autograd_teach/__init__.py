@@ -6,6 +6,7 @@ runs the autograd tutorials unchanged. This module is the front door only: it
 hands on names from the modules that do the work."""
 from . import autograd, cuda, nn  # noqa: F401
 from .compat import dtypes  # noqa: F401
+from .compat import messages as _messages
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: F401
 from .compat.type_info import finfo, iinfo  # noqa: F401
 from .compat.creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,  # noqa: F401
@@ -52,8 +53,8 @@ def _function_form(name):
 
 
 for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal", "exp", "log", "sqrt",
-              "abs", "sgn", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "square", "dot", "mm",
-              "mv", "matmul", "sum", "mean", "max", "min", "argmax", "argmin", "norm", "reshape", "t",
+              "abs", "sgn", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "square", "dot",
+              "mv", "sum", "mean", "max", "min", "argmax", "argmin", "norm", "reshape", "t",
               "transpose", "permute", "unsqueeze", "squeeze", "flatten", "clone", "detach", "allclose",
               "equal", "eq", "ne", "lt", "le", "gt", "ge", "all", "any",
               "log1p", "expm1", "rsqrt", "sign", "tan", "log2", "log10", "exp2", "asin", "acos", "atan",
@@ -101,13 +102,13 @@ lerp = _function_form("lerp")  # noqa: E305
 logical_not, clamp_min, clamp_max, fmod = map(_function_form, ("logical_not", "clamp_min", "clamp_max", "fmod"))
 
 
-def _tensors_only(name):
+def _tensors_only(name, arg="other"):
     """torch.fmax(x, 2) is a TypeError naming position 2 (x.fmax(2) names position 1)."""
     method = getattr(Tensor, name)
 
     def fn(input, other, *args, **kwargs):
         if not isinstance(other, Tensor):
-            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+            raise _messages.must_be_tensor(name, arg, 2, other)
         return method(input, other, *args, **kwargs)
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"torch.{name}(input, other, ...) is input.{name}(other, ...)"
@@ -116,6 +117,7 @@ def _tensors_only(name):
 
 logical_and, logical_or, logical_xor, fmax, fmin, isclose = map(
     _tensors_only, ("logical_and", "logical_or", "logical_xor", "fmax", "fmin", "isclose"))
+mm, matmul = _tensors_only("mm", "mat2"), _tensors_only("matmul")
 from .compat.shape_functions import meshgrid, repeat_interleave  # noqa: E402,F401
 
 # --- torch.func: grad, vjp, jvp, vmap, jacrev, jacfwd, hessian ---

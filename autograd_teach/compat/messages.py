@@ -39,3 +39,8 @@ def type_name(obj):
     t = type(obj)
     heap_type = t.__flags__ & (1 << 9)      # Py_TPFLAGS_HEAPTYPE: a class written in Python
     return t.__name__ if heap_type or t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+
+def must_be_tensor(fn, arg, position, value):
+    """PyTorch's TypeError (its argument parser's words) for a non-tensor where fn takes a tensor only."""
+    return TypeError(f"{fn}(): argument '{arg}' (position {position}) must be Tensor, not {type_name(value)}")

@@ -149,13 +149,17 @@ class TensorMethods:
         return O.DotBackward0.apply(self, other)
 
     def mm(self, mat2):
+        if not isinstance(mat2, TensorMethods):
+            raise messages.must_be_tensor("mm", "mat2", 1, mat2)
         return fast_paths.mm(self, mat2)
 
     def mv(self, vec):
         return O.MvBackward0.apply(self, vec)
 
     def matmul(self, other):
-        return fast_paths.matmul(self, _operand(other, self))
+        if not isinstance(other, TensorMethods):
+            raise messages.must_be_tensor("matmul", "other", 1, other)
+        return fast_paths.matmul(self, other)
 
     # __matmul__: ops/fast_paths.py's matmul_operator (OpMethods, ops/methods.py), the 2x2 chain's forward
     def __rmatmul__(self, other):    # PyTorch: an array or numpy number @ tensor is numpy's TypeError
