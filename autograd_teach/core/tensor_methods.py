@@ -149,17 +149,13 @@ class TensorMethods:
         return O.DotBackward0.apply(self, other)
 
     def mm(self, mat2):
-        if not isinstance(mat2, TensorMethods):
-            raise messages.must_be_tensor("mm", "mat2", 1, mat2)
-        return fast_paths.mm(self, mat2)
+        return fast_paths.mm(self, _tensor_arg(mat2, "mm", "mat2"))
 
     def mv(self, vec):
         return O.MvBackward0.apply(self, vec)
 
     def matmul(self, other):
-        if not isinstance(other, TensorMethods):
-            raise messages.must_be_tensor("matmul", "other", 1, other)
-        return fast_paths.matmul(self, other)
+        return fast_paths.matmul(self, _tensor_arg(other, "matmul"))
 
     # __matmul__: ops/fast_paths.py's matmul_operator (OpMethods, ops/methods.py), the 2x2 chain's forward
     def __rmatmul__(self, other):    # PyTorch: an array or numpy number @ tensor is numpy's TypeError
@@ -415,6 +411,13 @@ def _argreduce(fn, t, dim, keepdim):
     d = O.shape.check_dim(dim, t.dim())
     out = fn(t._data, axis=d)
     return t._wrap(np.asarray(np.expand_dims(out, d) if keepdim else out, dtype=np.int64))
+
+
+def _tensor_arg(other, name, arg="other"):
+    """other, which must be a tensor: x.fmax(2) and x.mm([..]) are PyTorch's TypeError."""
+    if not isinstance(other, TensorMethods):
+        raise messages.must_be_tensor(name, arg, 1, other)
+    return other
 
 
 def _operand(x, like):

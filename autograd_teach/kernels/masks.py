@@ -133,7 +133,6 @@ def sets_no_flag(f, arrays):
     return True
 
 
-
 def first_exact(candidates, reference, arrays):
     """The first candidate giving reference's bits (dtype and shape too) on all arrays, else reference."""
     with np.errstate(all="ignore"):     # (a signaling NaN compared may raise the invalid flag)

@@ -129,11 +129,8 @@ sigmoid, relu = fast_path(SigmoidBackward0, kernels.sigmoid), fast_path(ReluBack
 # case (and every error, in PyTorch's words) is apply's, or matmul's own dispatch by dims
 
 def mm(a, b):
-    """a.mm(b), MmBackward0.apply in its usual case written straight (matmul_operator below)."""
-    x, y = a._data, getattr(b, "_data", None)
-    if y is not None and x.ndim == 2 == y.ndim:
-        return matmul(a, b)
-    return MmBackward0.apply(a, b)
+    """a.mm(b) for a tensor b: MmBackward0.apply in its usual case written straight (matmul_operator below)."""
+    return matmul(a, b) if a._data.ndim == 2 == b._data.ndim else MmBackward0.apply(a, b)
 
 
 def matmul(a, b):

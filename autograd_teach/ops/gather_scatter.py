@@ -13,6 +13,7 @@ messages, before any op runs.
 """
 import numpy as np
 
+from ..compat import messages
 from ..core.node import OpNode
 from ..core.ops.selection import (ScatterBackward0, new_zeros, put_along, src_gradient, take_along,  # noqa: F401
                                   zeros_like)                                # (the rules call new_zeros, zeros_like)
@@ -167,7 +168,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
 
 def scatter_add(input, dim, index, src):
     if not hasattr(src, "_data"):
-        raise TypeError(f"scatter_add(): argument 'src' (position 3) must be Tensor, not {type(src).__name__}")
+        raise messages.must_be_tensor("scatter_add", "src", 3, src)
     dim, idx = _checked_scatter(input, dim, index, src)
     return ScatterAddBackward0.apply(input, src, dim, idx)
 

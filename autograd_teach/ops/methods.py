@@ -15,7 +15,7 @@ from ..compat.device import check as check_device
 from ..compat.numpy_names import numpy_names
 from ..core.node import check_broadcast
 from .fast_paths import matmul_operator
-from ..core.tensor_methods import ReturnTypes, TensorMethods, _operand, _shape_arg
+from ..core.tensor_methods import ReturnTypes, TensorMethods, _operand, _shape_arg, _tensor_arg
 
 
 class OpMethods:
@@ -512,13 +512,6 @@ def _check_softmax_dtype(t, dim, name):
     if not t.dtype.is_floating_point:
         last = O.shape.check_dim(dim, t.dim()) == max(t.dim(), 1) - 1
         dtypes.check_floating(t.dtype, f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl")
-
-
-def _tensor_arg(other, name):
-    """PyTorch's TypeError for a number where only a tensor is taken (x.fmax(2))."""
-    if not isinstance(other, TensorMethods):
-        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
-    return other
 
 
 def _logical(op, t, other, name):
