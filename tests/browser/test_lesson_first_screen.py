@@ -5,7 +5,8 @@
   lesson's language; no text dump, no widget saying its kernel is gone.
 * Lessons 2, 4 and 7 and a 30-step loop sharing one weight, run: every
   replay opens with its smallest text at least 10 px, the output (step 0)
-  in view, and the node that just ran in view after each step.
+  in view, its caption and legend without a sideways scrollbar, and the
+  node that just ran in view after each step.
 """
 from __future__ import annotations
 
@@ -110,6 +111,10 @@ def check_opening(page, widget, what):
     px = widget.evaluate(_TEXT_PX_JS)
     assert px >= 10 - 1e-6, f"{what}: the smallest text opens at {px:.1f} px"
     assert widget.evaluate(_IN_PANE_JS) == "", f"{what} at step 0: " + widget.evaluate(_IN_PANE_JS)
+    # The lessons' captions and legends are short: under a graph wider than the
+    # pane they still fit, with no scrollbar onto empty space.
+    sw, cw = widget.evaluate("(w) => { const c = w.querySelector('.at-caption'); return [c.scrollWidth, c.clientWidth]; }")
+    assert sw <= cw + 1, f"{what}: the caption and legend scroll sideways ({sw} px in {cw} px)"
     n = int(widget.locator("input.at-step").get_attribute("max"))
     width = widget.locator("input.at-step").bounding_box()["width"]
     assert width >= 200 and width / max(n, 1) >= 2, f"{what}: the slider is {width:.0f} px for {n} steps"
