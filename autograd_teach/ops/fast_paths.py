@@ -27,7 +27,7 @@ from ..core.ops.arithmetic import AddBackward0, DivBackward0, MulBackward0, SubB
 from ..core.ops.matmul import matmul as general_matmul
 from ..core.ops.pointwise import ExpBackward0, ReluBackward0, SigmoidBackward0, TanhBackward0
 from ..core.ops.products import MmBackward0
-from ..kernels.matmul_order import BLAS_ROWS, FLOAT32, c_einsum
+from ..kernels.matmul_order import BLAS_ROWS, EINSUM_IS_SILENT, FLOAT32, c_einsum
 
 
 quiet_for = quiet_contexts.get   # (a name 3.11 can specialize; quiet_contexts.get cannot be)
@@ -160,8 +160,8 @@ def matmul_operator(a, b):
     if (k != shape_y[0] or y.dtype is not dtype or dual.levels or saved_hooks.in_use
             or a._inference or b._inference):   # (an inference tensor may not be saved: apply's error)
         return MmBackward0.apply(a, b)
-    if 1 < k <= 3 and m < BLAS_ROWS and dtype is FLOAT32:   # kernels.mm's first case, called straight;
-        data = c_einsum("ik,kj->ij", x, y, order="C")      # einsum raises no floating-point warning to silence
+    if 1 < k <= 3 and m < BLAS_ROWS and dtype is FLOAT32 and EINSUM_IS_SILENT:   # kernels.mm's first case,
+        data = c_einsum("ik,kj->ij", x, y, order="C")      # called straight: no floating-point warning to silence
     else:
         data = (quiet_for(get_ident()) or quiet_context()).run(kernels.mm, x, y)
     if not (a._requires_grad or b._requires_grad) or grad_mode.threads_without_grad and not grad_mode.flags.enabled:
