@@ -21,6 +21,19 @@ from ..core.tensor_methods import ReturnTypes, TensorMethods, _operand, _shape_a
 class OpMethods:
     __slots__ = ()
 
+    # the other casts by name, as float(), double(), long(), ... beside _cast in core/tensor.py
+    def half(self):
+        return self._cast(dtypes.float16)
+
+    def short(self):
+        return self._cast(dtypes.int16)
+
+    def char(self):
+        return self._cast(dtypes.int8)
+
+    def byte(self):
+        return self._cast(dtypes.uint8)
+
     def log1p(self):
         return O.Log1PBackward0.apply(self)
 
