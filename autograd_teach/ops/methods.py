@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .. import ops as O
-from ..compat import dtypes, shape_functions
+from ..compat import dtypes, messages, shape_functions
 from ..compat.device import check as check_device
 from ..compat.numpy_names import numpy_names
 from ..core.node import check_broadcast
@@ -84,6 +84,13 @@ class OpMethods:
 
     def ceil(self):
         return O.CeilBackward0.apply(self)
+
+    def nan_to_num(self, nan=None, posinf=None, neginf=None):
+        return O.NanToNumBackward0.apply(self, *_replacements("nan_to_num", self, nan, posinf, neginf))
+
+    def nan_to_num_(self, nan=None, posinf=None, neginf=None):
+        numbers = _replacements("nan_to_num_", self, nan, posinf, neginf)
+        return self._inplace(lambda t: O.NanToNumBackward0.apply(t, *numbers))
 
     def round(self, *, decimals=None):
         if decimals is not None:
@@ -552,6 +559,23 @@ def _isclose(a, b, rtol, atol, equal_nan):
         error = np.abs(x - y)
         close |= np.isfinite(error) & (error <= allowed)
     return a._wrap(np.asarray(close))
+
+
+def _replacements(fn, input, *values):
+    """nan_to_num's numbers as Python floats (or None), after PyTorch's
+    argument parser's checks: input is a tensor (torch.nan_to_num([1.0]) is a
+    TypeError), and each number a Python or numpy number, or a 0-d tensor
+    that does not require grad."""
+    if not isinstance(input, TensorMethods):
+        raise messages.must_be_tensor(fn, "input", 1, input)
+    out = []
+    for name, value in zip(("nan", "posinf", "neginf"), values):
+        if isinstance(value, TensorMethods) and value.dim() == 0 and not value.requires_grad:
+            value = value.item()
+        elif value is not None and not isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
+            raise TypeError(f"{fn}(): argument '{name}' must be float, not {messages.type_name(value)}")
+        out.append(None if value is None else float(value))
+    return out
 
 
 def add_declared_methods(cls, modules):
