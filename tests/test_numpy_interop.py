@@ -66,6 +66,18 @@ def test_an_array_operand_of_a_tensor_that_requires_grad_is_pytorchs_numpy_error
         op(x, array)
 
 
+def test_under_no_grad_a_tensor_that_requires_grad_hands_out_its_array():
+    # PyTorch refuses numpy() only while grad mode is on: under no_grad (and
+    # inference_mode) the array comes out, so x + array is numpy's sum
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    for mode in (torch.no_grad, torch.inference_mode):
+        with mode():
+            assert x.numpy() is x.detach().numpy() and (x + np.array([1.0, 1.0])).tolist() == [2.0, 3.0]
+            assert (x + np.array([1.0, 1.0])).dtype == torch.float64 and np.sqrt(x).tolist()[0] == 1.0
+    with pytest.raises(RuntimeError, match=r"^Can't call numpy\(\) on Tensor"):
+        x.numpy()
+
+
 def test_an_array_divided_by_a_tensor_that_requires_grad_is_the_same_error():
     # x.__rtruediv__ is x.reciprocal() * array in PyTorch: numpy's product again
     with pytest.raises(RuntimeError, match=r"^Can't call numpy\(\) on Tensor"):
