@@ -78,6 +78,17 @@ def test_under_no_grad_a_tensor_that_requires_grad_hands_out_its_array():
         x.numpy()
 
 
+@pytest.mark.parametrize("other", [[1, 2], "a", None, (1, 2), {1: 2}, object()], ids=repr)
+def test_equality_with_what_is_no_tensor_nor_number_is_pythons_identity(other):
+    # PyTorch's == refuses them (NotImplemented): Python's fallback compares
+    # identities, False (!= True), where the method eq() is a TypeError
+    x = torch.tensor([1.0, 2.0])
+    assert (x == other) is False and (other == x) is False and (x != other) is True
+    with pytest.raises(TypeError):
+        x.eq(other)
+    assert (x == np.float32(1)).tolist() == [True, False] and (x == np.array([1.0, 2.0])).tolist() == [True, True]
+
+
 def test_an_array_divided_by_a_tensor_that_requires_grad_is_the_same_error():
     # x.__rtruediv__ is x.reciprocal() * array in PyTorch: numpy's product again
     with pytest.raises(RuntimeError, match=r"^Can't call numpy\(\) on Tensor"):

@@ -307,9 +307,9 @@ class TensorMethods:
         return self._wrap(np.asarray(op(self._data, b)))
 
     def __eq__(self, other):
-        if other is None:
-            return False
-        return self._compare(np.equal, other)
+        if isinstance(other, (TensorMethods, int, float, complex, np.ndarray, np.generic)):
+            return self._compare(np.equal, other)
+        return NotImplemented     # x == None, x == [1, 2]: Python's identity test, False, as PyTorch's
 
     def ne(self, other):
         return True if other is None else self._compare(np.not_equal, other)
@@ -326,7 +326,8 @@ class TensorMethods:
     def ge(self, other):
         return self._compare(np.greater_equal, other)
 
-    eq = __eq__     # x != y, x < y, x & y...: ops/methods.py's, as the arithmetic operators
+    def eq(self, other):     # (x != y, x < y, x & y...: ops/methods.py's, as the arithmetic operators)
+        return self._compare(np.equal, other)
 
     def equal(self, other):
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
