@@ -526,6 +526,8 @@ for _red in ("mean", "sum", "none"):
 CASES["XlogyBackward0"] = [("kl_div with a target that requires grad",
                             lambda r: [t(2, 3, low=0.1, high=1, rng=r), t(2, 3, low=0.1, high=1, rng=r)],
                             lambda a, b: ops.xlogy.xlogy(a, b))]
+CASES["NanToNumBackward0"] = [("finite", lambda r: [t(2, 3, rng=r)], lambda x: x.nan_to_num(posinf=5.0)),
+                               ("nan_to_num_", lambda r: [t(2, 3, rng=r)], modified(lambda y: y.nan_to_num_()))]
 
 # -- round(decimals=), div(rounding_mode=), logcumsumexp, bernoulli (ops/rounding_modes.py, ops/bernoulli.py) --
 CASES.update({

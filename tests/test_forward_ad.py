@@ -151,6 +151,28 @@ def test_misuse():
             fwAD.unpack_dual(3)
 
 
+@pytest.mark.parametrize("thing", [3, 2.5, None, [1.0, 2.0], "ab", f64(1.0)])
+def test_outside_a_level_unpack_dual_returns_anything_as_it_is(thing):
+    """PyTorch's unpack_dual returns (its argument, None) when no level exists
+    (or a negative one is asked for), before looking at what the argument is."""
+    for kwargs in ({}, {"level": -1}):
+        primal, tangent = fwAD.unpack_dual(thing, **kwargs)
+        assert primal is thing and tangent is None
+    with fwAD.dual_level():
+        assert fwAD.unpack_dual(thing, level=-1).primal is thing
+
+
+def test_a_named_level_wants_a_tensor_and_views_it_even_when_it_does_not_exist():
+    x = f64(1.0, 2.0).requires_grad_()
+    with pytest.raises(TypeError, match=r"argument 'dual' \(position 1\) must be Tensor, not NoneType"):
+        fwAD.unpack_dual(None, level=0)
+    primal, tangent = fwAD.unpack_dual(x, level=0)
+    assert primal is not x and primal._base is x and tangent is None
+    assert primal.grad_fn.name() == "torch::autograd::Identity"
+    primal.sum().backward()
+    assert np.array_equal(x.grad.numpy(), [1.0, 1.0])
+
+
 class Scale(torch.autograd.Function):
     @staticmethod
     def forward(x, k):

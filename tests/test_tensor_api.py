@@ -91,6 +91,34 @@ def test_casts():
     assert dt(torch.tensor([1, 2]).float()) == "float32"
 
 
+def test_half_is_a_float16_copy_like_the_other_casts():
+    x = torch.tensor([1.5, -2.25, 70000.0, float("nan"), float("-inf"), 1e-8], requires_grad=True)
+    h = x.half()
+    assert h.dtype is torch.float16 and h.grad_fn.name() == "ToCopyBackward0" and h.requires_grad
+    assert str(h.tolist()) == "[1.5, -2.25, inf, nan, -inf, 0.0]"       # 70000 overflows, 1e-8 underflows
+    assert h.half() is h and h.to(torch.half) is h
+    (h * torch.arange(6.0).half()).sum().backward()    # the gradient comes back in the input's dtype
+    assert x.grad.dtype is torch.float32 and x.grad.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    assert repr(torch.tensor(2.5, dtype=torch.float64).half()) == "tensor(2.5000, dtype=torch.float16)"
+    assert repr(torch.empty(0, 2).half()) == "tensor([], size=(0, 2), dtype=torch.float16)"
+    assert torch.tensor([True, False]).half().tolist() == [1.0, 0.0]
+    i = torch.tensor([1, 70000]).half()
+    assert i.dtype is torch.float16 and i.tolist() == [1.0, float("inf")] and not i.requires_grad
+    with torch.no_grad():
+        assert x.half().grad_fn is None and not x.half().requires_grad
+    assert x.half().type() == "torch.HalfTensor"
+
+
+def test_short_char_and_byte_cast_to_integers_and_cut_the_graph():
+    x = torch.tensor([1.7, -2.2, 300.0], requires_grad=True)
+    assert x.short().tolist() == [1, -2, 300] and x.short().dtype is torch.int16
+    assert x.char().tolist() == [1, -2, 44] and x.char().dtype is torch.int8       # wraps, as PyTorch's cast
+    assert x.byte().tolist() == [1, 254, 44] and x.byte().dtype is torch.uint8
+    assert not any(t.requires_grad for t in (x.short(), x.char(), x.byte()))
+    b = torch.tensor([1, 2], dtype=torch.uint8)
+    assert b.byte() is b and b.short().byte().dtype is torch.uint8
+
+
 # -- creation ------------------------------------------------------------------------
 def test_arange():
     assert torch.arange(5).tolist() == [0, 1, 2, 3, 4] and dt(torch.arange(5)) == "int64"

@@ -28,6 +28,9 @@ class _FwPrimal(AliasBackward0):
     self: grad
     """
 
+    def name(self):
+        return "torch::autograd::Identity"     # a C++ node in PyTorch, named with its namespace
+
 
 _FwPrimal.__name__ = "Identity"     # PyTorch's node for it; nn.Identity owns the name as a class here
 
@@ -96,14 +99,19 @@ def make_dual_at(lvl, tensor, tangent):
 
 def unpack_dual(tensor, *, level=None):
     """(primal, tangent): the primal is a view without this level's tangent;
-    the tangent is None for a tensor that has none."""
+    the tangent is None for a tensor that has none. With no level (none entered,
+    or a negative one asked for) there is nothing to unpack: as in PyTorch, the
+    argument comes back as it is, whatever it is, and no view is made."""
+    index = (dual.levels[-1].index if dual.levels else -1) if level is None else level
+    if index < 0:
+        return UnpackedDualTensor(tensor, None)
     if not isinstance(tensor, Tensor):
         raise TypeError(f"_unpack_dual(): argument 'dual' (position 1) must be Tensor, not {type(tensor).__name__}")
-    lvl = _level(level)
-    if lvl is None and level is not None and any(lv.tangent(tensor) is not None for lv in dual.levels):
+    lvl = _level(index)
+    if lvl is None and any(lv.tangent(tensor) is not None for lv in dual.levels):
         raise RuntimeError("Invalid level given to _fw_primal")
-    if lvl is None:         # no such level: no tangent there
-        return UnpackedDualTensor(tensor, None)
+    if lvl is None:         # no such level: no tangent there, but still a view, as PyTorch's _fw_primal
+        return UnpackedDualTensor(_FwPrimal.apply(tensor), None)
     return unpack_dual_at(lvl, tensor)
 
 

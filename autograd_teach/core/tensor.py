@@ -296,7 +296,7 @@ class Tensor(InplaceOrView, LeafGrad, TensorMethods, OpMethods):
         return self._data.tolist()
 
     def numpy(self):
-        if self._requires_grad:
+        if self._requires_grad and grad_mode.is_grad_enabled():    # (under no_grad PyTorch hands the array out)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data
 

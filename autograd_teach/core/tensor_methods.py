@@ -56,54 +56,14 @@ class TensorMethods:
                                "to invert a mask, use the `~` or `logical_not()` operator instead.")
         return O.NegBackward0.apply(self)
 
-    __add__ = add
-    __sub__ = sub
-    __mul__ = mul
-    __truediv__ = div
-    __pow__ = pow
-    __neg__ = neg
+    __neg__ = neg     # the binary operators (x + y, ...) are ops/methods.py's: an array operand is numpy's
     negative = neg
 
     def __pos__(self):
         return self
 
-    # numpy scalars on the left (np.float32(2) * x) defer to these, as they do to
-    # PyTorch's, because of Tensor.__array_priority__. A numpy *array* on the left
-    # is refused (NotImplemented), as PyTorch's reflected ops refuse it.
-    def __radd__(self, other):
-        return NotImplemented if isinstance(other, np.ndarray) else self.add(other)
-
-    def __rmul__(self, other):
-        return NotImplemented if isinstance(other, np.ndarray) else self.mul(other)
-
-    def __rsub__(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
-        other = _operand(other, self)
-        if isinstance(other, TensorMethods):
-            return other.sub(self)
-        _check_bool_sub(self, other)
-        return O.RsubBackward1.apply(self, other)
-
-    def __rtruediv__(self, other):
-        other = _operand(other, self)
-        if isinstance(other, TensorMethods):
-            return other.div(self)
-        return O.MulBackward0.apply(O.ReciprocalBackward0.apply(self), other)  # as PyTorch does
-
-    def __rpow__(self, other):
-        if isinstance(other, np.ndarray):
-            return NotImplemented
-        other = _operand(other, self)
-        if isinstance(other, TensorMethods):
-            return other.pow(self)
-        return O.PowBackward2.apply(self, other)
-
     def reciprocal(self):
         return O.ReciprocalBackward0.apply(self)
-
-    def exp(self):
-        return fast_paths.exp(self)
 
     def log(self):
         return O.LogBackward0.apply(self)
@@ -125,14 +85,8 @@ class TensorMethods:
     def cos(self):
         return O.CosBackward0.apply(self)
 
-    def tanh(self):
-        return fast_paths.tanh(self)
-
-    def sigmoid(self):
-        return fast_paths.sigmoid(self)
-
-    def relu(self):
-        return fast_paths.relu(self)
+    # the fast paths themselves (ops/fast_paths.py), as methods: a Python frame less per call
+    exp, tanh, sigmoid, relu = fast_paths.exp, fast_paths.tanh, fast_paths.sigmoid, fast_paths.relu
 
     def clamp(self, min=None, max=None):
         if isinstance(min, TensorMethods) or isinstance(max, TensorMethods):
@@ -353,36 +307,27 @@ class TensorMethods:
         return self._wrap(np.asarray(op(self._data, b)))
 
     def __eq__(self, other):
-        if other is None:
-            return False
-        return self._compare(np.equal, other)
+        if isinstance(other, (TensorMethods, int, float, complex, np.ndarray, np.generic)):
+            return self._compare(np.equal, other)
+        return NotImplemented     # x == None, x == [1, 2]: Python's identity test, False, as PyTorch's
 
-    def __ne__(self, other):
-        if other is None:
-            return True
-        return self._compare(np.not_equal, other)
+    def ne(self, other):
+        return True if other is None else self._compare(np.not_equal, other)
 
-    def __lt__(self, other):
+    def lt(self, other):
         return self._compare(np.less, other)
 
-    def __le__(self, other):
+    def le(self, other):
         return self._compare(np.less_equal, other)
 
-    def __gt__(self, other):
+    def gt(self, other):
         return self._compare(np.greater, other)
 
-    def __ge__(self, other):
+    def ge(self, other):
         return self._compare(np.greater_equal, other)
 
-    eq, ne, lt, le, gt, ge = __eq__, __ne__, __lt__, __le__, __gt__, __ge__
-
-    def __and__(self, other):     # masks: (x == 0) & (y >= 0)
-        return self._compare(np.bitwise_and, other)
-
-    def __or__(self, other):
-        return self._compare(np.bitwise_or, other)
-
-    __rand__, __ror__ = __and__, __or__
+    def eq(self, other):     # (x != y, x < y, x & y...: ops/methods.py's, as the arithmetic operators)
+        return self._compare(np.equal, other)
 
     def equal(self, other):
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))

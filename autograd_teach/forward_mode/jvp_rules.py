@@ -50,6 +50,7 @@ JVP = {
     "PowBackward0": ELEMENT_WISE, "PowBackward1": ELEMENT_WISE, "PowBackward2": ELEMENT_WISE,
     "Atan2Backward0": ELEMENT_WISE, "XlogyBackward0": ELEMENT_WISE,
     "LgammaBackward0": ELEMENT_WISE, "DigammaBackward0": ELEMENT_WISE, "PolygammaBackward0": ELEMENT_WISE,
+    "NanToNumBackward0": ELEMENT_WISE,
     "LerpBackward0": ELEMENT_WISE, "LerpBackward1": ELEMENT_WISE,
     "AddcmulBackward0": ELEMENT_WISE, "AddcdivBackward0": ELEMENT_WISE,
     # pointwise functions

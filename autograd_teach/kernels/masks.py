@@ -27,6 +27,7 @@ and NaN kept, about six times faster on a 256 x 256 map."""
 import functools
 
 import numpy as np
+from numpy import less_equal   # (3.11 cannot specialize np.<name>: numpy's module has a __getattr__)
 
 COPY_UP_TO = 48        # elements up to which a copy and np.copyto are cheaper than np.where (measured)
 BITS_FROM = 1024       # elements from which the AND is cheaper than np.where (measured)
@@ -84,7 +85,7 @@ def threshold_backward(grad, result, threshold=0):
         zero = ZERO[grad.dtype]
     except KeyError:
         zero = zero_of(grad.dtype)
-    drop = np.less_equal(result, threshold or zero)   # (0 as a 0-d array: numpy need not convert it)
+    drop = less_equal(result, threshold or zero)   # (0 as a 0-d array: numpy need not convert it)
     size = grad.size
     if size < COPY_UP_TO:
         out = grad.copy("K")

@@ -26,6 +26,7 @@ import numpy as np
 
 from .fma_exact import fma32
 from .float32 import cascade_sum
+from .masks import sets_no_flag
 
 try:    # np.einsum(..., optimize=False) is exactly this call behind numpy's array-function
     from numpy._core.multiarray import c_einsum        # dispatch, which costs more than a
@@ -39,6 +40,17 @@ MKL_BLOCK = 192                 # MKL's gemm adds K in blocks of this many fused
 REPLAY_WORK = 1 << 16           # multiply-adds replayed in our order (about 50x BLAS's time); above, numpy's BLAS
 FLOAT32 = np.dtype(np.float32)   # a dtype compares with a dtype faster than with a type
 FLOAT64 = np.dtype(np.float64)
+
+
+def _einsum_is_silent():
+    """Does this numpy's einsum leave the floating-point flags alone on a tiny product's
+    overflow, inf * 0 and NaN (a @ b warns of each)? numpy 2.4's checks none, so that
+    ops/fast_paths.py may call it without switching numpy's warnings off; another may."""
+    a, b = np.array([[3e38, np.inf], [1e-45, np.nan]], np.float32), np.array([[3e38, 0], [np.inf, -np.inf]], np.float32)
+    return sets_no_flag(lambda a: c_einsum("ik,kj->ij", a, b, order="C"), [a, a.T])
+
+
+EINSUM_IS_SILENT = _einsum_is_silent()
 
 
 def mm(a, b):

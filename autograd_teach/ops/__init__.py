@@ -158,4 +158,5 @@ from .upsample import (UpsampleBilinear2DBackward0, UpsampleLinear1DBackward0,  
                        UpsampleNearest1DBackward0, UpsampleNearest2DBackward0)
 from . import nll_loss2d  # noqa: F401,E402
 from .nll_loss2d import NllLoss2DBackward0, NllLoss2DBackwardBackward0  # noqa: F401,E402
+from . import nan_to_num  # noqa: F401,E402
 from . import fast_paths  # noqa: F401,E402  (the usual case of the hottest ops' apply, written straight)

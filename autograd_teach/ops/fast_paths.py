@@ -27,16 +27,17 @@ from ..core.ops.arithmetic import AddBackward0, DivBackward0, MulBackward0, SubB
 from ..core.ops.matmul import matmul as general_matmul
 from ..core.ops.pointwise import ExpBackward0, ReluBackward0, SigmoidBackward0, TanhBackward0
 from ..core.ops.products import MmBackward0
-from ..kernels.matmul_order import BLAS_ROWS, FLOAT32, c_einsum
+from ..kernels.matmul_order import BLAS_ROWS, EINSUM_IS_SILENT, FLOAT32, c_einsum
 
 
 quiet_for = quiet_contexts.get   # (a name 3.11 can specialize; quiet_contexts.get cannot be)
 
 
-def fast_path(cls, kernel=None):
+def fast_path(cls, kernel=None, method="apply"):
     """cls.apply(a) or cls.apply(a, b), its usual case written straight.
     kernel: the function that is all of cls.forward (mul's np.multiply, relu's
-    kernels.relu), called without forward's own Python frame."""
+    kernels.relu), called without forward's own Python frame. method: the Tensor
+    method's name, which a Tensor method that is this function goes by in errors."""
     apply, forward, to_float, same_shape = cls.apply, cls.forward, cls.to_float, cls.elementwise
     plan = cls.save_plan
     if plan and (cls.n_inputs == 2) != all(i is not None for _, i, _ in plan):
@@ -109,7 +110,9 @@ def fast_path(cls, kernel=None):
             saved[name] = (t._data, box, box[0], t, t.grad_fn, t._output_nr)
         return out
 
-    return unary if cls.n_inputs == 1 else binary
+    path = unary if cls.n_inputs == 1 else binary
+    path.__name__, path.__qualname__ = method, f"Tensor.{method}"   # Tensor.relu is this function: errors name it
+    return path
 
 
 def as_dtype(node, data, dtype):
@@ -118,11 +121,12 @@ def as_dtype(node, data, dtype):
     return data if data.dtype is dtype else data.astype(node.out_dtype(dtypes._BY_NUMPY[dtype]).np, copy=False)
 
 
-# The ops of a training loop's forward (Tensor methods call these; tensor_methods.py)
-add, sub = fast_path(AddBackward0, np.add), fast_path(SubBackward0, np.subtract)
-mul, div = fast_path(MulBackward0, np.multiply), fast_path(DivBackward0, np.true_divide)
-exp, tanh = fast_path(ExpBackward0, kernels.exp), fast_path(TanhBackward0, kernels.tanh)
-sigmoid, relu = fast_path(SigmoidBackward0, kernels.sigmoid), fast_path(ReluBackward0, kernels.relu)
+# The ops of a training loop's forward (Tensor methods call these, or are these: tensor_methods.py)
+add, sub = fast_path(AddBackward0, np.add, "add"), fast_path(SubBackward0, np.subtract, "sub")
+mul, div = fast_path(MulBackward0, np.multiply, "mul"), fast_path(DivBackward0, np.true_divide, "div")
+exp, tanh = fast_path(ExpBackward0, kernels.exp, "exp"), fast_path(TanhBackward0, kernels.tanh, "tanh")
+sigmoid = fast_path(SigmoidBackward0, kernels.sigmoid, "sigmoid")
+relu = fast_path(ReluBackward0, kernels.relu, "relu")
 
 
 # Matrix products: MmBackward0's usual case, two matrices whose sizes fit; every other
@@ -156,8 +160,8 @@ def matmul_operator(a, b):
     if (k != shape_y[0] or y.dtype is not dtype or dual.levels or saved_hooks.in_use
             or a._inference or b._inference):   # (an inference tensor may not be saved: apply's error)
         return MmBackward0.apply(a, b)
-    if 1 < k <= 3 and m < BLAS_ROWS and dtype is FLOAT32:   # kernels.mm's first case, called straight;
-        data = c_einsum("ik,kj->ij", x, y, order="C")      # einsum raises no floating-point warning to silence
+    if 1 < k <= 3 and m < BLAS_ROWS and dtype is FLOAT32 and EINSUM_IS_SILENT:   # kernels.mm's first case,
+        data = c_einsum("ik,kj->ij", x, y, order="C")      # called straight: no floating-point warning to silence
     else:
         data = (quiet_for(get_ident()) or quiet_context()).run(kernels.mm, x, y)
     if not (a._requires_grad or b._requires_grad) or grad_mode.threads_without_grad and not grad_mode.flags.enabled:

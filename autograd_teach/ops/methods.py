@@ -10,16 +10,109 @@ import warnings
 import numpy as np
 
 from .. import ops as O
-from ..compat import dtypes, shape_functions
+from ..compat import dtypes, messages, shape_functions
 from ..compat.device import check as check_device
 from ..compat.numpy_names import numpy_names
 from ..core.node import check_broadcast
+from . import fast_paths
 from .fast_paths import matmul_operator
-from ..core.tensor_methods import ReturnTypes, TensorMethods, _operand, _shape_arg, _tensor_arg
+from ..core.tensor_methods import ReturnTypes, TensorMethods, _check_bool_sub, _operand, _shape_arg, _tensor_arg
+
+# -- the operators: x + y, x < y, x & y, ... ------------------------------------------
+# A tensor or a Python number goes straight to the op. Anything else, PyTorch's
+# operators refuse (NotImplemented), so that Python asks the other side: then a
+# list or None is Python's TypeError, in Python's words, and a numpy array
+# computes `x + array` itself, numpy's way, as it does with PyTorch: with
+# np.asarray(x) (Tensor.__array__, which refuses a tensor that requires grad,
+# with PyTorch's message), by numpy's type promotion (float32 + a float64 array
+# is float64, 0-d or not), giving a Tensor back through __array_wrap__.
+# Only `x == array` compares the array as a tensor, in PyTorch as here
+# (core/tensor_methods.py's __eq__). The methods (x.add(array)) convert it.
+_PLAIN = frozenset({int, float, bool})
+
+
+def _operator(fn, name):
+    """Tensor.<name>(self, other): fn(self, other) for a tensor or a number, else NotImplemented."""
+    def operator(self, other):
+        if isinstance(other, TensorMethods) or type(other) in _PLAIN:    # the usual case, first
+            return fn(self, other)
+        if not isinstance(other, (np.number, np.bool_)):     # numpy's scalars are numbers to PyTorch
+            return NotImplemented
+        return fn(self, _operand(other, self))
+    operator.__name__ = operator.__qualname__ = name
+    return operator
+
+
+def _sub(a, b):
+    _check_bool_sub(a, b)
+    return fast_paths.sub(a, b)
+
+
+def _pow(a, b):
+    return O.PowBackward1.apply(a, b) if isinstance(b, TensorMethods) else O.PowBackward0.apply(a, b)
+
+
+def _rsub(a, b):            # 2 - x
+    if isinstance(b, TensorMethods):
+        return b.sub(a)
+    _check_bool_sub(a, b)
+    return O.RsubBackward1.apply(a, b)
+
+
+def _rtruediv(a, b):       # 2 / x: PyTorch's __rdiv__, x.reciprocal() * 2
+    return b.div(a) if isinstance(b, TensorMethods) else O.MulBackward0.apply(O.ReciprocalBackward0.apply(a), b)
+
+
+def _rpow(a, b):           # 2 ** x
+    return b.pow(a) if isinstance(b, TensorMethods) else O.PowBackward2.apply(a, b)
+
+
+_rtruediv_operator = _operator(_rtruediv, "__rtruediv__")
+
+
+def _comparison(ufunc, name):
+    """Tensor.<name>, x < y: as _operator, with the usual cases of _compare
+    (core/tensor_methods.py) written here, a frame or two fewer."""
+    def operator(self, other):
+        if isinstance(other, TensorMethods):
+            check_broadcast(self.shape, other.shape)
+            return self._wrap(np.asarray(ufunc(self._data, other._data)))
+        if type(other) in _PLAIN:
+            return self._wrap(np.asarray(ufunc(self._data, other)))
+        return self._compare(ufunc, other) if isinstance(other, (np.number, np.bool_)) else NotImplemented
+    operator.__name__ = operator.__qualname__ = name
+    return operator
 
 
 class OpMethods:
     __slots__ = ()
+
+    __add__, __radd__ = _operator(fast_paths.add, "__add__"), _operator(fast_paths.add, "__radd__")
+    __mul__, __rmul__ = _operator(fast_paths.mul, "__mul__"), _operator(fast_paths.mul, "__rmul__")
+    __sub__, __truediv__ = _operator(_sub, "__sub__"), _operator(fast_paths.div, "__truediv__")
+    __pow__ = _operator(_pow, "__pow__")
+    __rsub__, __rpow__ = _operator(_rsub, "__rsub__"), _operator(_rpow, "__rpow__")
+    __ne__, __lt__ = _comparison(np.not_equal, "__ne__"), _comparison(np.less, "__lt__")
+    __le__, __gt__ = _comparison(np.less_equal, "__le__"), _comparison(np.greater, "__gt__")
+    __ge__ = _comparison(np.greater_equal, "__ge__")
+    __and__ = __rand__ = _comparison(np.bitwise_and, "__and__")     # masks: (x == 0) & (y >= 0)
+    __or__ = __ror__ = _comparison(np.bitwise_or, "__or__")
+
+    def __rtruediv__(self, other):      # PyTorch's is x.reciprocal() * other: for an array, numpy's product
+        return self.reciprocal() * other if isinstance(other, np.ndarray) else _rtruediv_operator(self, other)
+
+    # the other casts by name, as float(), double(), long(), ... beside _cast in core/tensor.py
+    def half(self):
+        return self._cast(dtypes.float16)
+
+    def short(self):
+        return self._cast(dtypes.int16)
+
+    def char(self):
+        return self._cast(dtypes.int8)
+
+    def byte(self):
+        return self._cast(dtypes.uint8)
 
     def log1p(self):
         return O.Log1PBackward0.apply(self)
@@ -71,6 +164,13 @@ class OpMethods:
 
     def ceil(self):
         return O.CeilBackward0.apply(self)
+
+    def nan_to_num(self, nan=None, posinf=None, neginf=None):
+        return O.NanToNumBackward0.apply(self, *_replacements("nan_to_num", self, nan, posinf, neginf))
+
+    def nan_to_num_(self, nan=None, posinf=None, neginf=None):
+        numbers = _replacements("nan_to_num_", self, nan, posinf, neginf)
+        return self._inplace(lambda t: O.NanToNumBackward0.apply(t, *numbers))
 
     def round(self, *, decimals=None):
         if decimals is not None:
@@ -125,16 +225,14 @@ class OpMethods:
     def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         return O.StdBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
 
-    def __floordiv__(self, other):
+    def floor_divide(self, other):
         other = _operand(other, self)
         if isinstance(other, TensorMethods):
             return O.FloorDivide.apply(self, other)
         return O.FloorDivideScalar.apply(self, other)
 
-    def __rfloordiv__(self, other):
-        return O.FloorDivide.apply(_scalar_like(other, self), self)
-
-    floor_divide = __floordiv__
+    __floordiv__ = _operator(floor_divide, "__floordiv__")
+    __rfloordiv__ = _operator(lambda self, other: O.FloorDivide.apply(_scalar_like(other, self), self), "__rfloordiv__")
     __matmul__ = matmul_operator    # the fast path itself, for a frame less (ops/fast_paths.py)
 
     def remainder(self, other):
@@ -143,11 +241,9 @@ class OpMethods:
             return O.RemainderBackward1.apply(self, other)
         return O.RemainderBackward0.apply(self, other)
 
-    __mod__ = remainder
-
-    def __rmod__(self, other):
-        # PyTorch's 2 % x has no derivative formula: its node is NotImplemented
-        return O.RemainderScalarSelf.apply(_scalar_like(other, self), self)
+    __mod__ = _operator(remainder, "__mod__")
+    # PyTorch's 2 % x has no derivative formula: its node is NotImplemented
+    __rmod__ = _operator(lambda self, other: O.RemainderScalarSelf.apply(_scalar_like(other, self), self), "__rmod__")
 
     def outer(self, vec2):
         if self.dim() != 1 or vec2.dim() != 1:
@@ -539,6 +635,23 @@ def _isclose(a, b, rtol, atol, equal_nan):
         error = np.abs(x - y)
         close |= np.isfinite(error) & (error <= allowed)
     return a._wrap(np.asarray(close))
+
+
+def _replacements(fn, input, *values):
+    """nan_to_num's numbers as Python floats (or None), after PyTorch's
+    argument parser's checks: input is a tensor (torch.nan_to_num([1.0]) is a
+    TypeError), and each number a Python or numpy number, or a 0-d tensor
+    that does not require grad."""
+    if not isinstance(input, TensorMethods):
+        raise messages.must_be_tensor(fn, "input", 1, input)
+    out = []
+    for name, value in zip(("nan", "posinf", "neginf"), values):
+        if isinstance(value, TensorMethods) and value.dim() == 0 and not value.requires_grad:
+            value = value.item()
+        elif value is not None and not isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
+            raise TypeError(f"{fn}(): argument '{name}' must be float, not {messages.type_name(value)}")
+        out.append(None if value is None else float(value))
+    return out
 
 
 def add_declared_methods(cls, modules):
