@@ -307,7 +307,7 @@ Each ends with exercises: predict, then check, as often as you like; most end wi
 上——它打印的结果与 PyTorch 一致；每节课都会画出 `backward()` 前后的计算图，并用一个小部件
 逐个节点地回放反向传播。每节课最后都有练习：先预测，再核对，运行多少次都可以；多数课的最后一道要写代码。"""
 
-GOAL = {"en": "**Goal:**", "zh": "**目标：**"}  # one line in each lesson's first cell
+GOAL = {"en": "**Goal:**", "zh": "**目标**："}  # one line in each lesson's first cell (the colon outside the bold: CommonMark)
 
 
 def goal_of(nb, lang):

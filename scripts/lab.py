@@ -9,6 +9,13 @@ that copy.  A copy is refreshed from the repository when the lesson changed
 there and the learner has not touched the copy (``.copied.json`` remembers
 what was copied); a lesson the learner changed is left alone.  Delete the
 folder to start again from the stored lessons.
+
+A lesson the learner ran is saved as the stored lessons are: a ``viz.show()``
+output keeps its replay (HTML) and drops its widget view
+(:func:`keep_replays`, the server's ``pre_save_hook``, set by
+``lab_config/jupyter_server_config.py``).  A saved widget view
+needs its kernel-side model, which is gone once the notebook is closed: reopened,
+it said "Error displaying widget: model not found" where the replay was.
 """
 from __future__ import annotations
 
@@ -24,6 +31,20 @@ ROOT = Path(__file__).resolve().parent.parent
 LESSONS = ROOT / "notebooks"
 MANIFEST = ".copied.json"
 START = "index.ipynb"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+REPLAY = 'class="at-replay"'          # the HTML a viz.show() output carries beside its widget view
+
+
+def keep_replays(model, **_):
+    """pre_save_hook: drop the widget view of every output that also holds a replay."""
+    if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
+        return
+    for cell in model["content"].get("cells", []):
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            html = data.get("text/html", "")
+            if WIDGET_VIEW in data and REPLAY in ("".join(html) if isinstance(html, list) else html):
+                del data[WIDGET_VIEW]
 
 
 def _digest(path):
@@ -71,7 +92,9 @@ def main(argv=None):
           f"notebooks/ stays as stored. Opening {START}.", flush=True)
     cmd = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={workdir}",
            f"--LabApp.default_url=/lab/tree/{START}", *args.lab_args]
-    os.execv(sys.executable, cmd)
+    config = [str(Path(__file__).resolve().parent / "lab_config"), os.environ.get("JUPYTER_CONFIG_PATH")]
+    env = dict(os.environ, JUPYTER_CONFIG_PATH=os.pathsep.join(filter(None, config)))   # keep_replays
+    os.execve(sys.executable, cmd, env)
 
 
 if __name__ == "__main__":

@@ -470,3 +470,37 @@ def test_chinese_outputs_put_no_space_after_a_full_width_colon(stem):
         for out in cell.get("outputs", []):
             text = out.get("text", "")
             assert not re.search(r"[：，。] ", text), f"zh/{stem} {cell.id}: a space after full-width punctuation: {text!r}"
+
+
+# --- (g) the prose renders as written ----------------------------------------
+
+# CommonMark (JupyterLab's renderer as well as mistune) closes ``**`` only when the
+# run is "right-flanking": after a punctuation mark it must be followed by a space
+# or another punctuation mark.  ``**目标：**亲手写`` breaks that rule (a full-width
+# colon, then a Chinese character), so the learner sees the asterisks; ``**目标**：``
+# keeps the colon outside and renders bold.
+_MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)       # $x * y$ is MathJax's, not emphasis
+_CODE = re.compile(r"<code>.*?</code>|<pre>.*?</pre>", re.S)
+_STRAY = re.compile(r".{0,20}(?:\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])).{0,20}"
+                    r"|<(strong|em)>[^<]*<\1>.{0,20}")   # or a bold that failed to close swallows the next one
+
+
+def stray_emphasis(markdown):
+    """Emphasis markers a CommonMark renderer leaves as literal text in ``markdown``."""
+    import mistune
+    rendered = _CODE.sub("", mistune.html(_MATH.sub("M", markdown)))
+    return [m.group(0) for m in _STRAY.finditer(rendered)]
+
+
+def test_the_emphasis_check_can_fail():
+    assert stray_emphasis("**目标：**亲手写训练循环") and stray_emphasis("是**“叶子”**张量")
+    assert stray_emphasis("- **▶（播放）**和**步数滑块**：第 k 步")
+    assert stray_emphasis("**目标**：亲手写训练循环 `a ** b` $x * y$ **Goal:** go") == []
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_markdown_emphasis_renders_in_both_languages(stem):
+    cells = builder.parse_source((builder.SRC / f"{stem}.md").read_text(encoding="utf-8"))
+    stray = [(i, lang, s) for i, c in enumerate(cells) if c["type"] == "markdown"
+             for lang in LANGS for s in stray_emphasis(c[lang])]
+    assert stray == [], f"{stem}: emphasis shown as literal asterisks (cell, lang, text): {stray}"

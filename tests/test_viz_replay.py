@@ -163,7 +163,8 @@ def test_draw_carries_a_picture_that_survives_a_sanitizer():
     d = drawn(dot_example, "zh")
     bundle = d._repr_mimebundle_()
     html = bundle["text/html"]
-    assert re.fullmatch(r'<img class="at-fallback" src="data:image/svg\+xml;base64,[A-Za-z0-9+/=]+" alt="计算图">', html)
+    assert re.fullmatch(r'<img class="at-fallback" src="data:image/svg\+xml;base64,[A-Za-z0-9+/=]+" alt="计算图"'
+                        r' style="min-width:[0-9]+px">', html)
     svg = base64.b64decode(html.split("base64,")[1].split('"')[0]).decode("utf-8")
     assert svg == bundle["image/svg+xml"] and "一次反向传播的梯度" in svg    # the picture is in the lesson's language
 
@@ -173,3 +174,30 @@ def test_script_json_cannot_close_its_script():
     assert "<" not in text and ">" not in text and "&" not in text
     assert json.loads(text) == {"a": "</script><!-- \u2028 & >"}
     assert np.isfinite(len(text))
+
+
+def wide_mlp(lang):
+    """Lesson 12's picture of a small MLP: wider than a laptop's notebook, more so in Chinese."""
+    torch.manual_seed(0)
+    x = torch.linspace(-1, 1, 9).reshape(9, 1)
+    mlp = torch.nn.Sequential(torch.nn.Linear(1, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
+    loss = torch.nn.MSELoss()(mlp(x), x * x)
+    with viz.record() as rec:
+        loss.backward()
+    names = {"W1": mlp[0].weight, "b1": mlp[0].bias, "W2": mlp[2].weight, "b2": mlp[2].bias}
+    return viz.draw(loss, names=names, name="loss", recording=rec, lang=lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_picture_shrinks_only_while_its_text_stays_readable(lang):
+    html = wide_mlp(lang)._repr_mimebundle_()["text/html"]
+    svg = base64.b64decode(html.split("base64,")[1].split('"')[0]).decode("utf-8")
+    width = int(re.search(r'style="min-width:([0-9]+)px"', html).group(1))
+    view = float(re.search(r'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) ', svg).group(1))
+    natural = float(re.search(r' width="([0-9.]+)pt"', svg).group(1)) * 4 / 3
+    smallest = min(float(x) for x in re.findall(r'font-size="([0-9.]+)"', svg))
+    assert smallest * width / view >= page.READABLE_PX - 1e-9      # its smallest text at that width, in px
+    assert width <= natural + 1                                    # and never wider than it is
+    assert page.readable_width('<svg class="at-graph" width="300pt" height="40pt" viewBox="0.00 0.00 300.00 40.00">'
+                               '<text font-size="10.00">a</text></svg>') == 300   # at 10 pt, 75% is 10 px
+    assert page.readable_width("<svg></svg>") is None

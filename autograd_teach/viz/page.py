@@ -20,6 +20,8 @@ import base64
 import gzip
 import hashlib
 import json
+import math
+import re
 from html import escape
 from importlib import resources
 
@@ -79,9 +81,29 @@ def data_uri(svg):
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
+READABLE_PX = 10   # as replay.js's: the smallest text a diagram may shrink to
+
+
+def readable_width(svg):
+    """The width in px under which the picture's smallest text would be below
+    :data:`READABLE_PX` (never more than its natural width), or None.
+
+    A notebook shrinks a wide picture to its width (JupyterLab: ``max-width:
+    100%``); past this width it scrolls sideways instead, as the widget does."""
+    view = re.search(r'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) ', svg)
+    natural = re.search(r'<svg[^>]* width="([0-9.]+)pt"', svg)
+    sizes = [float(x) for x in re.findall(r'font-size="([0-9.]+)"', svg) if float(x) > 0]
+    if not (view and natural and sizes):
+        return None
+    return math.ceil(min(float(natural.group(1)) * 4 / 3, READABLE_PX * float(view.group(1)) / min(sizes)))
+
+
 def picture(svg, lang=None):
-    """The diagram as an ``<img>`` that survives a sanitizer (the words are the SVG's own)."""
-    return f'<img class="at-fallback" src="{data_uri(svg)}" alt="{escape(t("widget.diagram", lang))}">'
+    """The diagram as an ``<img>`` that survives a sanitizer (the words are the SVG's own
+    and so is its ``min-width``: JupyterLab keeps that style in an untrusted notebook)."""
+    width = readable_width(svg)
+    style = f' style="min-width:{width}px"' if width else ""
+    return f'<img class="at-fallback" src="{data_uri(svg)}" alt="{escape(t("widget.diagram", lang))}"{style}>'
 
 
 def script_json(data):

@@ -5,7 +5,8 @@
   lesson's language; no text dump, no widget saying its kernel is gone.
 * Lessons 2, 4 and 7 and a 30-step loop sharing one weight, run: every
   replay opens with its smallest text at least 10 px, the output (step 0)
-  in view, and the node that just ran in view after each step.
+  in view, its caption and legend without a sideways scrollbar, and the
+  node that just ran in view after each step.
 """
 from __future__ import annotations
 
@@ -63,6 +64,52 @@ def test_a_stored_untrusted_lesson_shows_every_diagram_as_a_picture(lab, page, c
             assert junk not in c["text"], f"{c['source']}: the output shows {junk!r}:\n{c['text'][:300]}"
 
 
+_IMG_TEXT_PX_JS = """(img) => {
+  const src = img.getAttribute('src');
+  const text = new TextDecoder().decode(Uint8Array.from(atob(src.split(',')[1]), c => c.charCodeAt(0)));
+  const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+  const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(t.getAttribute('font-size')));
+  const out = img.closest('.jp-OutputArea-output');
+  return {px: Math.min(...sizes) * img.getBoundingClientRect().width / svg.viewBox.baseVal.width,
+          wider: img.getBoundingClientRect().width > out.clientWidth + 1,
+          scrolls: out.scrollWidth > out.clientWidth && ['auto', 'scroll'].includes(getComputedStyle(out).overflowX)};
+}"""
+
+
+def _stored_picture_notebook(path, lang):
+    """A notebook holding one stored draw() output: lesson 12's small MLP, wider than the notebook."""
+    import autograd_teach as torch
+    from autograd_teach import viz
+    torch.manual_seed(0)
+    x = torch.linspace(-1, 1, 9).reshape(9, 1)
+    mlp = torch.nn.Sequential(torch.nn.Linear(1, 8), torch.nn.ReLU(), torch.nn.Linear(8, 1))
+    loss = torch.nn.MSELoss()(mlp(x), x * x)
+    with viz.record() as rec:
+        loss.backward()
+    names = {"W1": mlp[0].weight, "b1": mlp[0].bias, "W2": mlp[2].weight, "b2": mlp[2].bias}
+    bundle = viz.draw(loss, names=names, name="loss", recording=rec, lang=lang)._repr_mimebundle_()
+    output = {"output_type": "execute_result", "execution_count": 1, "metadata": {}, "data": bundle}
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [output],
+                     "source": "viz.draw(loss, names=names)"}],
+          "nbformat": 4, "nbformat_minor": 5,
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
+    path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_stored_wide_picture_keeps_its_text_readable(lab, page, console, lang):
+    # Shrunk to the notebook's width, lesson 12's Chinese MLP had 7.8 px text: it now
+    # shrinks no further than 10 px and the output scrolls sideways for the rest.
+    path = f"wide-picture-{lang}.ipynb"
+    _stored_picture_notebook(lab.root / path, lang)
+    open_notebook(page, lab, path, workspace=f"wide-picture-{lang}")
+    img = page.locator(".jp-OutputArea-output img").first
+    eventually(page, lambda: img.evaluate("(i) => i.complete && i.naturalWidth"), bool, "the picture to load")
+    seen = img.evaluate(_IMG_TEXT_PX_JS)
+    assert seen["px"] >= 10 - 1e-6, f"the stored picture's smallest text shows at {seen['px']:.1f} px"
+    assert seen["scrolls"] or not seen["wider"], f"the picture is wider than its output and cannot be scrolled: {seen}"
+
+
 LOOP = """\
 import autograd_teach as torch
 from autograd_teach import viz
@@ -110,6 +157,10 @@ def check_opening(page, widget, what):
     px = widget.evaluate(_TEXT_PX_JS)
     assert px >= 10 - 1e-6, f"{what}: the smallest text opens at {px:.1f} px"
     assert widget.evaluate(_IN_PANE_JS) == "", f"{what} at step 0: " + widget.evaluate(_IN_PANE_JS)
+    # The lessons' captions and legends are short: under a graph wider than the
+    # pane they still fit, with no scrollbar onto empty space.
+    sw, cw = widget.evaluate("(w) => { const c = w.querySelector('.at-caption'); return [c.scrollWidth, c.clientWidth]; }")
+    assert sw <= cw + 1, f"{what}: the caption and legend scroll sideways ({sw} px in {cw} px)"
     n = int(widget.locator("input.at-step").get_attribute("max"))
     width = widget.locator("input.at-step").bounding_box()["width"]
     assert width >= 200 and width / max(n, 1) >= 2, f"{what}: the slider is {width:.0f} px for {n} steps"

@@ -1,6 +1,7 @@
 """`make lab` (scripts/lab.py): JupyterLab opens index.ipynb, not the Launcher,
 and a learner's session (open a lesson, run it, save it) changes the working
-copy only: the repository's lessons stay byte for byte as stored."""
+copy only: the repository's lessons stay byte for byte as stored.  Reopened
+later, the saved lesson shows its replay, not a widget whose model is gone."""
 from __future__ import annotations
 
 import hashlib
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSON = "en/02_backward_and_gradients.ipynb"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def lessons_state():
@@ -86,3 +88,17 @@ def test_make_lab_opens_the_index_and_never_writes_the_lessons(make_lab, page):
         page.wait_for_timeout(200)
     assert copy.read_bytes() != stored, "the session did not save the working copy"
     assert lessons_state() == before, "a lab session changed the repository's lessons"
+
+    # The learner comes back to the saved lesson, kernel long gone: the replay shows
+    # where viz.show() ran (a saved widget view said "model not found" there).
+    saved = json.loads(copy.read_text(encoding="utf-8"))
+    shows = [c for c in saved["cells"] if c["cell_type"] == "code" and "viz.show(" in "".join(c["source"])]
+    assert shows and all(o.get("data", {}).get("text/html") for c in shows for o in c["outputs"])
+    assert not [o for c in shows for o in c["outputs"] if WIDGET_VIEW in o.get("data", {})], "a widget view was saved"
+    page.goto(f"{make_lab.url}/lab/workspaces/make-lab-again/tree/{LESSON}")
+    cell = page.locator(".jp-Notebook .jp-CodeCell").filter(has_text="viz.show(").first
+    cell.locator(".jp-OutputArea-output img.at-fallback, .jp-OutputArea-output .at-widget").first.wait_for(
+        state="visible", timeout=30_000)
+    page.wait_for_timeout(1000)
+    text = cell.locator(".jp-OutputArea").inner_text()
+    assert "Error displaying widget" not in text and "Loading widget" not in text, text

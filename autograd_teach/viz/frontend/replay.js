@@ -135,6 +135,20 @@ function buildControls(L, data) {
   return c;
 }
 
+// splitFooter makes the footer as wide as the graph (its words have no width
+// before layout); once laid out, it shrinks to its own content, so a graph wider
+// than the notebook does not give the legend a scrollbar onto empty space.
+function trimFooter(d) {
+  const footer = d.caption.querySelector("svg.at-footer");
+  if (!footer || footer.dataset.trimmed) return;
+  const b = footer.getBBox(), v = footer.viewBox.baseVal;
+  if (!(b.width > 0)) return;                       // not laid out yet
+  const width = Math.min(v.width, b.x + b.width + 4 - v.x);
+  footer.setAttribute("viewBox", `${v.x} ${v.y} ${width} ${v.height}`);
+  footer.style.width = width * PT + "px";
+  footer.dataset.trimmed = "1";
+}
+
 function buildDiagram(L, data) {
   const d = {};
   d.pane = make("div", "at-pane", { tabindex: "0", "aria-label": L["widget.diagram"],
@@ -335,6 +349,7 @@ function render({ model, el }) {
     const first = width === 0;
     width = d.pane.clientWidth;
     if (model.get("zoom") <= 0) applyScale();
+    if (first) trimFooter(d);
     if (first) keepInView(d.pane, true);          // opening: the output (or the step) in view
   });
   resized.observe(d.pane);
