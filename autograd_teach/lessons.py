@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 __all__ = ["Checker", "MESSAGES", "matches", "kind_of"]
 
 MESSAGES = {
@@ -236,6 +238,18 @@ def _placeholder(guess):
     return guess is ... or (isinstance(guess, (list, tuple)) and any(g is ... for g in guess))
 
 
-def _show(answer):
-    """The answer as the learner would type it: a tensor as its list of numbers."""
-    return repr(_values(answer))
+# A float32 number shown with the digits its dtype holds: 0.9689124, where tolist()
+# gives 0.9689124226570129 (the same float32; typed back, it checks ✓). float16's
+# short form is further from its value than matches() allows, so it shows in full.
+_SHORT = {"torch.float32": np.float32}
+
+
+def _show(answer, short=None):
+    """The answer as the learner would type it: a tensor as its list of numbers
+    (tensors inside a list too), float32's with the digits float32 holds."""
+    short = _SHORT.get(str(getattr(answer, "dtype", "")), short)
+    answer = _values(answer)
+    if isinstance(answer, (list, tuple)):
+        inner = ", ".join(_show(v, short) for v in answer)
+        return f"[{inner}]" if isinstance(answer, list) else f"({inner}{',' * (len(answer) == 1)})"
+    return str(short(answer)) if short is not None and type(answer) is float else repr(answer)

@@ -82,3 +82,27 @@ def test_language_is_checked():
     with pytest.raises(ValueError):
         Checker("fr")
     assert "✓" in MESSAGES["en"]["right"] and "✓" in MESSAGES["zh"]["right"]
+
+
+def test_the_answer_shows_the_digits_of_its_dtype_and_types_back_to_it(capsys):
+    """float32's tolist() gives 0.9689124226570129 for the float32 0.9689124: the
+    answer shows the short form, which typed back as a guess is the same float32
+    and checks ✓; float64 and float16 (whose short form matches() would refuse)
+    keep all their digits; tensors inside a list are lists."""
+    import numpy as np
+    from autograd_teach.lessons import _show
+    assert _show(torch.tensor([0.1, 1 / 3])) == "[0.1, 0.33333334]"
+    assert _show(torch.tensor([1 / 3], dtype=torch.float64)) == "[0.3333333333333333]"
+    assert _show(torch.tensor([[1 / 3, -2.0]], dtype=torch.float16)) == "[[0.333251953125, -2.0]]"
+    assert _show([torch.tensor(-4.0), torch.tensor(-2.0)]) == "[-4.0, -2.0]"
+    assert _show(torch.tensor(2.5)) == "2.5" and _show((1.25,)) == "(1.25,)" and _show(True) == "True"
+    assert _show(torch.tensor([1, 2])) == "[1, 2]" and _show([0.1, 1 / 3]) == "[0.1, 0.3333333333333333]"
+    rng = np.random.default_rng(0)
+    values = np.concatenate([rng.standard_normal(200) * 10.0 ** rng.integers(-6, 6, 200), [0.0, -0.0, 1e-3]])
+    answer = torch.tensor(values.astype(np.float32))
+    shown = _show(answer)
+    typed = np.array(eval(shown), np.float32)
+    assert typed.view(np.uint32).tolist() == answer.numpy().view(np.uint32).tolist()    # the same numbers, to the bit
+    assert len(shown) < len(repr(answer.tolist()))
+    Checker("en")(eval(shown), answer)
+    assert capsys.readouterr().out.startswith("✓")
