@@ -17,7 +17,8 @@ from autograd_teach import ops as O
 from autograd_teach.ops import fast_paths
 
 BINARY = {"add": O.AddBackward0, "sub": O.SubBackward0, "mul": O.MulBackward0, "div": O.DivBackward0}
-UNARY = {"exp": O.ExpBackward0, "tanh": O.TanhBackward0, "sigmoid": O.SigmoidBackward0, "relu": O.ReluBackward0}
+UNARY = {"exp": O.ExpBackward0, "tanh": O.TanhBackward0, "sigmoid": O.SigmoidBackward0, "relu": O.ReluBackward0,
+         "sum": O.SumBackward0}
 SPECIALS = [0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, 1e-45, -1e-45, 1.0, -2.5, 3e38, -3e38]
 
 

@@ -27,17 +27,19 @@ from ..core.ops.arithmetic import AddBackward0, DivBackward0, MulBackward0, SubB
 from ..core.ops.matmul import matmul as general_matmul
 from ..core.ops.pointwise import ExpBackward0, ReluBackward0, SigmoidBackward0, TanhBackward0
 from ..core.ops.products import MmBackward0
+from ..core.ops.reduction import SumBackward0
 from ..kernels.matmul_order import BLAS_ROWS, EINSUM_IS_SILENT, FLOAT32, c_einsum
 
 
 quiet_for = quiet_contexts.get   # (a name 3.11 can specialize; quiet_contexts.get cannot be)
 
 
-def fast_path(cls, kernel=None, method="apply"):
+def fast_path(cls, kernel=None, method="apply", reduction=False):
     """cls.apply(a) or cls.apply(a, b), its usual case written straight.
     kernel: the function that is all of cls.forward (mul's np.multiply, relu's
     kernels.relu), called without forward's own Python frame. method: the Tensor
-    method's name, which a Tensor method that is this function goes by in errors."""
+    method's name, which a Tensor method that is this function goes by in errors.
+    reduction: a unary op whose output has another shape than its input (sum)."""
     apply, forward, to_float, same_shape = cls.apply, cls.forward, cls.to_float, cls.elementwise
     plan = cls.save_plan
     if plan and (cls.n_inputs == 2) != all(i is not None for _, i, _ in plan):
@@ -66,7 +68,7 @@ def fast_path(cls, kernel=None, method="apply"):
         node.sequence_nr = next_sequence_nr()
         node.next_functions = ((fn, a._output_nr) if fn is not None else a._grad_edge(),)
         node.input_metadata = (meta := (x.shape, dtype),)
-        if meta[0] and same:      # (not 0-d: numpy makes 0-d results scalars)
+        if meta[0] and same and not reduction:      # (not 0-d: numpy makes 0-d results scalars)
             node.exact_for = meta     # the output's shape and dtype, which an elementwise backward keeps
         # what a unary op saves, if anything, is its result: a new tensor, at version 0
         node.saved_values = {result: (data, out._version_box, 0, None, cls, 0)} if plan else {}
@@ -127,6 +129,7 @@ mul, div = fast_path(MulBackward0, np.multiply, "mul"), fast_path(DivBackward0, 
 exp, tanh = fast_path(ExpBackward0, kernels.exp, "exp"), fast_path(TanhBackward0, kernels.tanh, "tanh")
 sigmoid = fast_path(SigmoidBackward0, kernels.sigmoid, "sigmoid")
 relu = fast_path(ReluBackward0, kernels.relu, "relu")
+sum = fast_path(SumBackward0, None, "sum", reduction=True)     # x.sum(): the loss of every tutorial
 
 
 # Matrix products: MmBackward0's usual case, two matrices whose sizes fit; every other
