@@ -92,7 +92,9 @@ def _root_gradient(i, t, g):
     if g is None:
         if t.numel() != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        return np.ones(t._data.shape, dtype=t._data.dtype)
+        one = np.empty(t._data.shape, t._data.dtype)    # np.ones, without its Python frame (backward() of a loss)
+        one.fill(1)
+        return one
     if g._data.shape != t._data.shape:
         raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {Size(g._data.shape)} and "
                            f"output[{i}] has a shape of {t.shape}.")
