@@ -70,20 +70,6 @@ def _rpow(a, b):           # 2 ** x
 _rtruediv_operator = _operator(_rtruediv, "__rtruediv__")
 
 
-def _comparison(ufunc, name):
-    """Tensor.<name>, x < y: as _operator, with the usual cases of _compare
-    (core/tensor_methods.py) written here, a frame or two fewer."""
-    def operator(self, other):
-        if isinstance(other, TensorMethods):
-            check_broadcast(self.shape, other.shape)
-            return self._wrap(np.asarray(ufunc(self._data, other._data)))
-        if type(other) in _PLAIN:
-            return self._wrap(np.asarray(ufunc(self._data, other)))
-        return self._compare(ufunc, other) if isinstance(other, (np.number, np.bool_)) else NotImplemented
-    operator.__name__ = operator.__qualname__ = name
-    return operator
-
-
 class OpMethods:
     __slots__ = ()
 
@@ -92,11 +78,12 @@ class OpMethods:
     __sub__, __truediv__ = _operator(_sub, "__sub__"), _operator(fast_paths.div, "__truediv__")
     __pow__ = _operator(_pow, "__pow__")
     __rsub__, __rpow__ = _operator(_rsub, "__rsub__"), _operator(_rpow, "__rpow__")
-    __ne__, __lt__ = _comparison(np.not_equal, "__ne__"), _comparison(np.less, "__lt__")
-    __le__, __gt__ = _comparison(np.less_equal, "__le__"), _comparison(np.greater, "__gt__")
-    __ge__ = _comparison(np.greater_equal, "__ge__")
-    __and__ = __rand__ = _comparison(np.bitwise_and, "__and__")     # masks: (x == 0) & (y >= 0)
-    __or__ = __ror__ = _comparison(np.bitwise_or, "__or__")
+    __ne__, __lt__ = _operator(TensorMethods.ne, "__ne__"), _operator(TensorMethods.lt, "__lt__")
+    __le__, __gt__ = _operator(TensorMethods.le, "__le__"), _operator(TensorMethods.gt, "__gt__")
+    __ge__ = _operator(TensorMethods.ge, "__ge__")
+    # masks: (x == 0) & (y >= 0)
+    __and__ = __rand__ = _operator(lambda self, other: self._compare(np.bitwise_and, other), "__and__")
+    __or__ = __ror__ = _operator(lambda self, other: self._compare(np.bitwise_or, other), "__or__")
 
     def __rtruediv__(self, other):      # PyTorch's is x.reciprocal() * other: for an array, numpy's product
         return self.reciprocal() * other if isinstance(other, np.ndarray) else _rtruediv_operator(self, other)
