@@ -29,12 +29,13 @@ import numpy as np
 
 from . import grad_mode
 from .. import ops as O
-from ..compat import overlap
+from ..compat import overlap, signatures
 from .node import SavedTensor, dual, op_name
 
 # np.may_share_memory without numpy's Python-level __array_function__ dispatch,
 # which costs more than the check (every view op runs it)
 may_share_memory = getattr(np.may_share_memory, "_implementation", np.may_share_memory)
+_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}   # an in-place result's kind may not rank above self's (canCast)
 
 INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
                      "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
@@ -209,7 +210,7 @@ class InplaceOrView:
                 s.data, s.box, s.version = self._data, self._version_box, self._version_box[0]
 
     def _check_inplace_result(self, result):
-        if result.dtype is not self.dtype and not np.can_cast(result._data.dtype, self._data.dtype, "same_kind"):
+        if result.dtype is not self.dtype and _RANK[result._data.dtype.kind] > _RANK[self._data.dtype.kind]:
             raise RuntimeError(f"result type {result.dtype.legacy_name} can't be cast to the desired output "
                                f"type {self.dtype.legacy_name}")
         if result.shape != self.shape:
@@ -260,19 +261,19 @@ class InplaceOrView:
 
     # -- the in-place ops ------------------------------------------------------
     def add_(self, other, alpha=1):
-        return self._inplace(type(self).add, other, alpha)
+        return self._inplace(type(self).add, signatures.checked(other, "add_", InplaceOrView), alpha)
 
     def sub_(self, other, alpha=1):
-        return self._inplace(type(self).sub, other, alpha)
+        return self._inplace(type(self).sub, signatures.checked(other, "sub_", InplaceOrView), alpha)
 
     def mul_(self, other):
-        return self._inplace(type(self).mul, other)
+        return self._inplace(type(self).mul, signatures.checked(other, "mul_", InplaceOrView))
 
     def div_(self, other, **rounding_mode):
-        return self._inplace(lambda t, o: t.div(o, **rounding_mode), other)
+        return self._inplace(lambda t, o: t.div(o, **rounding_mode), signatures.checked(other, "div_", InplaceOrView))
 
     def pow_(self, exponent):
-        return self._inplace(type(self).pow, exponent)
+        return self._inplace(type(self).pow, signatures.checked(exponent, "pow_", InplaceOrView))
 
     def clamp_(self, min=None, max=None):
         return self._inplace(type(self).clamp, min, max)
@@ -339,11 +340,6 @@ class InplaceOrView:
 
     def remainder_(self, other):
         return self._inplace(type(self).remainder, other)
-
-    __iadd__ = add_
-    __isub__ = sub_
-    __imul__ = mul_
-    __itruediv__ = div_
 
 
 
