@@ -151,5 +151,6 @@ det, inverse = linalg.det, linalg.inv  # noqa: E305
 from .ops.linalg_decompositions import legacy_slogdet as slogdet, legacy_svd as svd, logdet, pinverse  # noqa: E402,F401
 from .ops.erfinv import erfinv  # noqa: E402,F401
 from .ops.gamma_functions import digamma, lgamma, polygamma  # noqa: E402,F401
-nan_to_num, nan_to_num_ = _function_form("nan_to_num"), _function_form("nan_to_num_")  # noqa: E305
+nan_to_num_ = _function_form("nan_to_num_")  # noqa: E305
+from .compat.more_functions import nan_to_num  # noqa: E402,F401
 from .compat.shape_functions import broadcast_tensors  # noqa: E402,F401

@@ -40,8 +40,6 @@ _RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}   # an in-place result's kind m
 INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
                      "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
                      "for more details.")
-EXPAND_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
-                  "location. Please clone() the tensor before performing the operation.")
 NO_GRAD_VIEW_INPLACE = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
     "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
@@ -178,8 +176,7 @@ class InplaceOrView:
         if self.is_inference() and not grad_mode.is_inference_mode_enabled():
             raise RuntimeError(INFERENCE_INPLACE)
         self._check_inplace(view)
-        if self._data.size and any(st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape)):  # expand
-            raise RuntimeError(EXPAND_OVERLAP)
+        overlap.check_no_internal_overlap(self._data)     # an expanded tensor
         if not (view or read_first):     # (x[index] = v checks the region it writes: indexing.setitem)
             for a in args:
                 if hasattr(a, "_data") and may_share_memory(self._data, a._data):
