@@ -73,6 +73,20 @@ def test_the_numpy_style_names_and_comparisons_speak_in_their_own_names():
             getattr(x, name)(ARRAY)
 
 
+@pytest.mark.parametrize("name", ["floor_divide_", "remainder_", "fmod_", "clamp_min_", "clamp_max_"])
+def test_the_in_place_forms_speak_in_their_own_names(name):
+    x = torch.tensor([1.0, 2.0])
+    with pytest.raises(TypeError, match=rf"^{name}\(\) received an invalid combination of arguments"):
+        getattr(x, name)(ARRAY)
+    for name, text in (("atan2_", "atan2_(): argument 'other' (position 1) must be Tensor, not int"),
+                       ("copy_", "copy_(): argument 'other' (position 1) must be Tensor, not numpy.ndarray")):
+        with pytest.raises(TypeError) as e:
+            getattr(x, name)(2 if name == "atan2_" else ARRAY)
+        assert str(e.value) == text
+    assert x.tolist() == [1.0, 2.0] and x._version == 0
+    assert x.copy_(3).tolist() == [3.0, 3.0]      # a number is copied (broadcast) as PyTorch's copy_ does
+
+
 def test_numbers_numpy_scalars_and_tensors_still_pass():
     w = torch.tensor([1.5, -2.0], requires_grad=True)
     y = w.add(np.float64(1)).mul(np.int64(2)).true_divide(torch.tensor(4.0)).pow(np.float32(2)).subtract(1)

@@ -30,6 +30,7 @@ METHODS = {
 METHODS.update(dict.fromkeys(("floor_divide", "remainder", "fmod", "eq", "ne", "lt", "le", "gt", "ge"),
                              _TENSOR_OR_NUMBER))
 METHODS.update({name + "_": overloads for name, overloads in METHODS.items()})   # add_, pow_, ...
+METHODS["copy_"] = ("(Tensor other, bool non_blocking = False)",)
 _OUT = "Tensor out = None)"
 FUNCTIONS = {
     "add": (f"(Tensor input, Tensor other, *, Number alpha = 1, {_OUT}",),

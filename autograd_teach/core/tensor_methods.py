@@ -296,7 +296,7 @@ class TensorMethods:
         setitem(self, index, _operand(value, self))
 
     def copy_(self, src):
-        return self._inplace(O.CopyBackwards.apply, _operand(src, self))
+        return self._inplace(O.CopyBackwards.apply, _operand(src, self, "copy_"))
 
     # -- comparisons (no gradient) ------------------------------------------------
     def _compare(self, op, other, fn=None):

@@ -336,7 +336,7 @@ class InplaceOrView:
         return self.clamp_(min, max)
 
     def remainder_(self, other):
-        return self._inplace(type(self).remainder, other)
+        return self._inplace(type(self).remainder, signatures.checked(other, "remainder_", InplaceOrView))
 
 
 

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .. import ops as O
-from ..compat import dtypes, messages, shape_functions
+from ..compat import dtypes, messages, shape_functions, signatures
 from ..compat.device import check as check_device
 from ..compat.numpy_names import numpy_names
 from ..core.node import check_broadcast
@@ -723,6 +723,10 @@ add_declared_methods(OpMethods, O.op_modules())
 def _inplace_form(name):
     def method(self, *args, **kwargs):
         function = getattr(type(self), name)
+        if args and name + "_" in signatures.METHODS:   # x.fmod_(array): refused in the in-place form's name
+            args = (signatures.checked(args[0], name + "_", TensorMethods),) + args[1:]
+        elif args and name in ("atan2", "arctan2"):
+            args = (_tensor_arg(args[0], name + "_"),) + args[1:]
         return self._inplace(lambda t, *a: function(t, *a, **kwargs) if kwargs else function(t, *a), *args)
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = f"self.{name}(...), written into self"

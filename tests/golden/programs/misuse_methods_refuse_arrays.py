@@ -22,7 +22,8 @@ values = {"f64": np.array([1.0, 2.0]), "0-d": np.array(2.0), "i64": np.array([1,
 METHODS = ("add", "sub", "mul", "div", "true_divide", "pow", "subtract", "multiply", "divide", "floor_divide",
            "remainder", "fmod", "eq", "ne", "lt", "le", "gt", "ge", "clamp_min", "clamp_max", "atan2", "maximum",
            "minimum")
-INPLACE = ("add_", "sub_", "mul_", "div_", "true_divide_", "pow_", "subtract_", "multiply_", "divide_")
+INPLACE = ("add_", "sub_", "mul_", "div_", "true_divide_", "pow_", "subtract_", "multiply_", "divide_",
+           "floor_divide_", "remainder_", "fmod_", "clamp_min_", "clamp_max_", "atan2_", "arctan2_", "copy_")
 for m in METHODS + INPLACE:
     for vn, v in values.items():
         attempt(f"x.{m}({vn})", lambda: getattr(x, m)(v))
