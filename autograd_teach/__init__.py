@@ -67,7 +67,6 @@ for _name in ("neg", "negative", "reciprocal", "exp", "log", "sqrt",
 del _name
 
 
-
 def _arithmetic_form(name, method):
     """torch.add(x, y) is x.add(y); anything but a tensor x and a tensor or a
     number y is PyTorch's TypeError, which names them by their place in the call."""
@@ -82,7 +81,7 @@ def _arithmetic_form(name, method):
     return fn
 
 
-add, sub, mul, div, true_divide, subtract, multiply, divide = (  # noqa: A001
+add, sub, mul, div, true_divide, subtract, multiply, divide = (
     _arithmetic_form(name, method) for name, method in (
         ("add", "add"), ("sub", "sub"), ("mul", "mul"), ("div", "div"), ("true_divide", "div"),
         ("subtract", "sub"), ("multiply", "mul"), ("divide", "div")))
