@@ -79,7 +79,10 @@ LANGS = ("en", "zh")
 CELL_TIMEOUT = 300  # seconds per cell; no lesson cell comes near it
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
-LANGUAGE_INFO = {  # what ipykernel reports, without the Python version (which varies)
+# What ipykernel reports, without the Python version: it differs between machines,
+# and JupyterLab marks a notebook modified unless it is exactly the kernel's, so
+# `make lab`'s working copy adds the version of the kernel it starts (scripts/lab.py).
+LANGUAGE_INFO = {
     "codemirror_mode": {"name": "ipython", "version": 3},
     "file_extension": ".py",
     "mimetype": "text/x-python",
