@@ -176,3 +176,11 @@ def test_a_list_of_tensors_is_not_called_a_tensor(capsys):
 def test_a_wrong_guess_is_described_as_what_it_is(capsys, guess, answer, said):
     out = _say(capsys, Checker("en"), guess, answer)
     assert "✗" in out and said in out, out
+
+
+def test_both_languages_have_every_message_with_the_same_fields():
+    import re
+    assert set(MESSAGES["en"]) == set(MESSAGES["zh"])
+    for key, english in MESSAGES["en"].items():
+        fields = set(re.findall(r"{(\w+)}", english)) - {"s"}     # {s}: English plurals only
+        assert fields == set(re.findall(r"{(\w+)}", MESSAGES["zh"][key])), key
