@@ -29,13 +29,12 @@ import numpy as np
 
 from . import grad_mode
 from .. import ops as O
-from ..compat import overlap, signatures
+from ..compat import dtypes, overlap, signatures
 from .node import SavedTensor, dual, op_name
 
 # np.may_share_memory without numpy's Python-level __array_function__ dispatch,
 # which costs more than the check (every view op runs it)
 may_share_memory = getattr(np.may_share_memory, "_implementation", np.may_share_memory)
-_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}   # an in-place result's kind may not rank above self's (canCast)
 
 INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
                      "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
@@ -176,7 +175,8 @@ class InplaceOrView:
         if self.is_inference() and not grad_mode.is_inference_mode_enabled():
             raise RuntimeError(INFERENCE_INPLACE)
         self._check_inplace(view)
-        overlap.check_no_internal_overlap(self._data)     # an expanded tensor
+        if self._data.size and any(st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape)):  # expand
+            raise RuntimeError(overlap.EXPAND_OVERLAP)
         if not (view or read_first):     # (x[index] = v checks the region it writes: indexing.setitem)
             for a in args:
                 if hasattr(a, "_data") and may_share_memory(self._data, a._data):
@@ -207,7 +207,7 @@ class InplaceOrView:
                 s.data, s.box, s.version = self._data, self._version_box, self._version_box[0]
 
     def _check_inplace_result(self, result):
-        if result.dtype is not self.dtype and _RANK[result._data.dtype.kind] > _RANK[self._data.dtype.kind]:
+        if result.dtype is not self.dtype and not dtypes.can_cast(result.dtype, self.dtype):
             raise RuntimeError(f"result type {result.dtype.legacy_name} can't be cast to the desired output "
                                f"type {self.dtype.legacy_name}")
         if result.shape != self.shape:
@@ -258,16 +258,20 @@ class InplaceOrView:
 
     # -- the in-place ops ------------------------------------------------------
     def add_(self, other, alpha=1):
-        return self._inplace(type(self).add, signatures.checked(other, "add_", InplaceOrView), alpha)
+        other = other if isinstance(other, (InplaceOrView, int, float)) else signatures.checked(other, "add_", InplaceOrView)
+        return self._inplace(type(self).add, other, alpha)
 
     def sub_(self, other, alpha=1):
-        return self._inplace(type(self).sub, signatures.checked(other, "sub_", InplaceOrView), alpha)
+        other = other if isinstance(other, (InplaceOrView, int, float)) else signatures.checked(other, "sub_", InplaceOrView)
+        return self._inplace(type(self).sub, other, alpha)
 
     def mul_(self, other):
-        return self._inplace(type(self).mul, signatures.checked(other, "mul_", InplaceOrView))
+        other = other if isinstance(other, (InplaceOrView, int, float)) else signatures.checked(other, "mul_", InplaceOrView)
+        return self._inplace(type(self).mul, other)
 
     def div_(self, other, **rounding_mode):
-        return self._inplace(lambda t, o: t.div(o, **rounding_mode), signatures.checked(other, "div_", InplaceOrView))
+        other = other if isinstance(other, (InplaceOrView, int, float)) else signatures.checked(other, "div_", InplaceOrView)
+        return self._inplace(lambda t, o: t.div(o, **rounding_mode), other)
 
     def pow_(self, exponent):
         return self._inplace(type(self).pow, signatures.checked(exponent, "pow_", InplaceOrView))

@@ -17,7 +17,6 @@ from ..core.node import check_broadcast
 from . import fast_paths
 from .fast_paths import matmul_operator
 from ..core.tensor_methods import ReturnTypes, TensorMethods, _check_bool_sub, _operand, _shape_arg, _tensor_arg
-from ..core.views import InplaceOrView
 
 # -- the operators: x + y, x < y, x & y, ... ------------------------------------------
 # A tensor or a Python number goes straight to the op. Anything else, PyTorch's
@@ -45,6 +44,23 @@ def _operator(fn, name):
         return fn(self, _operand(other, self))
     operator.__name__ = operator.__qualname__ = name
     return operator
+
+
+def _inplace_operator(fn, name):
+    """x += y: self.add_(y) (self._inplace(fn, y), a frame the fewer) for a
+    tensor or a number, else NotImplemented, as _operator."""
+    def operator(self, other):
+        if isinstance(other, TensorMethods) or type(other) in _PLAIN:    # the usual case, first
+            return self._inplace(fn, other)
+        if not isinstance(other, (np.number, np.bool_)):
+            return NotImplemented
+        return self._inplace(fn, _operand(other, self))
+    operator.__name__ = operator.__qualname__ = name
+    return operator
+
+
+def _remainder(a, b):
+    return O.RemainderBackward1.apply(a, b) if isinstance(b, TensorMethods) else O.RemainderBackward0.apply(a, b)
 
 
 def _sub(a, b):
@@ -139,9 +155,10 @@ class OpMethods:
     __lshift__, __rshift__ = _operator(_lshift, "__lshift__"), _operator(_rshift, "__rshift__")
     __rlshift__ = _operator(lambda self, other: _lshift(_scalar_like(other, self), self), "__rlshift__")
     __rrshift__ = _operator(lambda self, other: _rshift(_scalar_like(other, self), self), "__rrshift__")
-    __iadd__, __isub__ = _operator(InplaceOrView.add_, "__iadd__"), _operator(InplaceOrView.sub_, "__isub__")
-    __imul__, __itruediv__ = _operator(InplaceOrView.mul_, "__imul__"), _operator(InplaceOrView.div_, "__itruediv__")
-    __ipow__, __imod__ = _operator(InplaceOrView.pow_, "__ipow__"), _operator(InplaceOrView.remainder_, "__imod__")
+    __iadd__, __isub__ = _inplace_operator(fast_paths.add, "__iadd__"), _inplace_operator(_sub, "__isub__")
+    __imul__ = _inplace_operator(fast_paths.mul, "__imul__")
+    __itruediv__ = _inplace_operator(fast_paths.div, "__itruediv__")
+    __ipow__, __imod__ = _inplace_operator(_pow, "__ipow__"), _inplace_operator(_remainder, "__imod__")
     __iand__ = _operator(_bitwise_inplace(__and__), "__iand__")
     __ior__, __ixor__ = _operator(_bitwise_inplace(__or__), "__ior__"), _operator(_bitwise_inplace(__xor__), "__ixor__")
     __ilshift__ = _operator(_bitwise_inplace(__lshift__), "__ilshift__")
