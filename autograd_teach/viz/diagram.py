@@ -7,7 +7,7 @@ import sys
 from . import arrange, dot, layout, pdf, svg, torch_record
 from . import graph as G
 from .lang import resolve, t
-from .recording import Recorder, find_recording, was_dropped
+from .recording import Recorder, Recording, find_recording, was_dropped
 from .summary import text_summary
 
 
@@ -52,7 +52,7 @@ class Diagram:
         if fmt == "svg":
             data = self.svg().encode("utf-8")
         elif fmt == "png":
-            data = layout.run(self.source, "png", self.engine)
+            data = self._png()
         elif fmt == "pdf":
             data = (layout.run(self.source, "pdf", "system") if self.engine == "system"
                     else pdf.from_layout_json(layout.run(self.source, "json", self.engine)))
@@ -64,6 +64,15 @@ class Diagram:
             f.write(data)
         return path
 
+    def _png(self):
+        missing = layout.undrawable_in_png(self.source) if self.engine == "pure" else None
+        if missing is not None:
+            raise layout.RenderError(
+                f"the bundled layout engine's PNG cannot draw {missing!r} (U+{ord(missing):04X}): its font has "
+                "no Chinese, Japanese, Korean or emoji, which it would draw as empty boxes: "
+                "save as .svg or .pdf instead (both show this text), or pass engine='system' "
+                "to draw the PNG with your Graphviz and its fonts")
+        return layout.run(self.source, "png", self.engine)
 
     def replay_html(self):
         """The standalone replay page: the diagram, its steps, Play, the inspector (page.py)."""
@@ -114,6 +123,29 @@ def _as_list(outputs):
     return list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
 
 
+def _is_tensor(value):
+    # duck-typed, so that real PyTorch's tensors are tensors too
+    return hasattr(value, "grad_fn") and hasattr(value, "requires_grad")
+
+
+def check_arguments(outputs, names, recording):
+    """Raise what PyTorch would for a wrong argument, before anything is drawn."""
+    if isinstance(outputs, (list, tuple)):
+        if not outputs:
+            raise ValueError("draw(): argument 'outputs' is an empty list: pass the tensor(s) to draw")
+        for i, item in enumerate(outputs):
+            if not _is_tensor(item):
+                raise TypeError(f"draw(): argument 'outputs' (item {i}) must be a Tensor, not {type(item).__name__}")
+    elif not _is_tensor(outputs):
+        raise TypeError("draw(): argument 'outputs' must be a Tensor or a list of Tensors, "
+                        f"not {type(outputs).__name__}")
+    if names is not None and not isinstance(names, dict):
+        raise TypeError(f"draw(): argument 'names' must be a dict {{label: tensor}}, not {type(names).__name__}")
+    if recording is not None and not isinstance(recording, (Recorder, Recording)):
+        raise TypeError("draw(): argument 'recording' must be what `with viz.record() as rec:` gave "
+                        f"(or one of its rec.recordings), not {type(recording).__name__}")
+
+
 def draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
          show_saved=False, show_constants=False, max_nodes=G.DEFAULT_MAX_NODES,
          depth=None, recording=None, legend=True, engine="pure", lang=None):
@@ -128,6 +160,7 @@ def draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
     (``viz.autorecord(True)`` switches background recording on).
     ``lang`` is "en" or "zh"; None means the default (``viz.set_lang``).
     """
+    check_arguments(outputs, names, recording)
     if names is None:   # label tensors by the caller's variable names (names={} for none)
         names = G.caller_names(sys._getframe(1))
     graph = arrange.build_for_drawing(outputs, names=names, name=name, show_constants=show_constants,

@@ -34,6 +34,7 @@ VALUE_COLOR = "#1f3a60"   # tensor value text
 FREED_COLOR = "#5c5c5c"   # "saved tensors freed": true only once the node has run
 SLOT_COLOR = "#6b6b6b"    # the [0] / [1] input-slot numbers on edges
 MONO = "Courier"          # values line up in a fixed-width font
+MAX_NAME = 48             # longer names are shortened in their box: a 300-character name made a 4,000 px diagram
 
 # fill, border, extra style per kind: outputs green, parameters blue, saved
 # tensors orange, like torchviz; constants and hidden parts are faded.
@@ -99,9 +100,20 @@ def _role(role):
     return f' id="@{role}@" title="{role}"' if role else ""
 
 
+def fit(name):
+    """A name of at most :data:`MAX_NAME` characters: its start and its end, which
+    tell parameters apart (``....weight``), around an ellipsis.  The whole name
+    stays in the node's hover title and the widget's inspector."""
+    name = str(name)
+    if len(name) <= MAX_NAME:
+        return name
+    tail = MAX_NAME // 3
+    return name[:MAX_NAME - tail - 1] + "\u2026" + name[-tail:]
+
+
 def _head(name, info=""):
-    """The node's name in bold, with its shape and dtype on the same line."""
-    return "<tr><td>" + f"<b>{escape(name)}</b>" + (f" {escape(info)}" if info else "") + "</td></tr>"
+    """The node's name in bold (shortened to fit), with its shape and dtype on the same line."""
+    return "<tr><td>" + f"<b>{escape(fit(name))}</b>" + (f" {escape(info)}" if info else "") + "</td></tr>"
 
 
 def _table(rows, owner):
@@ -202,7 +214,7 @@ def _hidden_body(graph, n, state, show_values, grads, lang):
 
 def _ref_body(graph, n, state, show_values, grads, lang):
     leaf = next((e.dst for e in graph.out_edges(n.ref) if e.kind == "variable"), None)
-    return _head(n.name, graph.node(leaf).name if leaf is not None else "") + _lines(t("label.ref", lang, id=n.ref))
+    return _head(n.name, fit(graph.node(leaf).name) if leaf is not None else "") + _lines(t("label.ref", lang, id=n.ref))
 
 
 def _function_body(graph, n, state, show_values, grads, lang):   # FUNCTION, ACCUMULATE

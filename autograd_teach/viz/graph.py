@@ -308,7 +308,7 @@ class _Builder:
             why.append(f"depth={self.depth}")
         if self.max_nodes is not None:
             why.append(f"max_nodes={self.max_nodes}")
-        placeholder = self.add_node(HIDDEN, f"{hidden} more nodes", count=hidden)
+        placeholder = self.add_node(HIDDEN, f"{hidden} more node{'s' * (hidden != 1)}", count=hidden)
         for parent, slot, multi in self.cut:
             self.add_edge(parent, placeholder, slot=slot, kind="hidden", multi=multi)
         self.g.hidden.append(("caption.hidden", {"n": hidden, "why": " / ".join(why)}))

@@ -10,8 +10,21 @@ from . import values
 from .lang import t
 
 
+ORDER_SHOWN = 12   # the engine order names this many steps at most: the first and the last few
+
+
 def _one_line(text):
-    return " ".join(str(text).split())
+    # a matrix's rows on one line, each as print() pads it
+    return " ".join(line.strip() for line in str(text).splitlines())
+
+
+def engine_order(steps):
+    """``A -> B -> ... -> Z``: the first steps, how many more, the last ones."""
+    names = [s.name for s in steps]
+    if len(names) > ORDER_SHOWN:
+        head, tail = ORDER_SHOWN * 2 // 3, ORDER_SHOWN // 3
+        names = names[:head] + [f"... ({len(names) - head - tail} more)"] + names[-tail:]
+    return " -> ".join(names)
 
 
 def node_line(n):
@@ -50,7 +63,7 @@ def text_summary(graph, steps=None, upto=None, why=None):
             grad = f"   grad {_one_line(values.short(grads[e.id]))}" if e.id in grads else ""
             lines.append(f"    {slot}-> {e.dst} {names[e.dst]}{grad}")
     if steps is not None:
-        order = " -> ".join(s.name for s in steps[:upto])
+        order = engine_order(steps[:upto])
         lines.append(f"engine order: {order}" if order else "engine order: (no step yet)")
     lines.extend(t(key, "en", **fill).rstrip(".") for key, fill in graph.hidden)
     return "\n".join(lines)
