@@ -19,6 +19,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from . import torch_record
+
 # Node kinds.  Each has its own style in dot.py and its own entry in the legend.
 OUTPUT = "output"          # a tensor passed to draw()
 FUNCTION = "function"      # a backward Function: MulBackward0, ...
@@ -314,14 +316,23 @@ class _Builder:
         self.g.hidden.append(("caption.hidden", {"n": hidden, "why": " / ".join(why)}))
 
 
+def saved_info(fn):
+    """``(what fn saved, freed)``: autograd_teach's ``saved_tensors_info()``, or a
+    PyTorch node's ``_saved_*`` attributes; None for a node that tells nothing."""
+    if hasattr(fn, "saved_tensors_info"):
+        freed = getattr(fn, "saved_freed", False)
+        return ([] if freed else fn.saved_tensors_info()), freed
+    if torch_record.is_torch_node(fn):
+        info = torch_record.saved_tensors_info(fn)
+        return (info or []), info is None
+    return None, False
+
+
 def _add_saved(node, fn, add_node, add_edge):
-    info = getattr(fn, "saved_tensors_info", None)
-    if info is None:
-        return
-    if getattr(fn, "saved_freed", False):
+    info, freed = saved_info(fn)
+    if freed:
         node.notes.append(("label.freed", {}))
-        return
-    for s in info():
+    for s in info or ():
         if hasattr(s.value, "grad_fn") or hasattr(s.value, "numpy"):
             saved = add_node(SAVED, s.name, tensor=s.value,
                              saved_version=s.saved_version, current_version=s.current_version)

@@ -55,6 +55,7 @@ import functools
 import sys
 import threading
 from collections import deque
+from typing import NamedTuple
 
 from ..core import engine
 
@@ -284,6 +285,32 @@ class _Run:
 def is_torch_tensor(value):
     """True for a real PyTorch tensor (never imports torch)."""
     return torch_imported() and isinstance(value, sys.modules["torch"].Tensor)
+
+
+class SavedInfo(NamedTuple):
+    """One value a PyTorch node saved: as autograd_teach's ``saved_tensors_info`` lists them."""
+    name: str
+    value: object
+    saved_version: int | None = None     # PyTorch does not say which version it saved
+    current_version: int | None = None
+
+
+def saved_tensors_info(fn):
+    """What a PyTorch node saved for backward, read as torchviz reads it (its
+    ``_saved_*`` attributes, a tuple of tensors one by one); None once backward
+    freed them (reading one then raises)."""
+    torch = sys.modules["torch"]
+    out = []
+    for attr in sorted(a for a in dir(fn) if a.startswith("_saved_")):
+        try:
+            value = getattr(fn, attr)
+        except RuntimeError:
+            return None
+        if isinstance(value, (tuple, list)) and any(isinstance(v, torch.Tensor) for v in value):
+            out.extend(SavedInfo(f"{attr}[{i}]", v) for i, v in enumerate(value))
+        else:
+            out.append(SavedInfo(attr, value))
+    return out
 
 
 def saved_freed(fn):

@@ -1,0 +1,39 @@
+"""show_saved=True on a real PyTorch graph: the tensors each node saved, as
+torchviz's make_dot(show_saved=True) reads them (the node's ``_saved_*``
+attributes), and "freed" once backward freed them.  Before, nothing was drawn."""
+import re
+
+from viz_torch_helpers import import_torch
+
+torch = import_torch()
+from autograd_teach import viz  # noqa: E402
+from autograd_teach.viz import graph as G  # noqa: E402
+from autograd_teach.viz import inspector  # noqa: E402
+
+
+def test_a_pytorch_nodes_saved_tensors_are_drawn_as_autograd_teachs_are():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0, 4.0], requires_grad=True)
+    y = (x * w).exp().sum()
+    d = viz.draw(y, names={"x": x, "w": w}, show_saved=True)
+    saved = {(n.name, tuple(n.tensor.tolist())) for n in d.graph.nodes if n.kind == G.SAVED}
+    assert saved == {("_saved_self", (1.0, 2.0)), ("_saved_other", (3.0, 4.0)),
+                     ("_saved_result", tuple(torch.exp(x * w).tolist()))}
+    svg = d.svg()
+    assert svg.count('class="node at-saved"') == 3 and "_saved_other" in svg
+    steps = re.findall(r'class="node at-saved"', viz.draw(y, show_saved=False).svg())
+    assert steps == []                                       # only when asked
+
+
+def test_a_pytorch_nodes_saved_numbers_are_notes_and_freed_ones_say_so():
+    x = torch.ones(2, 3, requires_grad=True)
+    y = x.pow(3).sum(dim=1).sum()
+    d = viz.draw(y, show_saved=True)
+    pow_node = next(n for n in d.graph.nodes if n.name == "PowBackward0")
+    assert "_saved_exponent = 3" in pow_node.notes
+    rows = dict(inspector.rows(d.graph, d.steps or [], 0, pow_node.id))
+    assert any("_saved_self" in h for h in rows)             # the inspector lists them too
+    y.backward()
+    d = viz.draw(y, show_saved=True)
+    assert not any(n.kind == G.SAVED for n in d.graph.nodes)
+    assert "saved tensors freed by backward" in d.svg()
