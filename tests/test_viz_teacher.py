@@ -142,3 +142,15 @@ def test_text_repr_keeps_values_as_print_shows_them():
     assert str(x.detach()) in text                   # tensor([ 0.,  2., 10.]): padding kept
     m = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     assert "tensor([[1., 2.], [3., 4.]])" in repr(viz.draw(m * 1, names={"m": m}))
+
+
+def test_a_one_step_run_is_one_step():
+    # a backward that stopped after its first node: "backward ran 1 steps" before
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).exp().sum()
+    y.backward()
+    with viz.record() as rec, pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        y.backward()
+    d = viz.draw(y, recording=rec)
+    assert "backward ran 1 step;" in repr(d) or repr(d).splitlines()[0].endswith("backward ran 1 step")
+    assert "Gradients from one backward pass: 1 step." in texts(d.svg())

@@ -37,3 +37,15 @@ def test_a_pytorch_nodes_saved_numbers_are_notes_and_freed_ones_say_so():
     d = viz.draw(y, show_saved=True)
     assert not any(n.kind == G.SAVED for n in d.graph.nodes)
     assert "saved tensors freed by backward" in d.svg()
+
+
+def test_bfloat16_gradients_print_their_dtype_as_pytorch_does():
+    # numpy has no bfloat16: the recorder keeps them as float32, which printed
+    # as tensor([2., 2.]), a float32 tensor, where PyTorch prints dtype=torch.bfloat16
+    x = torch.ones(2, dtype=torch.bfloat16, requires_grad=True)
+    y = (x * 2).sum()
+    with viz.record() as rec:
+        y.backward()
+    text = repr(viz.draw(y, names={"x": x}, recording=rec))
+    assert f"grad {x.grad}" in text, text                  # tensor([2., 2.], dtype=torch.bfloat16)
+    assert "grad tensor(1., dtype=torch.bfloat16)" in text

@@ -51,7 +51,7 @@ def text_summary(graph, steps=None, upto=None, why=None):
     elif steps is None:
         head += "; no gradients yet (they appear after backward())"
     else:
-        head += f"; backward ran {len(steps)} steps"
+        head += f"; backward ran {len(steps)} step{'s' * (len(steps) != 1)}"
         if upto != len(steps):
             head += f", showing the first {upto}"
     lines = [head]

@@ -57,6 +57,8 @@ import threading
 from collections import deque
 from typing import NamedTuple
 
+import numpy as np
+
 from ..core import engine
 
 _lock = threading.RLock()   # guards everything below (removing a handle may run inside a backward)
@@ -330,6 +332,10 @@ def is_torch_node(fn):
     return torch_imported() and isinstance(fn, sys.modules["torch"].autograd.graph.Node)
 
 
+# float32 whose dtype says "bfloat16" (values.dtype_name reads it); copies keep it
+BFLOAT16 = np.dtype(np.float32, metadata={"torch": "bfloat16"})
+
+
 def to_numpy(g):
     """A copy of a PyTorch tensor as a numpy array: off the GPU, out of the
     graph (plain ``.numpy()`` refuses a tensor that requires grad, as a
@@ -342,6 +348,6 @@ def to_numpy(g):
     g = g.detach().cpu()
     if g.layout != torch.strided:
         g = g.to_dense()
-    if g.dtype == torch.bfloat16:        # numpy has no bfloat16
-        g = g.float()
+    if g.dtype == torch.bfloat16:        # numpy has no bfloat16: float32 values, marked as bfloat16
+        return g.float().numpy(force=True).copy().view(BFLOAT16)
     return g.numpy(force=True).copy()     # force: resolves conj/neg, and a ZeroTensor's zeros

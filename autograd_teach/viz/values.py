@@ -31,7 +31,8 @@ def as_array(value):
 def dtype_name(value):
     """``float32`` for a Tensor (whose dtype prints ``torch.float32``) or an ndarray."""
     dt = getattr(value, "dtype", None)
-    return str(dt).replace("torch.", "") if dt is not None else "float32"
+    marked = getattr(dt, "metadata", None) or {}    # a PyTorch bfloat16 gradient, kept as float32
+    return marked.get("torch") or (str(dt).replace("torch.", "") if dt is not None else "float32")
 
 
 def shape_text(shape):
