@@ -154,3 +154,14 @@ def test_a_one_step_run_is_one_step():
     d = viz.draw(y, recording=rec)
     assert "backward ran 1 step;" in repr(d) or repr(d).splitlines()[0].endswith("backward ran 1 step")
     assert "Gradients from one backward pass: 1 step." in texts(d.svg())
+
+
+def test_a_long_saved_number_list_is_shortened_in_its_node():
+    # a note as long as what was saved made a diagram as wide as it (torchviz cuts
+    # these at 50 characters, max_attr_chars); sum() of a 30-d tensor saves 30 sizes
+    x = torch.ones([1] * 30, requires_grad=True)
+    d = viz.draw(x.sum(), show_saved=True)
+    notes = [note for n in d.graph.nodes for note in n.notes if isinstance(note, str)]
+    assert any(len(note) > 100 for note in notes)             # the model keeps it whole
+    long = [w for w in texts(d.svg()) if w.startswith("_saved_self_sym_sizes")]
+    assert long and all(len(w) <= 60 and w.endswith("\u2026") for w in long), long

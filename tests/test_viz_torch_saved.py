@@ -49,3 +49,12 @@ def test_bfloat16_gradients_print_their_dtype_as_pytorch_does():
     text = repr(viz.draw(y, names={"x": x}, recording=rec))
     assert f"grad {x.grad}" in text, text                  # tensor([2., 2.], dtype=torch.bfloat16)
     assert "grad tensor(1., dtype=torch.bfloat16)" in text
+
+
+def test_a_pytorch_nodes_long_saved_list_is_shortened_in_its_box():
+    # split into 300 pieces saves split_sizes: a 920-character note, 3,700 pt wide
+    x = torch.randn(300, requires_grad=True)
+    y = torch.cat(torch.split(x, [1] * 300)[:3]).sum()
+    svg = viz.draw(y, show_saved=True).svg()
+    assert "_saved_split_sizes = (1, 1," in svg
+    assert float(re.search(r'<svg[^>]*width="([\d.]+)pt"', svg).group(1)) < 800

@@ -35,6 +35,7 @@ FREED_COLOR = "#5c5c5c"   # "saved tensors freed": true only once the node has r
 SLOT_COLOR = "#6b6b6b"    # the [0] / [1] input-slot numbers on edges
 MONO = "Courier"          # values line up in a fixed-width font
 MAX_NAME = 48             # longer names are shortened in their box: a 300-character name made a 4,000 px diagram
+MAX_NOTE = 60             # a saved number or list inside a node (torchviz's max_attr_chars is 50)
 
 # fill, border, extra style per kind: outputs green, parameters blue, saved
 # tensors orange, like torchviz; constants and hidden parts are faded.
@@ -171,8 +172,8 @@ def node_label(graph, n, state, show_values=True, show_grads=True, lang=None):
         if isinstance(note, tuple):
             freed = note[0] == "label.freed"
             body += _lines(t(note[0], lang, **note[1]), FREED_COLOR if freed else None, role="freed" if freed else None)
-        else:
-            body += _lines(note)
+        else:             # "_saved_split_sizes = (1, 1, ...": its start says what it is
+            body += _lines(note if len(note) <= MAX_NOTE else note[:MAX_NOTE - 1] + "\u2026")
     if (n.kind in (G.FUNCTION, G.ACCUMULATE, G.REPEAT) and grads and n.fan_in > 1
             and n.id in state.node_in and not isinstance(state.node_in[n.id], tuple)):
         # several gradients met here: their sum, once (not for a node with several outputs: one per output)
