@@ -165,3 +165,19 @@ def test_a_long_saved_number_list_is_shortened_in_its_node():
     assert any(len(note) > 100 for note in notes)             # the model keeps it whole
     long = [w for w in texts(d.svg()) if w.startswith("_saved_self_sym_sizes")]
     assert long and all(len(w) <= 60 and w.endswith("\u2026") for w in long), long
+
+
+def _png_size(data):
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_png_for_a_slide_takes_a_resolution(tmp_path):
+    y, x = small_graph()
+    d = viz.draw(y, names={"x": x})
+    w, h = _png_size(d.save(tmp_path / "a.png").read_bytes())
+    w2, h2 = _png_size(d.save(tmp_path / "b.png", dpi=192).read_bytes())
+    assert abs(w2 - 2 * w) <= 2 and abs(h2 - 2 * h) <= 2
+    with pytest.raises(ValueError, match=r"dpi= is for \.png only"):
+        d.save(tmp_path / "g.svg", dpi=300)
+    with pytest.raises(ValueError, match="dpi must be a number from 10 to 1200"):
+        d.save(tmp_path / "g.png", dpi="high")

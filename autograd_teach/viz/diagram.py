@@ -46,13 +46,16 @@ class Diagram:
     def __repr__(self):
         return text_summary(self.graph, self.steps, why=self.why)
 
-    def save(self, path, format=None):
-        """Write the diagram to ``path``; the format comes from its suffix (svg, png, pdf, html)."""
+    def save(self, path, format=None, dpi=None):
+        """Write the diagram to ``path``; the format comes from its suffix (svg, png, pdf, html).
+        ``dpi`` is a PNG's resolution: 96 unless given (192 or 300 for a slide)."""
         fmt = (format or os.path.splitext(str(path))[1].lstrip(".")).lower()
+        if dpi is not None and fmt != "png":
+            raise ValueError(f"dpi= is for .png only: .{fmt} is drawn sharp at any size")
         if fmt == "svg":
             data = self.svg().encode("utf-8")
         elif fmt == "png":
-            data = self._png()
+            data = self._png(dpi)
         elif fmt == "pdf":
             data = (layout.run(self.source, "pdf", "system") if self.engine == "system"
                     else pdf.from_layout_json(layout.run(self.source, "json", self.engine)))
@@ -64,7 +67,7 @@ class Diagram:
             f.write(data)
         return path
 
-    def _png(self):
+    def _png(self, dpi=None):
         missing = layout.undrawable_in_png(self.source) if self.engine == "pure" else None
         if missing is not None:
             raise layout.RenderError(
@@ -72,7 +75,9 @@ class Diagram:
                 "no Chinese, Japanese, Korean or emoji, which it would draw as empty boxes: "
                 "save as .svg or .pdf instead (both show this text), or pass engine='system' "
                 "to draw the PNG with your Graphviz and its fonts")
-        return layout.run(self.source, "png", self.engine)
+        if dpi is not None and not (isinstance(dpi, (int, float)) and 10 <= dpi <= 1200):
+            raise ValueError(f"dpi must be a number from 10 to 1200, not {dpi!r}")
+        return layout.run(self.source, "png", self.engine, () if dpi is None else (f"-Gdpi={dpi:g}",))
 
     def replay_html(self):
         """The standalone replay page: the diagram, its steps, Play, the inspector (page.py)."""

@@ -75,11 +75,12 @@ def find_engine(engine="pure"):
         "or pass engine='system' to use a Graphviz `dot` you have installed.")
 
 
-def run(dot_source, fmt="svg", engine="pure"):
-    """Lay out ``dot_source`` and return the ``fmt`` output (svg, png, json, ...) as bytes."""
+def run(dot_source, fmt="svg", engine="pure", options=()):
+    """Lay out ``dot_source`` and return the ``fmt`` output (svg, png, json, ...) as bytes;
+    ``options`` are more command-line arguments (``-Gdpi=192``)."""
     program = find_engine(engine)
     try:
-        done = subprocess.run([program, f"-T{fmt}"], input=dot_source.encode("utf-8"),
+        done = subprocess.run([program, f"-T{fmt}", *options], input=dot_source.encode("utf-8"),
                               capture_output=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         raise RenderError(
