@@ -181,3 +181,27 @@ def test_png_for_a_slide_takes_a_resolution(tmp_path):
         d.save(tmp_path / "g.svg", dpi=300)
     with pytest.raises(ValueError, match="dpi must be a number from 10 to 1200"):
         d.save(tmp_path / "g.png", dpi="high")
+
+
+# --- a tensor with no graph behind it -----------------------------------------
+
+def test_a_tensor_that_needs_no_grad_says_so_and_shows_its_value():
+    x = torch.tensor([1.0, 2.0, 3.0])
+    d = viz.draw(x)
+    words = " ".join(texts(d.svg()))
+    assert "No gradients yet" not in words and "after backward()" not in words   # none ever will come
+    assert "requires_grad=False" in words
+    assert "tensor([1., 2., 3.])" in words                                      # its value, as for a leaf
+    assert "requires_grad=False" in repr(d).splitlines()[0]
+    assert "requires_grad=False" in " ".join(texts(viz.draw(x, lang="zh").svg()))
+
+
+def test_a_leaf_drawn_alone_shows_its_grad():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    words = " ".join(texts(viz.draw(w).svg()))
+    assert "No gradients yet" not in words and ".grad" in words      # says where its .grad comes from
+    (w * 3).sum().backward()
+    words = " ".join(texts(viz.draw(w).svg()))
+    assert ".grad = tensor([3., 3.])" in words                        # said "No gradients yet" before
+    assert "No gradients yet" not in words
+    assert ".grad = tensor([3., 3.])" not in " ".join(texts(viz.draw(w, show_grads=False).svg()))

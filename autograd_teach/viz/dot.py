@@ -187,6 +187,9 @@ def _tensor_body(graph, n, state, show_values, grads, lang):     # OUTPUT, LEAF
         body += _lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO, "value")
     if grads and n.id in state.leaf:
         body += _lines(".grad = " + values.short(state.leaf[n.id], lang=lang), GRAD_COLOR, MONO, "grad")
+    elif state.shown and n.kind == G.LEAF and not graph.in_edges(n.id) and n.tensor.grad is not None:
+        # a leaf drawn on its own (draw(w)): no step wrote it here, but it has a .grad
+        body += _lines(".grad = " + values.short(n.tensor.grad, lang=lang), GRAD_COLOR, MONO, "grad")
     return body
 
 
@@ -206,7 +209,8 @@ def _repeat_body(graph, n, state, show_values, grads, lang):
 def _constant_body(graph, n, state, show_values, grads, lang):
     if n.tensor is None:
         return _head(t("label.constant", lang)) + _lines(t("label.needs_no_grad", lang))
-    return _head(n.name, _tensor_info(n.tensor))
+    body = _head(n.name, _tensor_info(n.tensor))     # a tensor drawn on its own, needing no grad
+    return body + (_lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO, "value") if show_values else "")
 
 
 def _hidden_body(graph, n, state, show_values, grads, lang):
@@ -242,7 +246,7 @@ def _caption(graph, state, steps, lang):
     if not state.shown:
         pass                      # gradients switched off: say nothing about them
     elif not state.known:
-        lines.append(t(state.why or "caption.no_grad_yet", lang))
+        lines.append(t(state.why or G.no_grads_key(graph), lang))
     else:
         lines.append(t("caption.steps", lang, n=len(steps)))
     lines.extend(t(key, lang, **fill) for key, fill in graph.hidden)

@@ -107,6 +107,14 @@ class Graph:
         return list(self._lookup()["in"].get(node_id, ()))
 
 
+def no_grads_key(graph):
+    """The lang key saying why a graph that backward has not run through has no
+    gradients: not yet, or never (only tensors with no graph behind them)."""
+    if not graph.nodes or any(n.kind == OUTPUT for n in graph.nodes):
+        return "caption.no_grad_yet"
+    return "caption.leaf" if any(n.kind == LEAF for n in graph.nodes) else "caption.no_graph"
+
+
 def fn_name(fn):
     """PyTorch's node name, without the C++ namespace real PyTorch puts on AccumulateGrad."""
     name = fn.name() if callable(getattr(fn, "name", None)) else type(fn).__name__

@@ -67,6 +67,12 @@ TEXT = {
                              "call viz.autorecord(True) before backward().",
                              "backward() 已运行，但没有被记录，所以图中没有梯度："
                              "请在 backward() 之前调用 viz.autorecord(True)。"),
+    "caption.no_graph": ("No graph: this tensor has requires_grad=False, so autograd recorded nothing "
+                         "and backward() gives it no gradient.",
+                         "没有计算图：这个张量的 requires_grad=False，autograd 什么也没有记录，backward() 也不会给它梯度。"),
+    "caption.leaf": ("A leaf tensor, with no graph behind it: its .grad is written by backward() "
+                     "of an output computed from it.",
+                     "叶子张量，它背后没有计算图：从它算出的输出调用 backward() 时写入它的 .grad。"),
     "caption.dropped": ("The recording of this backward was dropped to keep memory bounded; "
                         "run backward() again to see its gradients.",
                         "为限制内存，这次反向传播的记录已被丢弃；再运行一次 backward() 即可看到梯度。"),

@@ -28,7 +28,7 @@ def engine_order(steps):
 
 
 def node_line(n):
-    if n.kind in (G.OUTPUT, G.LEAF, G.SAVED) and n.tensor is not None:
+    if n.kind in (G.OUTPUT, G.LEAF, G.SAVED, G.CONSTANT) and n.tensor is not None:   # a constant: draw(x) of one
         t = n.tensor
         return (f"{n.id} {n.kind} {n.name}: {values.shape_text(tuple(t.shape))} "
                 f"{values.dtype_name(t)} {_one_line(values.short(t))}")
@@ -48,6 +48,8 @@ def text_summary(graph, steps=None, upto=None, why=None):
     head = f"autograd graph: {n_fn} backward nodes, {len(graph.edges)} edges"
     if steps is None and why is not None:
         head += "; " + t(why, "en").rstrip(".")
+    elif steps is None and G.no_grads_key(graph) != "caption.no_grad_yet":
+        head += "; " + t(G.no_grads_key(graph), "en").rstrip(".")
     elif steps is None:
         head += "; no gradients yet (they appear after backward())"
     else:
