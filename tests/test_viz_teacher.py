@@ -205,3 +205,15 @@ def test_a_leaf_drawn_alone_shows_its_grad():
     assert ".grad = tensor([3., 3.])" in words                        # said "No gradients yet" before
     assert "No gradients yet" not in words
     assert ".grad = tensor([3., 3.])" not in " ".join(texts(viz.draw(w, show_grads=False).svg()))
+
+
+def test_a_png_too_large_to_hold_is_refused_with_what_to_do(tmp_path):
+    # a 50-step loop at 600 dpi: 4,700 x 41,000 pixels, about 3 GB while drawn
+    w = torch.ones(2, 2, requires_grad=True)
+    h = torch.ones(2)
+    for _ in range(50):
+        h = (w @ h).tanh()
+    d = viz.draw(h.sum())
+    with pytest.raises(ValueError, match=r"at 600 dpi would be \d+ x \d+ pixels .* save it as \.svg or \.pdf"):
+        d.save(tmp_path / "g.png", dpi=600)
+    assert not (tmp_path / "g.png").exists()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 from . import arrange, dot, layout, pdf, svg, torch_record
@@ -9,6 +10,10 @@ from . import graph as G
 from .lang import resolve, t
 from .recording import Recorder, Recording, find_recording, was_dropped
 from .summary import text_summary
+
+
+PNG_DPI = 96                    # graphviz's resolution for PNG unless told
+MAX_PNG_PIXELS = 64_000_000     # about 250 MB of pixels while the engine draws them
 
 
 class Diagram:
@@ -75,9 +80,22 @@ class Diagram:
                 "no Chinese, Japanese, Korean or emoji, which it would draw as empty boxes: "
                 "save as .svg or .pdf instead (both show this text), or pass engine='system' "
                 "to draw the PNG with your Graphviz and its fonts")
+        self._check_png_size(dpi)
+        return layout.run(self.source, "png", self.engine, () if dpi is None else (f"-Gdpi={dpi:g}",))
+
+    def _check_png_size(self, dpi):
+        """A PNG's pixels are held in memory as it is drawn: an unrolled loop at
+        300 dpi was 183 megapixels and 1.5 GB.  Refuse, saying what to do instead."""
         if dpi is not None and not (isinstance(dpi, (int, float)) and 10 <= dpi <= 1200):
             raise ValueError(f"dpi must be a number from 10 to 1200, not {dpi!r}")
-        return layout.run(self.source, "png", self.engine, () if dpi is None else (f"-Gdpi={dpi:g}",))
+        size = re.search(r'<svg [^>]*width="([\d.]+)pt" height="([\d.]+)pt"', self.svg())
+        scale = (dpi or PNG_DPI) / 72
+        w, h = (round(float(v) * scale) for v in size.groups())
+        if w * h > MAX_PNG_PIXELS:
+            raise ValueError(
+                f"a PNG of this diagram at {dpi or PNG_DPI} dpi would be {w} x {h} pixels ({w * h / 1e6:.0f} "
+                f"megapixels, more than {MAX_PNG_PIXELS // 1_000_000}): save it as .svg or .pdf (sharp at any "
+                "size), lower dpi=, or draw less of the graph with max_nodes= or depth=")
 
     def replay_html(self):
         """The standalone replay page: the diagram, its steps, Play, the inspector (page.py)."""
