@@ -217,3 +217,15 @@ def test_a_png_too_large_to_hold_is_refused_with_what_to_do(tmp_path):
     with pytest.raises(ValueError, match=r"at 600 dpi would be \d+ x \d+ pixels .* save it as \.svg or \.pdf"):
         d.save(tmp_path / "g.png", dpi=600)
     assert not (tmp_path / "g.png").exists()
+
+
+def test_a_step_whose_node_is_gone_keeps_its_name():
+    # backward from a temporary (g.sum()) runs its SumBackward0 first; that node is
+    # freed with the temporary, and the step was named "NoneType" (type(None))
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    g, = torch.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    with viz.record() as rec:
+        g.sum().backward()
+    d = viz.draw(g, recording=rec)
+    assert [s.name for s in d.steps][:2] == ["SumBackward0", "MulBackward0"]
+    assert "NoneType" not in repr(d) and "engine order: SumBackward0 -> MulBackward0" in repr(d)

@@ -438,11 +438,19 @@ def grad_steps(graph, recording):
                 for e in graph.in_edges(node.id):
                     if e.kind == "output":
                         sent[e.id] = step.grad_output
-        out.append(GradStep(step.index, node.id if node else None, fn_name(step.fn),
+        out.append(GradStep(step.index, node.id if node else None, step_name(step),
                             step.grad_output, sent, step.leaf_grad,
                             getattr(step, "values", None), tuple(step.grad_inputs),
                             getattr(step, "first_grad", False)))
     return out
+
+
+def step_name(step):
+    """The PyTorch name of the node a recorded step ran, also once that node is gone."""
+    fn = step.fn
+    if fn is None and step.kind is not None:
+        return step.kind.__name__.rsplit("::", 1)[-1]    # our nodes' classes and PyTorch's are named as their nodes
+    return fn_name(fn)
 
 
 def grads_until(steps, k):
