@@ -129,7 +129,8 @@ def find_steps(graph, outputs, recording=None):
     if was_dropped(roots[0]):
         return None, "caption.dropped"
     if backward_ran(graph):
-        return None, "caption.not_recorded"
+        # PyTorch's nodes are held only while backward's root tensor lives: y.sum() in y.sum().backward() is gone
+        return None, "caption.not_recorded_torch" if torch_record.is_torch_node(roots[0]) else "caption.not_recorded"
     return None, None
 
 

@@ -67,6 +67,12 @@ TEXT = {
                              "call viz.autorecord(True) before backward().",
                              "backward() 已运行，但没有被记录，所以图中没有梯度："
                              "请在 backward() 之前调用 viz.autorecord(True)。"),
+    "caption.not_recorded_torch": ("backward() ran, but no recording of it is kept, so no gradient is drawn: "
+                                   "call viz.autorecord(True) before backward(), and keep the tensor backward starts "
+                                   "from in a variable (s = y.sum(); s.backward()): PyTorch's nodes are let go with it.",
+                                   "backward() 已运行，但没有保留它的记录，所以图中没有梯度：请在 backward() 之前调用 "
+                                   "viz.autorecord(True)，并把 backward() 的起点张量存进变量（s = y.sum(); s.backward()）："
+                                   "torch 的节点会随它一起被释放。"),
     "caption.no_graph": ("No graph: this tensor has requires_grad=False, so autograd recorded nothing "
                          "and backward() gives it no gradient.",
                          "没有计算图：这个张量的 requires_grad=False，autograd 什么也没有记录，backward() 也不会给它梯度。"),
