@@ -79,7 +79,10 @@ LANGS = ("en", "zh")
 CELL_TIMEOUT = 300  # seconds per cell; no lesson cell comes near it
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
-LANGUAGE_INFO = {  # what ipykernel reports, without the Python version (which varies)
+# What ipykernel reports, without the Python version: it differs between machines,
+# and JupyterLab marks a notebook modified unless it is exactly the kernel's, so
+# `make lab`'s working copy adds the version of the kernel it starts (scripts/lab.py).
+LANGUAGE_INFO = {
     "codemirror_mode": {"name": "ipython", "version": 3},
     "file_extension": ".py",
     "mimetype": "text/x-python",
@@ -328,6 +331,10 @@ INDEX_TAIL = """## How to use them · 使用方法
 - `import autograd_teach as torch` is the only change from PyTorch: with `import torch` the
   code cells run unchanged, the `viz` diagrams too (`from autograd_teach import viz` draws
   real PyTorch's graphs and steps through its backward).
+- With your own `jupyter lab` instead of `make lab`, first switch on
+  **Settings → Save Widget State Automatically**: a lesson you saved then reopens with its
+  replays. Without it, once the kernel is gone, each replay of a saved lesson says
+  "Error displaying widget: model not found" until you run the lesson again.
 
 - 在项目目录里运行 `make lab`，JupyterLab 会在课程的工作副本（`.lab/`）上打开这个目录页，
   仓库里保存的课程不会被改动。打开一节课，从头运行所有单元格
@@ -336,7 +343,11 @@ INDEX_TAIL = """## How to use them · 使用方法
   （**Kernel → Restart Kernel and Clear Outputs of All Cells**），先预测，再运行。
 - 与 PyTorch 相比唯一的改动是 `import autograd_teach as torch`：换成 `import torch`，
   代码单元格照样能运行，`viz` 画图也一样（`from autograd_teach import viz` 也能画真正 PyTorch
-  的计算图，并逐步演示它的反向传播）。"""
+  的计算图，并逐步演示它的反向传播）。
+- 如果不用 `make lab`，而是自己运行 `jupyter lab`，请先打开
+  **Settings → Save Widget State Automatically**：这样保存过的课程再打开时，回放都还在。
+  不打开它的话，内核一旦关闭，保存过的课程里每个回放的位置都会显示
+  “Error displaying widget: model not found”，要重新运行这节课才会恢复。"""
 
 
 # For teachers whose notebooks already use real PyTorch (issue 11).

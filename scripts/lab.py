@@ -10,6 +10,11 @@ there and the learner has not touched the copy (``.copied.json`` remembers
 what was copied); a lesson the learner changed is left alone.  Delete the
 folder to start again from the stored lessons.
 
+A copied notebook carries the ``language_info`` its kernel will report, Python
+version included (:func:`working_copy`): the stored lessons leave the version
+out, and JupyterLab, writing the kernel's value on opening, would mark every
+lesson modified before the learner touched it.
+
 A lesson the learner ran is saved as the stored lessons are: a ``viz.show()``
 output keeps its replay (HTML) and drops its widget view
 (:func:`keep_replays`, the server's ``pre_save_hook``, set by
@@ -23,7 +28,6 @@ import argparse
 import hashlib
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -47,8 +51,34 @@ def keep_replays(model, **_):
                 del data[WIDGET_VIEW]
 
 
-def _digest(path):
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def kernel_language_info():
+    """The ``language_info`` the lessons' kernel reports when it starts: ipykernel's
+    own, Python version included.  The kernel runs this interpreter (jupyter_client
+    starts a ``python`` kernelspec with the server's ``sys.executable``)."""
+    try:
+        from ipykernel.ipkernel import IPythonKernel
+    except ImportError:      # no kernel here to ask: the copy keeps the stored metadata
+        return None
+    return dict(IPythonKernel.language_info)
+
+
+def working_copy(source, language_info=None):
+    """The bytes of ``source``'s working copy.  A notebook gets ``language_info``:
+    JupyterLab writes what the kernel reports into an open notebook, and any change
+    (the stored lessons leave the Python version out) marks it modified before the
+    learner did anything.  The same value changes nothing, so the copy opens clean."""
+    data = source.read_bytes()
+    if source.suffix != ".ipynb" or language_info is None:
+        return data
+    nb = json.loads(data)
+    if nb.get("metadata", {}).get("language_info", {}).get("name") != language_info.get("name"):
+        return data
+    nb["metadata"]["language_info"] = language_info
+    return (json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _digest(data):
+    return hashlib.sha256(data).hexdigest()
 
 
 def _lesson_files():
@@ -58,8 +88,9 @@ def _lesson_files():
             yield rel
 
 
-def sync(workdir):
-    """Copy the lessons into ``workdir``; return the files copied (relative paths)."""
+def sync(workdir, language_info=None):
+    """Copy the lessons into ``workdir`` (notebooks with ``language_info``, see
+    :func:`working_copy`); return the files copied (relative paths)."""
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     manifest_path = workdir / MANIFEST
@@ -67,14 +98,15 @@ def sync(workdir):
     done = []
     for rel in _lesson_files():
         source, target = LESSONS / rel, workdir / rel
-        new = _digest(source)
+        data = working_copy(source, language_info)
+        new = _digest(data)
         if target.exists():
-            have = _digest(target)
+            have = _digest(target.read_bytes())
             untouched = have == copied.get(str(rel))
             if have == new or not untouched:     # up to date, or the learner's own work
                 continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+        target.write_bytes(data)
         copied[str(rel)] = new
         done.append(str(rel))
     manifest_path.write_text(json.dumps(copied, indent=1, sort_keys=True))
@@ -87,7 +119,7 @@ def main(argv=None):
     parser.add_argument("lab_args", nargs="*", help="options for jupyter lab (after --)")
     args = parser.parse_args(argv)
     workdir = Path(args.workdir).resolve()
-    fresh = sync(workdir)
+    fresh = sync(workdir, kernel_language_info())
     print(f"Lessons: a working copy in {workdir} ({len(fresh)} file(s) refreshed); "
           f"notebooks/ stays as stored. Opening {START}.", flush=True)
     cmd = [sys.executable, "-m", "jupyterlab", f"--ServerApp.root_dir={workdir}",

@@ -1,8 +1,9 @@
 """autograd_teach.lessons.Checker: never an answer before a right guess or an explicit reveal."""
+import numpy as np
 import pytest
 
 import autograd_teach as torch
-from autograd_teach.lessons import MESSAGES, Checker, matches
+from autograd_teach.lessons import MESSAGES, Checker, kind_of, matches
 
 
 def _say(capsys, check, *args, **kwargs):
@@ -35,9 +36,10 @@ def test_a_right_guess_shows_the_answer(capsys, lang):
 @pytest.mark.parametrize("guess,answer,kind", [
     (4.5, torch.ones(2, 2), "a tensor of shape (2, 2)"),
     ("yes", False, "a bool"),
-    ([1.0], 3, "a number"),
+    ([1.0, 2.0], 3, "a number"),
     (1.0, ["SumBackward0", "MulBackward0"], "a list of 2 strings"),
-    (3, torch.tensor([1.0, 2.0, 3.0]), "a list of 3 numbers"),
+    (3, torch.tensor([1.0, 2.0, 3.0]), "a tensor of shape (3,) (a list of 3 numbers works too)"),
+    (3, [1.0, 2.0, 3.0], "a list of 3 numbers (or a tensor of shape (3,))"),
     (3, None, "None"),
 ])
 def test_a_wrong_guess_says_what_kind_of_answer_is_wanted(capsys, guess, answer, kind):
@@ -106,3 +108,79 @@ def test_the_answer_shows_the_digits_of_its_dtype_and_types_back_to_it(capsys):
     assert len(shown) < len(repr(answer.tolist()))
     Checker("en")(eval(shown), answer)
     assert capsys.readouterr().out.startswith("✓")
+
+
+# What a learner gives, and how ✗ must describe it: what it is (a list or a tuple,
+# of how many of what; a tensor's shape; bools; requires grad), never another kind.
+def _gen():
+    yield 1.0
+
+
+@pytest.mark.parametrize("guess,en,zh", [
+    ([torch.ones(3), torch.zeros(3)], "a list of 2 tensors of shape (3,)", "一个由 2 个形状为 (3,) 的张量组成的列表"),
+    ((torch.ones(3), torch.zeros(3)), "a tuple of 2 tensors of shape (3,)", "一个由 2 个形状为 (3,) 的张量组成的元组"),
+    ([torch.tensor(1.0), torch.tensor(2.0)], "a list of 2 tensors holding one number",
+     "一个由 2 个只含一个数的张量组成的列表"),
+    ((1.0, 2.0), "a tuple of 2 numbers", "一个由 2 个数组成的元组"),
+    ([1.5], "a list of 1 number", "一个由 1 个数组成的列表"),
+    (torch.tensor(2.5), "a tensor holding one number", "一个只含一个数的张量"),
+    (2.5, "a number", "一个数"),
+    (None, "None", "None"),
+    (torch.ones(2, 3), "a tensor of shape (2, 3)", "一个形状为 (2, 3) 的张量"),
+    (torch.ones(3), "a tensor of shape (3,)", "一个形状为 (3,) 的张量"),
+    (torch.ones(3, requires_grad=True) * 2, "a tensor of shape (3,) that requires grad",
+     "一个需要梯度、形状为 (3,) 的张量"),
+    (torch.tensor([True, False]), "a tensor of bools of shape (2,)", "一个形状为 (2,) 的布尔张量"),
+    (np.ones((2, 2)), "a numpy array of shape (2, 2)", "一个形状为 (2, 2) 的 numpy 数组"),
+    (np.float32(1.5), "a number", "一个数"),
+    ([[0.0, 1.0], [2.0, 3.0]], "a nested list of numbers of shape (2, 2)", "一个形状为 (2, 2) 的嵌套数字列表"),
+    ([], "an empty list", "一个空列表"),
+    ([torch.ones(3), None], "a list of 2 items: a tensor of shape (3,), None",
+     "一个由 2 项组成的列表：一个形状为 (3,) 的张量、None"),
+    (_gen(), "a generator", "一个生成器"),
+    ([torch.ones(2, requires_grad=True)] * 2, "a list of 2 tensors of shape (2,) requiring grad",
+     "一个由 2 个需要梯度、形状为 (2,) 的张量组成的列表"),
+    ([torch.ones(2)] * 5 + [None], "a list of 6 items", "一个有 6 项的列表"),
+    ({"a": 1}, "an object of type dict", "一个 dict 类型的对象"),
+])
+def test_kind_of_says_what_the_value_is(guess, en, zh):
+    assert kind_of(guess, "en") == en
+    assert kind_of(guess, "zh") == zh
+
+
+def test_a_list_of_tensors_is_not_called_a_tensor(capsys):
+    """Lesson 7's exercise 7.4 checks [y.detach(), x.grad]: a wrong f gives a list
+    of two tensors of shape (3,), which ✗ called "a tensor of shape (2, 3)"."""
+    x = torch.tensor([1.0, 2.0, 3.0])
+    answer = [x ** 2, x]
+    out = _say(capsys, Checker("en"), [x ** 2, 2 * x], answer)
+    assert "The kind is right (a list of 2 tensors of shape (3,)); the value is not." in out
+    assert "(2, 3)" not in out
+    out = _say(capsys, Checker("zh"), (x ** 2, 2 * x), answer)
+    assert "类型对了（一个由 2 个形状为 (3,) 的张量组成的元组），数值不对。" in out
+    out = _say(capsys, Checker("en"), 3.0, answer)
+    assert "The answer is a list of 2 tensors of shape (3,) (lists of numbers work too); yours is a number." in out
+
+
+@pytest.mark.parametrize("guess,answer,said", [
+    (torch.tensor(5.0), 3.0, "The kind is right (a tensor holding one number)"),     # a 0-d tensor counts as a number
+    (np.array([1.0, 2.0]), torch.tensor([3.0, 4.0]), "The kind is right (a numpy array of shape (2,))"),
+    (torch.ones(2, requires_grad=True) * 1, torch.zeros(2), "The kind is right (a tensor of shape (2,) that requires grad)"),
+    ((1.0, 2.0), torch.tensor([3.0, 4.0]), "The kind is right (a tuple of 2 numbers)"),
+    (_gen(), [1.0], "The answer is a list of 1 number (or a tensor of shape (1,)); yours is a generator."),
+    (torch.ones(2), torch.tensor(3.0), "The answer is a tensor holding one number (a plain number works too); "
+                                       "yours is a tensor of shape (2,)."),
+    (2, True, "The answer is a bool (True or False; 1 or 0 also count); yours is a number."),
+    (0, True, "The kind is right (a number)"),
+])
+def test_a_wrong_guess_is_described_as_what_it_is(capsys, guess, answer, said):
+    out = _say(capsys, Checker("en"), guess, answer)
+    assert "✗" in out and said in out, out
+
+
+def test_both_languages_have_every_message_with_the_same_fields():
+    import re
+    assert set(MESSAGES["en"]) == set(MESSAGES["zh"])
+    for key, english in MESSAGES["en"].items():
+        fields = set(re.findall(r"{(\w+)}", english)) - {"s"}     # {s}: English plurals only
+        assert fields == set(re.findall(r"{(\w+)}", MESSAGES["zh"][key])), key
