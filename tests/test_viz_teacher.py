@@ -229,3 +229,12 @@ def test_a_step_whose_node_is_gone_keeps_its_name():
     d = viz.draw(g, recording=rec)
     assert [s.name for s in d.steps][:2] == ["SumBackward0", "MulBackward0"]
     assert "NoneType" not in repr(d) and "engine order: SumBackward0 -> MulBackward0" in repr(d)
+
+
+@pytest.mark.parametrize("option, bad, error", [("max_nodes", -1, ValueError), ("depth", -2, ValueError),
+                                                ("max_nodes", "10", TypeError), ("depth", 1.5, TypeError)])
+def test_limits_must_be_whole_numbers_at_least_zero(option, bad, error):
+    # max_nodes=-1 drew a graph as if 0; max_nodes="10" failed deep inside with "'>' not supported"
+    y, _ = small_graph()
+    with pytest.raises(error, match=rf"^draw\(\): argument '{option}' must be None or an int >= 0, not "):
+        viz.draw(y, **{option: bad})

@@ -152,6 +152,13 @@ def _is_tensor(value):
     return hasattr(value, "grad_fn") and hasattr(value, "requires_grad")
 
 
+def check_limit(option, value):
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+        return
+    error = ValueError if isinstance(value, int) else TypeError
+    raise error(f"draw(): argument '{option}' must be None or an int >= 0, not {value!r}")
+
+
 def check_arguments(outputs, names, recording):
     """Raise what PyTorch would for a wrong argument, before anything is drawn."""
     if isinstance(outputs, (list, tuple)):
@@ -185,6 +192,8 @@ def draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
     ``lang`` is "en" or "zh"; None means the default (``viz.set_lang``).
     """
     check_arguments(outputs, names, recording)
+    check_limit("max_nodes", max_nodes)
+    check_limit("depth", depth)
     if names is None:   # label tensors by the caller's variable names (names={} for none)
         names = G.caller_names(sys._getframe(1))
     graph = arrange.build_for_drawing(outputs, names=names, name=name, show_constants=show_constants,
