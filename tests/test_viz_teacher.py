@@ -238,3 +238,9 @@ def test_limits_must_be_whole_numbers_at_least_zero(option, bad, error):
     y, _ = small_graph()
     with pytest.raises(error, match=rf"^draw\(\): argument '{option}' must be None or an int >= 0, not "):
         viz.draw(y, **{option: bad})
+
+
+def test_drawing_a_model_says_to_draw_its_output():
+    model = torch.nn.Linear(2, 1)
+    with pytest.raises(TypeError, match=r"not Linear: draw what the model returns, viz\.draw\(model\(x\)\)"):
+        viz.draw(model)

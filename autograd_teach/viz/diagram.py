@@ -168,8 +168,9 @@ def check_arguments(outputs, names, recording):
             if not _is_tensor(item):
                 raise TypeError(f"draw(): argument 'outputs' (item {i}) must be a Tensor, not {type(item).__name__}")
     elif not _is_tensor(outputs):
+        hint = ": draw what the model returns, viz.draw(model(x))" if hasattr(outputs, "named_parameters") else ""
         raise TypeError("draw(): argument 'outputs' must be a Tensor or a list of Tensors, "
-                        f"not {type(outputs).__name__}")
+                        f"not {type(outputs).__name__}{hint}")
     if names is not None and not isinstance(names, dict):
         raise TypeError(f"draw(): argument 'names' must be a dict {{label: tensor}}, not {type(names).__name__}")
     if recording is not None and not isinstance(recording, (Recorder, Recording)):
