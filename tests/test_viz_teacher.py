@@ -244,3 +244,13 @@ def test_drawing_a_model_says_to_draw_its_output():
     model = torch.nn.Linear(2, 1)
     with pytest.raises(TypeError, match=r"not Linear: draw what the model returns, viz\.draw\(model\(x\)\)"):
         viz.draw(model)
+
+
+def test_the_widgets_status_says_why_there_is_nothing_to_replay():
+    # it said "No backward recorded for this graph yet: call viz.autorecord(True)" for both
+    x = torch.tensor([1.0, 2.0])
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    assert "requires_grad=False" in viz.GraphWidget(x).status_text()
+    assert viz.GraphWidget(w).status_text().startswith("Nothing to replay: a leaf tensor")
+    assert viz.GraphWidget(w, lang="zh").data["empty"] == "widget.leaf"
+    assert "autorecord" in viz.GraphWidget((w * 2).sum()).status_text()      # not run yet: as before

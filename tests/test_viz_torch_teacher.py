@@ -29,6 +29,7 @@ def test_backward_from_a_temporary_says_to_keep_it(autorecording):
     words = d.source
     assert "keep the tensor backward starts from in a variable" in words and "s = y.sum(); s.backward()" in words
     assert "kept" in repr(d).splitlines()[0]
+    assert "keep the tensor backward starts from in a variable" in viz.GraphWidget(y).status_text()
 
 
 def test_the_advice_works(autorecording):

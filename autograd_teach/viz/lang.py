@@ -158,6 +158,14 @@ TEXT = {
                            "run backward(), then show() again.",
                            "这个计算图还没有记录到反向传播：调用 viz.autorecord(True)，"
                            "运行 backward()，再调用 show()。"),
+    "widget.not_recorded_torch": ("backward() ran, but no recording of it is kept: keep the tensor backward "
+                                  "starts from in a variable (s = y.sum(); s.backward()), then show() again.",
+                                  "backward() 已运行，但没有保留它的记录：把 backward() 的起点张量存进变量"
+                                  "（s = y.sum(); s.backward()），再调用 show()。"),
+    "widget.no_graph": ("Nothing to replay: this tensor has requires_grad=False, so autograd recorded no graph.",
+                        "没有可回放的内容：这个张量的 requires_grad=False，autograd 没有记录计算图。"),
+    "widget.leaf": ("Nothing to replay: a leaf tensor has no graph behind it; show() an output computed from it.",
+                    "没有可回放的内容：叶子张量背后没有计算图；请对从它算出的输出调用 show()。"),
     "widget.not_recorded": ("backward() ran, but was not recorded: call viz.autorecord(True) before "
                             "backward() to replay it (build the graph again first).",
                             "backward() 已运行，但没有被记录：先重新构建计算图，"
