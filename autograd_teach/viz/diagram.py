@@ -2,13 +2,18 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 from . import arrange, dot, layout, pdf, svg, torch_record
 from . import graph as G
 from .lang import resolve, t
-from .recording import Recorder, find_recording, was_dropped
+from .recording import Recorder, Recording, find_recording, was_dropped
 from .summary import text_summary
+
+
+PNG_DPI = 96                    # graphviz's resolution for PNG unless told
+MAX_PNG_PIXELS = 64_000_000     # about 250 MB of pixels while the engine draws them
 
 
 class Diagram:
@@ -46,13 +51,16 @@ class Diagram:
     def __repr__(self):
         return text_summary(self.graph, self.steps, why=self.why)
 
-    def save(self, path, format=None):
-        """Write the diagram to ``path``; the format comes from its suffix (svg, png, pdf, html)."""
+    def save(self, path, format=None, dpi=None):
+        """Write the diagram to ``path``; the format comes from its suffix (svg, png, pdf, html).
+        ``dpi`` is a PNG's resolution: 96 unless given (192 or 300 for a slide)."""
         fmt = (format or os.path.splitext(str(path))[1].lstrip(".")).lower()
+        if dpi is not None and fmt != "png":
+            raise ValueError(f"dpi= is for .png only: .{fmt} is drawn sharp at any size")
         if fmt == "svg":
             data = self.svg().encode("utf-8")
         elif fmt == "png":
-            data = layout.run(self.source, "png", self.engine)
+            data = self._png(dpi)
         elif fmt == "pdf":
             data = (layout.run(self.source, "pdf", "system") if self.engine == "system"
                     else pdf.from_layout_json(layout.run(self.source, "json", self.engine)))
@@ -64,6 +72,30 @@ class Diagram:
             f.write(data)
         return path
 
+    def _png(self, dpi=None):
+        missing = layout.undrawable_in_png(self.source) if self.engine == "pure" else None
+        if missing is not None:
+            raise layout.RenderError(
+                f"the bundled layout engine's PNG cannot draw {missing!r} (U+{ord(missing):04X}): its font has "
+                "no Chinese, Japanese, Korean or emoji, which it would draw as empty boxes: "
+                "save as .svg or .pdf instead (both show this text), or pass engine='system' "
+                "to draw the PNG with your Graphviz and its fonts")
+        self._check_png_size(dpi)
+        return layout.run(self.source, "png", self.engine, () if dpi is None else (f"-Gdpi={dpi:g}",))
+
+    def _check_png_size(self, dpi):
+        """A PNG's pixels are held in memory as it is drawn: an unrolled loop at
+        300 dpi was 183 megapixels and 1.5 GB.  Refuse, saying what to do instead."""
+        if dpi is not None and not (isinstance(dpi, (int, float)) and 10 <= dpi <= 1200):
+            raise ValueError(f"dpi must be a number from 10 to 1200, not {dpi!r}")
+        size = re.search(r'<svg [^>]*width="([\d.]+)pt" height="([\d.]+)pt"', self.svg())
+        scale = (dpi or PNG_DPI) / 72
+        w, h = (round(float(v) * scale) for v in size.groups())
+        if w * h > MAX_PNG_PIXELS:
+            raise ValueError(
+                f"a PNG of this diagram at {dpi or PNG_DPI} dpi would be {w} x {h} pixels ({w * h / 1e6:.0f} "
+                f"megapixels, more than {MAX_PNG_PIXELS // 1_000_000}): save it as .svg or .pdf (sharp at any "
+                "size), lower dpi=, or draw less of the graph with max_nodes= or depth=")
 
     def replay_html(self):
         """The standalone replay page: the diagram, its steps, Play, the inspector (page.py)."""
@@ -97,7 +129,8 @@ def find_steps(graph, outputs, recording=None):
     if was_dropped(roots[0]):
         return None, "caption.dropped"
     if backward_ran(graph):
-        return None, "caption.not_recorded"
+        # PyTorch's nodes are held only while backward's root tensor lives: y.sum() in y.sum().backward() is gone
+        return None, "caption.not_recorded_torch" if torch_record.is_torch_node(roots[0]) else "caption.not_recorded"
     return None, None
 
 
@@ -114,6 +147,37 @@ def _as_list(outputs):
     return list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
 
 
+def _is_tensor(value):
+    # duck-typed, so that real PyTorch's tensors are tensors too
+    return hasattr(value, "grad_fn") and hasattr(value, "requires_grad")
+
+
+def check_limit(option, value):
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+        return
+    error = ValueError if isinstance(value, int) else TypeError
+    raise error(f"draw(): argument '{option}' must be None or an int >= 0, not {value!r}")
+
+
+def check_arguments(outputs, names, recording):
+    """Raise what PyTorch would for a wrong argument, before anything is drawn."""
+    if isinstance(outputs, (list, tuple)):
+        if not outputs:
+            raise ValueError("draw(): argument 'outputs' is an empty list: pass the tensor(s) to draw")
+        for i, item in enumerate(outputs):
+            if not _is_tensor(item):
+                raise TypeError(f"draw(): argument 'outputs' (item {i}) must be a Tensor, not {type(item).__name__}")
+    elif not _is_tensor(outputs):
+        hint = ": draw what the model returns, viz.draw(model(x))" if hasattr(outputs, "named_parameters") else ""
+        raise TypeError("draw(): argument 'outputs' must be a Tensor or a list of Tensors, "
+                        f"not {type(outputs).__name__}{hint}")
+    if names is not None and not isinstance(names, dict):
+        raise TypeError(f"draw(): argument 'names' must be a dict {{label: tensor}}, not {type(names).__name__}")
+    if recording is not None and not isinstance(recording, (Recorder, Recording)):
+        raise TypeError("draw(): argument 'recording' must be what `with viz.record() as rec:` gave "
+                        f"(or one of its rec.recordings), not {type(recording).__name__}")
+
+
 def draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
          show_saved=False, show_constants=False, max_nodes=G.DEFAULT_MAX_NODES,
          depth=None, recording=None, legend=True, engine="pure", lang=None):
@@ -128,6 +192,9 @@ def draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
     (``viz.autorecord(True)`` switches background recording on).
     ``lang`` is "en" or "zh"; None means the default (``viz.set_lang``).
     """
+    check_arguments(outputs, names, recording)
+    check_limit("max_nodes", max_nodes)
+    check_limit("depth", depth)
     if names is None:   # label tensors by the caller's variable names (names={} for none)
         names = G.caller_names(sys._getframe(1))
     graph = arrange.build_for_drawing(outputs, names=names, name=name, show_constants=show_constants,

@@ -103,6 +103,14 @@ def inspector_segments(graph, steps, lang):
     return out
 
 
+def empty_status(diagram):
+    """The lang key of the status line when no step was recorded: why there is nothing to replay."""
+    if diagram.why is not None:
+        return "widget.not_recorded_torch" if diagram.why == "caption.not_recorded_torch" else "widget.not_recorded"
+    return {"caption.no_graph": "widget.no_graph", "caption.leaf": "widget.leaf"}.get(
+        G.no_grads_key(diagram.graph), "widget.no_backward")
+
+
 def replay_data(diagram, interval=900, with_svg=True):
     """The front-end's data for ``diagram`` (a Diagram from draw()); see the module doc."""
     graph, steps, lang = diagram.graph, diagram.steps or [], diagram.lang
@@ -113,6 +121,7 @@ def replay_data(diagram, interval=900, with_svg=True):
         "n": len(steps),
         "names": [s.name for s in steps],
         "why": diagram.why,
+        "empty": empty_status(diagram),
         "done": done,
         "current": current,
         "aliases": {x.id: x.ref for x in graph.nodes if x.kind == G.REF},

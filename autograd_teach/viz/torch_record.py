@@ -55,6 +55,9 @@ import functools
 import sys
 import threading
 from collections import deque
+from typing import NamedTuple
+
+import numpy as np
 
 from ..core import engine
 
@@ -286,6 +289,32 @@ def is_torch_tensor(value):
     return torch_imported() and isinstance(value, sys.modules["torch"].Tensor)
 
 
+class SavedInfo(NamedTuple):
+    """One value a PyTorch node saved: as autograd_teach's ``saved_tensors_info`` lists them."""
+    name: str
+    value: object
+    saved_version: int | None = None     # PyTorch does not say which version it saved
+    current_version: int | None = None
+
+
+def saved_tensors_info(fn):
+    """What a PyTorch node saved for backward, read as torchviz reads it (its
+    ``_saved_*`` attributes, a tuple of tensors one by one); None once backward
+    freed them (reading one then raises)."""
+    torch = sys.modules["torch"]
+    out = []
+    for attr in sorted(a for a in dir(fn) if a.startswith("_saved_")):
+        try:
+            value = getattr(fn, attr)
+        except RuntimeError:
+            return None
+        if isinstance(value, (tuple, list)) and any(isinstance(v, torch.Tensor) for v in value):
+            out.extend(SavedInfo(f"{attr}[{i}]", v) for i, v in enumerate(value))
+        else:
+            out.append(SavedInfo(attr, value))
+    return out
+
+
 def saved_freed(fn):
     """True when backward freed a PyTorch node's saved tensors: reading one
     raises, as PyTorch's own "backward through the graph a second time" says."""
@@ -303,6 +332,10 @@ def is_torch_node(fn):
     return torch_imported() and isinstance(fn, sys.modules["torch"].autograd.graph.Node)
 
 
+# float32 whose dtype says "bfloat16" (values.dtype_name reads it); copies keep it
+BFLOAT16 = np.dtype(np.float32, metadata={"torch": "bfloat16"})
+
+
 def to_numpy(g):
     """A copy of a PyTorch tensor as a numpy array: off the GPU, out of the
     graph (plain ``.numpy()`` refuses a tensor that requires grad, as a
@@ -315,6 +348,6 @@ def to_numpy(g):
     g = g.detach().cpu()
     if g.layout != torch.strided:
         g = g.to_dense()
-    if g.dtype == torch.bfloat16:        # numpy has no bfloat16
-        g = g.float()
+    if g.dtype == torch.bfloat16:        # numpy has no bfloat16: float32 values, marked as bfloat16
+        return g.float().numpy(force=True).copy().view(BFLOAT16)
     return g.numpy(force=True).copy()     # force: resolves conj/neg, and a ZeroTensor's zeros

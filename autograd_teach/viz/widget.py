@@ -77,7 +77,7 @@ from . import page
 from .diagram import Diagram, draw
 from .inspector import inspector_html
 from .lang import t
-from .replay import replay_data
+from .replay import empty_status, replay_data
 from .summary import text_summary
 
 
@@ -236,7 +236,7 @@ class GraphWidget(anywidget.AnyWidget):
     def status_text(self):
         n, k = self.n_steps, self.step
         if n == 0:
-            return t("widget.not_recorded" if self.why else "widget.no_backward", self.lang)
+            return t(empty_status(self.diagram), self.lang)
         if k == 0:
             return t("widget.step0", self.lang, n=n)
         return t("widget.stepk", self.lang, k=k, n=n, name=self.steps[k - 1].name)

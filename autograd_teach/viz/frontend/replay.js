@@ -86,7 +86,7 @@ function classesAt(data, k) {
 
 function statusText(L, data, k) {
   const n = data.n || 0;
-  if (!n) return L[data.why ? "widget.not_recorded" : "widget.no_backward"];
+  if (!n) return L[data.empty || (data.why ? "widget.not_recorded" : "widget.no_backward")];
   if (k === 0) return fill(L["widget.step0"], { n });
   return fill(L["widget.stepk"], { k, n, name: data.names[k - 1] });
 }

@@ -13,11 +13,14 @@ from .snapshots import nearest_nodes, read_values, settle_values, take_saved_val
 
 
 class Step:
-    """One node the engine ran.  ``fn`` is None once that node is gone."""
-    __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad", "values", "first_grad")
+    """One node the engine ran.  ``fn`` is None once that node is gone; ``kind``,
+    its class, stays (its name: a root backward started from, freed with its tensor)."""
+    __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad", "values", "first_grad", "kind")
 
-    def __init__(self, index, fn_ref, grad_output, grad_inputs, leaf_grad=None, values=None, first_grad=False):
+    def __init__(self, index, fn_ref, grad_output, grad_inputs, leaf_grad=None, values=None, first_grad=False,
+                 kind=None):
         self.index = index
+        self.kind = kind
         self._fn = fn_ref                   # a weak reference (a stand-in for PyTorch's C++ nodes)
         self.grad_output = grad_output      # the gradient flowing into fn (summed over its uses)
         self.grad_inputs = grad_inputs      # one per next_functions entry: what fn sent on
@@ -54,6 +57,7 @@ class Recording:
         self._nodes = ()                   # from the trace as the run ends: weak references to the nodes,
         self._grads = ()                   # the gradient that flowed into each (None: none did),
         self._sent = ()                    # what each sent on, one per next_functions entry
+        self._kinds = ()                   # the class of each node: its name once the node is gone
         self._leaf_grads = {}              # step index -> a copy of the leaf's .grad (AccumulateGrad)
         self._first_grads = set()          # step indices whose leaf had no .grad before the step
         self._rule_values = {}             # step index -> what its derivative rule read
@@ -89,6 +93,7 @@ class Recording:
         self._grads, self._sent, held = bounded(grads, sent, _indices_of(nodes, self.roots))
         self._take_leaf_grads(nodes, sent)
         self._nodes = self._hold_all(nodes)
+        self._kinds = tuple(map(type, nodes))
         self._file_values(nodes)
         self.nbytes = run_nbytes(len(grads), held, self._leaf_grads.values()) + values_nbytes(self._rule_values)
         self._ended = True
@@ -146,20 +151,21 @@ class Recording:
         and the leaves' .grad: kept since the run ended, or read off the trace
         while it runs (by a hook, say)."""
         if self._ended:
-            return self._nodes, self._grads, self._sent, self._leaf_grads
+            return self._nodes, self._grads, self._sent, self._leaf_grads, self._kinds
         trace = list(self.trace)
         leaf_grads = {i: leaf_grad_copy(n) for i, (n, _, sent) in enumerate(trace) if not sent}
-        return [reference(n) for n, _, _ in trace], [g for _, g, _ in trace], [sent for _, _, sent in trace], leaf_grads
+        return ([reference(n) for n, _, _ in trace], [g for _, g, _ in trace], [sent for _, _, sent in trace],
+                leaf_grads, [type(n) for n, _, _ in trace])
 
     @property
     def steps(self):
         steps = self._steps
         if steps is None or len(steps) != len(self):
-            refs, grads, sents, leaf_grads = self._columns()
+            refs, grads, sents, leaf_grads, kinds = self._columns()
             values = self._rule_values
             first = self._first_grads if self._ended else {i for i in leaf_grads if grad_was_none(refs[i]())}
-            steps = [Step(i, ref, kept(grad), tuple(sent), leaf_grads.get(i), read_values(values.get(i)), i in first)
-                     for i, (ref, grad, sent) in enumerate(zip(refs, grads, sents))]
+            steps = [Step(i, ref, kept(grad), tuple(sent), leaf_grads.get(i), read_values(values.get(i)), i in first,
+                          kind) for i, (ref, grad, sent, kind) in enumerate(zip(refs, grads, sents, kinds))]
             if self._ended:
                 self._steps = steps
         return steps
