@@ -13,6 +13,9 @@ both engines with the same begin / step / end protocol.
   flowed into the node (one per output of its forward), ``grad_inputs`` what
   it sent on (one per ``next_functions`` entry, ``()`` for AccumulateGrad);
   numpy copies, None where PyTorch had no gradient;
+* ``watcher.failed(error)``, if the watcher has it, when the run raised
+  (a second backward through a freed graph, a hook or a custom Function's
+  backward that raised), with the exception, before ``end()``;
 * ``watcher.end()`` once the run is over, also when it failed;
 * ``watcher.hold_while(tensors)``, if the watcher has it, as the run begins,
   with the tensors backward started from: PyTorch's nodes take no weak
@@ -140,6 +143,9 @@ def _watched(original, first):
         stack.append(run)
         try:
             return original(*args, **kwargs)
+        except BaseException as error:
+            run.failed(error)
+            raise
         finally:
             stack.pop()
             _unhook(nodes)
@@ -278,6 +284,12 @@ class _Run:
             ins = tuple(to_numpy(g) for g in grad_inputs)
             for w in self.watchers:
                 w.step(node, outs, ins)
+
+    def failed(self, error):
+        """The run raised: its watchers that ask (``failed``) are told, before ``end()``."""
+        for w in self.watchers or ():
+            if hasattr(w, "failed"):
+                w.failed(error)
 
     def end(self):
         for w in self.watchers or ():
