@@ -230,3 +230,16 @@ def test_two_threads_one_failing(autorecording):
             d = viz.draw(y)
             assert len(d.steps) == 3
             assert ("a later backward() from here failed" in " ".join(caption(d))) is fail
+
+
+def test_an_error_with_no_message_is_named_by_its_type(autorecording):
+    def interrupt(g):
+        raise KeyboardInterrupt
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    y.register_hook(interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        y.backward()
+    assert R.find_recording(y.grad_fn).error == "KeyboardInterrupt"
+    assert caption(viz.draw(y))[2] == "KeyboardInterrupt"

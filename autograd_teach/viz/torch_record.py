@@ -42,6 +42,10 @@ Notes, all of them PyTorch's behaviour, not ours:
   of the graph is kept alive (tested).  While a node has hooks, PyTorch's
   AccumulateGrad may copy the gradient into ``.grad`` where it could have
   reused the engine's buffer: the values are the same.
+* A run that fails before our first pre-hook (a hook registered with
+  ``register_hook`` on the very tensor backward starts from, which PyTorch
+  calls before any node's pre-hook) is, like a call with wrong arguments,
+  no run: it is not recorded, and draw() shows the last one that was.
 * ``torch.func`` transforms and ``is_grads_batched=True`` calls are not
   recorded: their gradients are wrapped tensors with no values to show.
 * Code that took ``backward``/``grad`` out of ``torch.autograd`` before

@@ -87,7 +87,8 @@ class Recording:
     def failed(self, error):
         """The run raised ``error`` (engine.add_observer calls this before end()).
         Kept as text: the exception's traceback would keep the graph alive."""
-        self.error = f"{type(error).__name__}: {error}"
+        text = str(error)
+        self.error = f"{type(error).__name__}: {text}" if text else type(error).__name__   # KeyboardInterrupt: none
 
     def _take_first_values(self, roots):
         """The SNAPSHOT_STEPS nodes nearest the roots, and what their rules read."""
