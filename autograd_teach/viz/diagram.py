@@ -8,7 +8,9 @@ import sys
 from . import arrange, dot, layout, pdf, svg, torch_record
 from . import graph as G
 from .lang import resolve, t
+from .failure import failure_of
 from .recording import Recorder, Recording, find_recording, was_dropped
+from .recording.store import choose
 from .summary import text_summary
 
 
@@ -24,13 +26,14 @@ class Diagram:
     step through backward in any browser, no kernel, no network).
     """
 
-    def __init__(self, graph, steps=None, engine="pure", lang=None, why=None, **dot_options):
+    def __init__(self, graph, steps=None, engine="pure", lang=None, why=None, failure=None, **dot_options):
         self.graph = graph
         self.steps = steps
         self.engine = engine
         self.lang = resolve(lang)
         self.why = why                   # lang key: why no gradients are drawn, or None
-        self.source = dot.to_dot(graph, steps, lang=self.lang, why=why, **dot_options)
+        self.failure = failure           # a backward that failed (failure.py), or None
+        self.source = dot.to_dot(graph, steps, lang=self.lang, why=why, failure=failure, **dot_options)
         self._svg = None
 
     def svg(self):
@@ -49,7 +52,7 @@ class Diagram:
         return {"image/svg+xml": self.svg(), "text/html": picture(self.svg(), self.lang), "text/plain": repr(self)}
 
     def __repr__(self):
-        return text_summary(self.graph, self.steps, why=self.why)
+        return text_summary(self.graph, self.steps, why=self.why, failure=self.failure)
 
     def save(self, path, format=None, dpi=None):
         """Write the diagram to ``path``; the format comes from its suffix (svg, png, pdf, html).
@@ -110,12 +113,13 @@ def titles(graph, lang):
 
 
 def find_steps(graph, outputs, recording=None):
-    """``(steps, why)``: the gradient steps for ``graph`` from ``recording``, else
-    from the newest kept recording; when there are none, ``why`` is a lang key
-    saying why (None: backward has not run)."""
+    """``(steps, why, failure)``: the gradient steps for ``graph`` from ``recording``,
+    else from the newest kept recording; when there are none, ``why`` is a lang
+    key saying why (None: backward has not run); ``failure`` tells of a backward
+    that failed (failure.py), or is None."""
     roots = [t.grad_fn for t in outputs if getattr(t, "grad_fn", None) is not None]
     if not roots:
-        return None, None
+        return None, None, None
     if isinstance(recording, Recorder):
         candidates = list(reversed(recording.recordings))
     elif recording is not None:
@@ -123,15 +127,17 @@ def find_steps(graph, outputs, recording=None):
     else:
         found = find_recording(roots[0])
         candidates = [found] if found is not None else []
-    for rec in candidates:
-        if rec.ran(roots[0]):
-            return G.grad_steps(graph, rec), None
+    runs = [rec for rec in candidates if rec.ran(roots[0])]
+    if runs:
+        rec = choose(runs, roots[0])       # a failed run does not hide the one before it
+        return G.grad_steps(graph, rec), None, failure_of(rec)
     if was_dropped(roots[0]):
-        return None, "caption.dropped"
+        return None, "caption.dropped", None
     if backward_ran(graph):
         # PyTorch's nodes are held only while backward's root tensor lives: y.sum() in y.sum().backward() is gone
-        return None, "caption.not_recorded_torch" if torch_record.is_torch_node(roots[0]) else "caption.not_recorded"
-    return None, None
+        torch_run = torch_record.is_torch_node(roots[0])
+        return None, "caption.not_recorded_torch" if torch_run else "caption.not_recorded", None
+    return None, None, None
 
 
 def backward_ran(graph):
@@ -199,6 +205,6 @@ def draw(outputs, names=None, name=None, *, show_values=True, show_grads=True,
         names = G.caller_names(sys._getframe(1))
     graph = arrange.build_for_drawing(outputs, names=names, name=name, show_constants=show_constants,
                           show_saved=show_saved, max_nodes=max_nodes, depth=depth)
-    steps, why = find_steps(graph, _as_list(outputs), recording) if show_grads else (None, None)
-    return Diagram(graph, steps, engine=engine, lang=lang, why=why, show_values=show_values,
+    steps, why, failure = find_steps(graph, _as_list(outputs), recording) if show_grads else (None, None, None)
+    return Diagram(graph, steps, engine=engine, lang=lang, why=why, failure=failure, show_values=show_values,
                    show_grads=show_grads, legend=legend)

@@ -27,6 +27,7 @@ import re
 from . import arrange
 from . import graph as G
 from . import values
+from .failure import caption_lines
 from .lang import t
 
 GRAD_COLOR = "#b4380f"    # gradient text (a colour used for nothing else)
@@ -241,7 +242,7 @@ def edge_label(e, state, show_grads=True, lang=None):
     return _table(f"<tr>{slot}{grad}</tr>", e.id)
 
 
-def _caption(graph, state, steps, lang):
+def _caption(graph, state, steps, lang, failure=None):
     lines = []
     if not state.shown:
         pass                      # gradients switched off: say nothing about them
@@ -249,6 +250,7 @@ def _caption(graph, state, steps, lang):
         lines.append(t(state.why or G.no_grads_key(graph), lang))
     else:
         lines.append(t("caption.steps", lang, n=len(steps)))
+        lines.extend(caption_lines(failure, lang))   # a backward that failed, and PyTorch's error
     lines.extend(t(key, lang, **fill) for key, fill in graph.hidden)
     return lines
 
@@ -261,12 +263,12 @@ def _legend_cells(graph, lang):
     return cells + f'<td><font color="{GRAD_COLOR}" face="{MONO}">{escape(t("legend.gradient", lang))}</font></td>'
 
 
-def _footer(graph, state, steps, legend, caption, lang):
+def _footer(graph, state, steps, legend, caption, lang, failure=None):
     """The caption lines and the legend as one row of swatches: one short block under the graph."""
     rows = ""
     if caption:
         rows += "".join(f'<tr><td align="left" border="0">{escape(s)}</td></tr>'
-                        for s in _caption(graph, state, steps, lang))
+                        for s in _caption(graph, state, steps, lang, failure))
     if legend:
         rows += ('<tr><td align="left" border="0"><table border="0" cellborder="1" cellspacing="2" '
                  f'cellpadding="2"><tr>{_legend_cells(graph, lang)}</tr></table></td></tr>')
@@ -274,13 +276,14 @@ def _footer(graph, state, steps, legend, caption, lang):
 
 
 def to_dot(graph, steps=None, show_values=True, show_grads=True, legend=True, caption=True,
-           lang=None, why=None):
+           lang=None, why=None, failure=None):
     """DOT text for ``graph``; ``steps`` (from graph.grad_steps) adds the gradients.
 
-    ``why`` is a lang key saying why there are no steps (not recorded, dropped)."""
+    ``why`` is a lang key saying why there are no steps (not recorded, dropped);
+    ``failure`` tells of a backward that failed (failure.py)."""
     state = _State(graph, steps, show_grads, why)
     xlabel = "xlabel" if len(graph.edges) > EDGE_XLABELS_ABOVE else "label"
-    footer = _footer(graph, state, steps, legend, caption, lang)
+    footer = _footer(graph, state, steps, legend, caption, lang, failure)
     out = [
         "digraph autograd {",
         '  graph [id="autograd" rankdir=TB nodesep=0.25 ranksep=0.2 '

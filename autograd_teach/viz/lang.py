@@ -82,6 +82,14 @@ TEXT = {
     "caption.dropped": ("The recording of this backward was dropped to keep memory bounded; "
                         "run backward() again to see its gradients.",
                         "为限制内存，这次反向传播的记录已被丢弃；再运行一次 backward() 即可看到梯度。"),
+    "caption.failed": ("backward() failed at step {k}: only the steps before it are drawn. It raised:",
+                       "backward() 在第 {k} 步失败：只画出了它之前各步的梯度。它报错："),
+    "caption.later_failed": ("These gradients are from the last backward() that finished; "
+                             "a later backward() from here failed. It raised:",
+                             "这些梯度来自上一次完整运行的 backward()；之后从这里再次调用的 backward() 失败了。它报错："),
+    "status.failed": ("backward() failed at step {k}: {error}", "backward() 在第 {k} 步失败：{error}"),
+    "status.later_failed": ("a later backward() from here failed: {error}",
+                            "之后从这里再次调用的 backward() 失败了：{error}"),
     "caption.repeated": ("{total} Functions in {runs} repeated runs drawn as one node each.",
                          "{runs} 段重复的函数（共 {total} 个）各画成一个节点。"),
     "caption.repeated.one": ("{total} Functions in one repeated run drawn as one node.",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from . import graph as G
 from .dot import title
+from .failure import status_note
 from .inspector import inspector_html
 from .lang import TEXT
 
@@ -130,6 +131,8 @@ def replay_data(diagram, interval=900, with_svg=True):
         "has_saved": any(x.kind == G.SAVED for x in graph.nodes),
         "interval": interval,
     }
+    if diagram.failure is not None:     # (only then: the data of every other replay stays as it was)
+        data["failed"] = status_note(diagram.failure, lang)
     if with_svg:
         data["svg"] = diagram.svg()
     return data

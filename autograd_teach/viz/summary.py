@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import graph as G
 from . import values
+from .failure import summary_line
 from .lang import t
 
 
@@ -39,14 +40,17 @@ def node_line(n):
     return f"{n.id} {n.name}" if n.kind != G.CONSTANT else f"{n.id} constant (needs no grad)"
 
 
-def text_summary(graph, steps=None, upto=None, why=None):
+def text_summary(graph, steps=None, upto=None, why=None, failure=None):
     """The graph as text; with ``steps``, the gradients of the first ``upto`` steps.
-    ``why`` (a lang key) says why there are no steps when backward did run."""
+    ``why`` (a lang key) says why there are no steps when backward did run;
+    ``failure`` tells of a backward that failed (failure.py)."""
     upto = len(steps) if steps is not None and upto is None else upto
     grads = G.grads_until(steps, upto) if steps is not None else {}
     n_fn = sum(n.kind in (G.FUNCTION, G.ACCUMULATE, G.REPEAT) for n in graph.nodes)
     head = f"autograd graph: {n_fn} backward nodes, {len(graph.edges)} edges"
-    if steps is None and why is not None:
+    if steps is None and failure is not None:        # it failed before any step ran
+        head += "; " + summary_line(failure)
+    elif steps is None and why is not None:
         head += "; " + t(why, "en").rstrip(".")
     elif steps is None and G.no_grads_key(graph) != "caption.no_grad_yet":
         head += "; " + t(G.no_grads_key(graph), "en").rstrip(".")
@@ -67,5 +71,6 @@ def text_summary(graph, steps=None, upto=None, why=None):
     if steps is not None:
         order = engine_order(steps[:upto])
         lines.append(f"engine order: {order}" if order else "engine order: (no step yet)")
+        lines.extend(filter(None, [summary_line(failure)]))
     lines.extend(t(key, "en", **fill).rstrip(".") for key, fill in graph.hidden)
     return "\n".join(lines)

@@ -13,6 +13,9 @@ both engines with the same begin / step / end protocol.
   flowed into the node (one per output of its forward), ``grad_inputs`` what
   it sent on (one per ``next_functions`` entry, ``()`` for AccumulateGrad);
   numpy copies, None where PyTorch had no gradient;
+* ``watcher.failed(error)``, if the watcher has it, when the run raised
+  (a second backward through a freed graph, a hook or a custom Function's
+  backward that raised), with the exception, before ``end()``;
 * ``watcher.end()`` once the run is over, also when it failed;
 * ``watcher.hold_while(tensors)``, if the watcher has it, as the run begins,
   with the tensors backward started from: PyTorch's nodes take no weak
@@ -39,6 +42,10 @@ Notes, all of them PyTorch's behaviour, not ours:
   of the graph is kept alive (tested).  While a node has hooks, PyTorch's
   AccumulateGrad may copy the gradient into ``.grad`` where it could have
   reused the engine's buffer: the values are the same.
+* A run that fails before our first pre-hook (a hook registered with
+  ``register_hook`` on the very tensor backward starts from, which PyTorch
+  calls before any node's pre-hook) is, like a call with wrong arguments,
+  no run: it is not recorded, and draw() shows the last one that was.
 * ``torch.func`` transforms and ``is_grads_batched=True`` calls are not
   recorded: their gradients are wrapped tensors with no values to show.
 * Code that took ``backward``/``grad`` out of ``torch.autograd`` before
@@ -140,6 +147,9 @@ def _watched(original, first):
         stack.append(run)
         try:
             return original(*args, **kwargs)
+        except BaseException as error:
+            run.failed(error)
+            raise
         finally:
             stack.pop()
             _unhook(nodes)
@@ -278,6 +288,12 @@ class _Run:
             ins = tuple(to_numpy(g) for g in grad_inputs)
             for w in self.watchers:
                 w.step(node, outs, ins)
+
+    def failed(self, error):
+        """The run raised: its watchers that ask (``failed``) are told, before ``end()``."""
+        for w in self.watchers or ():
+            if hasattr(w, "failed"):
+                w.failed(error)
 
     def end(self):
         for w in self.watchers or ():

@@ -48,7 +48,12 @@ class Recording:
     with C-level tools (zip, map), and the :class:`Step` objects are built
     when ``steps`` is first read, usually by ``draw``, long after the run.
     (``step`` is for engines that call one: PyTorch's, TorchRecording.)
-    ``finished`` is called with the recording as the run ends."""
+    ``finished`` is called with the recording as the run ends.
+
+    A run that raised has ``error``, the exception as text ("RuntimeError:
+    Trying to backward through the graph a second time ..."), and the steps
+    that ran before it.  ``later_error`` is the error of a later run from the
+    same roots that failed while this one was the last to finish (store.py)."""
 
     def __init__(self, roots, finished=None):
         self._roots = [self._hold(r) for r in roots]
@@ -64,6 +69,8 @@ class Recording:
         self.nbytes = 0                    # roughly what it holds, once the run ended
         self._ended = False
         self._steps = None                 # built when first read
+        self.error = None                  # "RuntimeError: ..." when the run raised (failed)
+        self.later_error = None            # ... when a later run from these roots did (store.note_later)
         # What the chain rule reads at the SNAPSHOT_STEPS nodes nearest the roots, taken
         # before the run frees it (a node's saved tensors go as it runs): the nodes, and
         # for each its saved_values dict, held by reference while the run lasts (backward
@@ -76,6 +83,12 @@ class Recording:
         """An engine that calls a watcher at each node: the same entry as a trace's."""
         self.trace.append((node, grad_outputs[0] if len(grad_outputs) == 1 else tuple(grad_outputs),
                            tuple(grad_inputs)))
+
+    def failed(self, error):
+        """The run raised ``error`` (engine.add_observer calls this before end()).
+        Kept as text: the exception's traceback would keep the graph alive."""
+        text = str(error)
+        self.error = f"{type(error).__name__}: {text}" if text else type(error).__name__   # KeyboardInterrupt: none
 
     def _take_first_values(self, roots):
         """The SNAPSHOT_STEPS nodes nearest the roots, and what their rules read."""
@@ -196,7 +209,7 @@ class Recording:
         return len(self._sent) if self._ended else len(self.trace)
 
     def __repr__(self):
-        return f"<Recording: {len(self)} steps>"
+        return f"<Recording: {len(self)} steps{', failed' if self.error else ''}>"
 
 
 class TorchRecording(Recording):
