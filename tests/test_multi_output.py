@@ -395,3 +395,21 @@ def test_mark_dirty_checks_and_versions():
         Double_.apply(x)
     plain = torch.ones(2)
     assert Double_.apply(plain).tolist() == [2, 2] and plain._version == 2 and plain.grad_fn is None
+
+
+@pytest.mark.parametrize("make", [lambda x: x.split([1, 3]), lambda x: x.split(2), lambda x: x.unbind(),
+                                  lambda x: x.chunk(2)])
+def test_what_a_multi_output_node_saved_is_listed_for_viz_before_and_after_backward(make):
+    # viz's show_saved lists saved_tensors_info(): these nodes saved sizes only, which
+    # PyTorch keeps after backward frees the tensors (x.split([1, 3]) shows split_sizes)
+    x = torch.ones(4, requires_grad=True)
+    outs = make(x)
+    node = outs[0].grad_fn
+    names = sorted(a for a in dir(node) if a.startswith("_saved_"))
+    assert names
+    for when in ("before", "after"):
+        info = {i.name: i.value for i in node.saved_tensors_info()}
+        assert sorted(info) == names, when
+        assert all(info[n] == getattr(node, n) for n in names), when
+        if when == "before":
+            sum(o.sum() for o in outs).backward()

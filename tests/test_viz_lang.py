@@ -20,7 +20,7 @@ builder = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(builder)
 
 # What the learner types, so it stays English in the Chinese text too.
-PYTORCH_WORDS = {"AccumulateGrad", "Function", "backward", "grad", "retain_graph", "True", "dtype",
+PYTORCH_WORDS = {"AccumulateGrad", "Function", "backward", "grad", "retain_graph", "True", "False", "dtype",
                  "viz", "autorecord", "show", "max_nodes", "depth", "None", "float32", "float64",
                  "tensor", "requires_grad", "grad_fn", "torch",
                  "autograd",   # the SVG's id, a hover title nobody reads as prose

@@ -110,7 +110,7 @@ def test_collapsed_graph_says_what_it_hid():
         b = b * 2
     words = texts(viz.draw(b, max_nodes=10).svg())
     assert "MulBackward0 \u00d7 30" in words
-    assert "30 Functions in 1 repeated runs drawn as one node each." in words
+    assert "30 Functions in one repeated run drawn as one node." in words
 
 
 RENDER = """

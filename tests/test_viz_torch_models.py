@@ -153,7 +153,7 @@ def test_autorecord_records_a_plain_real_backward(clean):
     loss2 = model(torch.randn(3, 2)).sum()
     loss2.backward()
     d2 = viz.draw(loss2)
-    assert d2.steps is None and d2.why == "caption.not_recorded"     # not "no gradients yet"
+    assert d2.steps is None and d2.why == "caption.not_recorded_torch"     # not "no gradients yet"
     assert viz.draw(model(torch.randn(3, 2)).sum()).why is None        # backward never ran on this one
 
 

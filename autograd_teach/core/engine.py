@@ -181,6 +181,8 @@ class GraphTask:
             if type(trace) is list:
                 trace[:] = [trace_entry_as_arrays(*entry) for entry in trace]
         for watcher in self.watchers:
+            if exc is not None and hasattr(watcher, "failed"):
+                watcher.failed(exc)     # before end(): the watcher knows the run failed as it ends
             watcher.end()
         return False                # the exception goes on
 
@@ -247,7 +249,8 @@ def add_observer(begin):
 
     ``begin(roots)`` is called as a run starts (roots: its root nodes) and
     returns a per-run watcher, or None to skip this run. The watcher's
-    ``end()`` is called once the run is over, also when it failed. Each run
+    ``end()`` is called once the run is over, also when it failed; then
+    first its ``failed(error)``, if it has one, with the exception. Each run
     gets its own watcher, so runs in several threads never share one. It
     sees the nodes run in one of two ways:
 

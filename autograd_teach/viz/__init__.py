@@ -5,8 +5,9 @@ show_saved=False, show_constants=False, max_nodes=400, depth=None,
 recording=None, legend=True, engine="pure", lang=None) -> Diagram``
     The graph PyTorch would build, with the gradient on every edge once
     backward has run.  A Diagram shows as SVG in Jupyter and as text in a
-    console; ``.source`` is its DOT, ``.svg()``, ``.save("g.svg"/".png"/".pdf")``,
-    and ``.save("replay.html")``: the replay as one self-contained page.
+    console; ``.source`` is its DOT, ``.svg()``, ``.save("g.svg"/".png"/".pdf")``
+    (``.save("g.png", dpi=192)`` for a slide; a PNG cannot show Chinese: save
+    .svg or .pdf), and ``.save("replay.html")``: the replay as one self-contained page.
 ``show(outputs, names=None, name=None, lang=None, **GraphWidget options)``
     Displays a :class:`GraphWidget`: Play / step slider over the recorded
     backward steps, toggles, zoom, a node inspector with the chain rule of

@@ -27,6 +27,7 @@ import re
 from . import arrange
 from . import graph as G
 from . import values
+from .failure import caption_lines
 from .lang import t
 
 GRAD_COLOR = "#b4380f"    # gradient text (a colour used for nothing else)
@@ -34,6 +35,8 @@ VALUE_COLOR = "#1f3a60"   # tensor value text
 FREED_COLOR = "#5c5c5c"   # "saved tensors freed": true only once the node has run
 SLOT_COLOR = "#6b6b6b"    # the [0] / [1] input-slot numbers on edges
 MONO = "Courier"          # values line up in a fixed-width font
+MAX_NAME = 48             # longer names are shortened in their box: a 300-character name made a 4,000 px diagram
+MAX_NOTE = 60             # a saved number or list inside a node (torchviz's max_attr_chars is 50)
 
 # fill, border, extra style per kind: outputs green, parameters blue, saved
 # tensors orange, like torchviz; constants and hidden parts are faded.
@@ -99,9 +102,20 @@ def _role(role):
     return f' id="@{role}@" title="{role}"' if role else ""
 
 
+def fit(name):
+    """A name of at most :data:`MAX_NAME` characters: its start and its end, which
+    tell parameters apart (``....weight``), around an ellipsis.  The whole name
+    stays in the node's hover title and the widget's inspector."""
+    name = str(name)
+    if len(name) <= MAX_NAME:
+        return name
+    tail = MAX_NAME // 3
+    return name[:MAX_NAME - tail - 1] + "\u2026" + name[-tail:]
+
+
 def _head(name, info=""):
-    """The node's name in bold, with its shape and dtype on the same line."""
-    return "<tr><td>" + f"<b>{escape(name)}</b>" + (f" {escape(info)}" if info else "") + "</td></tr>"
+    """The node's name in bold (shortened to fit), with its shape and dtype on the same line."""
+    return "<tr><td>" + f"<b>{escape(fit(name))}</b>" + (f" {escape(info)}" if info else "") + "</td></tr>"
 
 
 def _table(rows, owner):
@@ -159,8 +173,8 @@ def node_label(graph, n, state, show_values=True, show_grads=True, lang=None):
         if isinstance(note, tuple):
             freed = note[0] == "label.freed"
             body += _lines(t(note[0], lang, **note[1]), FREED_COLOR if freed else None, role="freed" if freed else None)
-        else:
-            body += _lines(note)
+        else:             # "_saved_split_sizes = (1, 1, ...": its start says what it is
+            body += _lines(note if len(note) <= MAX_NOTE else note[:MAX_NOTE - 1] + "\u2026")
     if (n.kind in (G.FUNCTION, G.ACCUMULATE, G.REPEAT) and grads and n.fan_in > 1
             and n.id in state.node_in and not isinstance(state.node_in[n.id], tuple)):
         # several gradients met here: their sum, once (not for a node with several outputs: one per output)
@@ -174,6 +188,9 @@ def _tensor_body(graph, n, state, show_values, grads, lang):     # OUTPUT, LEAF
         body += _lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO, "value")
     if grads and n.id in state.leaf:
         body += _lines(".grad = " + values.short(state.leaf[n.id], lang=lang), GRAD_COLOR, MONO, "grad")
+    elif state.shown and n.kind == G.LEAF and not graph.in_edges(n.id) and n.tensor.grad is not None:
+        # a leaf drawn on its own (draw(w)): no step wrote it here, but it has a .grad
+        body += _lines(".grad = " + values.short(n.tensor.grad, lang=lang), GRAD_COLOR, MONO, "grad")
     return body
 
 
@@ -193,7 +210,8 @@ def _repeat_body(graph, n, state, show_values, grads, lang):
 def _constant_body(graph, n, state, show_values, grads, lang):
     if n.tensor is None:
         return _head(t("label.constant", lang)) + _lines(t("label.needs_no_grad", lang))
-    return _head(n.name, _tensor_info(n.tensor))
+    body = _head(n.name, _tensor_info(n.tensor))     # a tensor drawn on its own, needing no grad
+    return body + (_lines(values.short(n.tensor, lang=lang), VALUE_COLOR, MONO, "value") if show_values else "")
 
 
 def _hidden_body(graph, n, state, show_values, grads, lang):
@@ -202,7 +220,7 @@ def _hidden_body(graph, n, state, show_values, grads, lang):
 
 def _ref_body(graph, n, state, show_values, grads, lang):
     leaf = next((e.dst for e in graph.out_edges(n.ref) if e.kind == "variable"), None)
-    return _head(n.name, graph.node(leaf).name if leaf is not None else "") + _lines(t("label.ref", lang, id=n.ref))
+    return _head(n.name, fit(graph.node(leaf).name) if leaf is not None else "") + _lines(t("label.ref", lang, id=n.ref))
 
 
 def _function_body(graph, n, state, show_values, grads, lang):   # FUNCTION, ACCUMULATE
@@ -224,14 +242,15 @@ def edge_label(e, state, show_grads=True, lang=None):
     return _table(f"<tr>{slot}{grad}</tr>", e.id)
 
 
-def _caption(graph, state, steps, lang):
+def _caption(graph, state, steps, lang, failure=None):
     lines = []
     if not state.shown:
         pass                      # gradients switched off: say nothing about them
     elif not state.known:
-        lines.append(t(state.why or "caption.no_grad_yet", lang))
+        lines.append(t(state.why or G.no_grads_key(graph), lang))
     else:
         lines.append(t("caption.steps", lang, n=len(steps)))
+        lines.extend(caption_lines(failure, lang))   # a backward that failed, and PyTorch's error
     lines.extend(t(key, lang, **fill) for key, fill in graph.hidden)
     return lines
 
@@ -244,12 +263,12 @@ def _legend_cells(graph, lang):
     return cells + f'<td><font color="{GRAD_COLOR}" face="{MONO}">{escape(t("legend.gradient", lang))}</font></td>'
 
 
-def _footer(graph, state, steps, legend, caption, lang):
+def _footer(graph, state, steps, legend, caption, lang, failure=None):
     """The caption lines and the legend as one row of swatches: one short block under the graph."""
     rows = ""
     if caption:
         rows += "".join(f'<tr><td align="left" border="0">{escape(s)}</td></tr>'
-                        for s in _caption(graph, state, steps, lang))
+                        for s in _caption(graph, state, steps, lang, failure))
     if legend:
         rows += ('<tr><td align="left" border="0"><table border="0" cellborder="1" cellspacing="2" '
                  f'cellpadding="2"><tr>{_legend_cells(graph, lang)}</tr></table></td></tr>')
@@ -257,13 +276,14 @@ def _footer(graph, state, steps, legend, caption, lang):
 
 
 def to_dot(graph, steps=None, show_values=True, show_grads=True, legend=True, caption=True,
-           lang=None, why=None):
+           lang=None, why=None, failure=None):
     """DOT text for ``graph``; ``steps`` (from graph.grad_steps) adds the gradients.
 
-    ``why`` is a lang key saying why there are no steps (not recorded, dropped)."""
+    ``why`` is a lang key saying why there are no steps (not recorded, dropped);
+    ``failure`` tells of a backward that failed (failure.py)."""
     state = _State(graph, steps, show_grads, why)
     xlabel = "xlabel" if len(graph.edges) > EDGE_XLABELS_ABOVE else "label"
-    footer = _footer(graph, state, steps, legend, caption, lang)
+    footer = _footer(graph, state, steps, legend, caption, lang, failure)
     out = [
         "digraph autograd {",
         '  graph [id="autograd" rankdir=TB nodesep=0.25 ranksep=0.2 '

@@ -19,6 +19,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from . import torch_record
+
 # Node kinds.  Each has its own style in dot.py and its own entry in the legend.
 OUTPUT = "output"          # a tensor passed to draw()
 FUNCTION = "function"      # a backward Function: MulBackward0, ...
@@ -103,6 +105,14 @@ class Graph:
 
     def in_edges(self, node_id):
         return list(self._lookup()["in"].get(node_id, ()))
+
+
+def no_grads_key(graph):
+    """The lang key saying why a graph that backward has not run through has no
+    gradients: not yet, or never (only tensors with no graph behind them)."""
+    if not graph.nodes or any(n.kind == OUTPUT for n in graph.nodes):
+        return "caption.no_grad_yet"
+    return "caption.leaf" if any(n.kind == LEAF for n in graph.nodes) else "caption.no_graph"
 
 
 def fn_name(fn):
@@ -308,20 +318,29 @@ class _Builder:
             why.append(f"depth={self.depth}")
         if self.max_nodes is not None:
             why.append(f"max_nodes={self.max_nodes}")
-        placeholder = self.add_node(HIDDEN, f"{hidden} more nodes", count=hidden)
+        placeholder = self.add_node(HIDDEN, f"{hidden} more node{'s' * (hidden != 1)}", count=hidden)
         for parent, slot, multi in self.cut:
             self.add_edge(parent, placeholder, slot=slot, kind="hidden", multi=multi)
         self.g.hidden.append(("caption.hidden", {"n": hidden, "why": " / ".join(why)}))
 
 
+def saved_info(fn):
+    """``(what fn saved, freed)``: autograd_teach's ``saved_tensors_info()``, or a
+    PyTorch node's ``_saved_*`` attributes; None for a node that tells nothing."""
+    if hasattr(fn, "saved_tensors_info"):
+        freed = getattr(fn, "saved_freed", False)
+        return ([] if freed else fn.saved_tensors_info()), freed
+    if torch_record.is_torch_node(fn):
+        info = torch_record.saved_tensors_info(fn)
+        return (info or []), info is None
+    return None, False
+
+
 def _add_saved(node, fn, add_node, add_edge):
-    info = getattr(fn, "saved_tensors_info", None)
-    if info is None:
-        return
-    if getattr(fn, "saved_freed", False):
+    info, freed = saved_info(fn)
+    if freed:
         node.notes.append(("label.freed", {}))
-        return
-    for s in info():
+    for s in info or ():
         if hasattr(s.value, "grad_fn") or hasattr(s.value, "numpy"):
             saved = add_node(SAVED, s.name, tensor=s.value,
                              saved_version=s.saved_version, current_version=s.current_version)
@@ -419,11 +438,19 @@ def grad_steps(graph, recording):
                 for e in graph.in_edges(node.id):
                     if e.kind == "output":
                         sent[e.id] = step.grad_output
-        out.append(GradStep(step.index, node.id if node else None, fn_name(step.fn),
+        out.append(GradStep(step.index, node.id if node else None, step_name(step),
                             step.grad_output, sent, step.leaf_grad,
                             getattr(step, "values", None), tuple(step.grad_inputs),
                             getattr(step, "first_grad", False)))
     return out
+
+
+def step_name(step):
+    """The PyTorch name of the node a recorded step ran, also once that node is gone."""
+    fn = step.fn
+    if fn is None and step.kind is not None:
+        return step.kind.__name__.rsplit("::", 1)[-1]    # our nodes' classes and PyTorch's are named as their nodes
+    return fn_name(fn)
 
 
 def grads_until(steps, k):

@@ -223,14 +223,15 @@ def _accumulate_rows(step, lang):
 
 
 def _saved_rows(fn, lang, pending=False):
-    if not hasattr(fn, "saved_tensors_info"):
+    info, freed = G.saved_info(fn)
+    if info is None:
         return []
-    if getattr(fn, "saved_freed", False):
+    if freed:
         # True at the step shown: before its node runs, backward had not freed them yet.
         key = "insp.saved_kept" if pending else "insp.freed"
         return [(t("insp.saved_tensors", lang), escape(t(key, lang)))]
     out = []
-    for s in fn.saved_tensors_info():
+    for s in info:
         if s.saved_version is not None and _is_tensor(s.value):
             text = values.full(s.value, lang=lang)
             note = "\n" + t("insp.saved_note", lang, shape=values.shape_text(tuple(s.value.shape)),

@@ -62,19 +62,46 @@ TEXT = {
     "caption.no_grad_yet": ("No gradients yet: they appear after backward().",
                             "还没有梯度：调用 backward() 之后才会出现。"),
     "caption.steps": ("Gradients from one backward pass: {n} steps.", "一次反向传播的梯度：共 {n} 步。"),
+    "caption.steps.one": ("Gradients from one backward pass: {n} step.", "一次反向传播的梯度：共 {n} 步。"),
     "caption.not_recorded": ("backward() ran, but was not recorded, so no gradient is drawn: "
                              "call viz.autorecord(True) before backward().",
                              "backward() 已运行，但没有被记录，所以图中没有梯度："
                              "请在 backward() 之前调用 viz.autorecord(True)。"),
+    "caption.not_recorded_torch": ("backward() ran, but no recording of it is kept, so no gradient is drawn: "
+                                   "call viz.autorecord(True) before backward(), and keep the tensor backward starts "
+                                   "from in a variable (s = y.sum(); s.backward()): PyTorch's nodes are let go with it.",
+                                   "backward() 已运行，但没有保留它的记录，所以图中没有梯度：请在 backward() 之前调用 "
+                                   "viz.autorecord(True)，并把 backward() 的起点张量存进变量（s = y.sum(); s.backward()）："
+                                   "torch 的节点会随它一起被释放。"),
+    "caption.no_graph": ("No graph: this tensor has requires_grad=False, so autograd recorded nothing "
+                         "and backward() gives it no gradient.",
+                         "没有计算图：这个张量的 requires_grad=False，autograd 什么也没有记录，backward() 也不会给它梯度。"),
+    "caption.leaf": ("A leaf tensor, with no graph behind it: its .grad is written by backward() "
+                     "of an output computed from it.",
+                     "叶子张量，它背后没有计算图：从它算出的输出调用 backward() 时写入它的 .grad。"),
     "caption.dropped": ("The recording of this backward was dropped to keep memory bounded; "
                         "run backward() again to see its gradients.",
                         "为限制内存，这次反向传播的记录已被丢弃；再运行一次 backward() 即可看到梯度。"),
+    "caption.failed": ("backward() failed at step {k}: only the steps before it are drawn. It raised:",
+                       "backward() 在第 {k} 步失败：只画出了它之前各步的梯度。它报错："),
+    "caption.later_failed": ("These gradients are from the last backward() that finished; "
+                             "a later backward() from here failed. It raised:",
+                             "这些梯度来自上一次完整运行的 backward()；之后从这里再次调用的 backward() 失败了。它报错："),
+    "status.failed": ("backward() failed at step {k}: {error}", "backward() 在第 {k} 步失败：{error}"),
+    "status.later_failed": ("a later backward() from here failed: {error}",
+                            "之后从这里再次调用的 backward() 失败了：{error}"),
     "caption.repeated": ("{total} Functions in {runs} repeated runs drawn as one node each.",
                          "{runs} 段重复的函数（共 {total} 个）各画成一个节点。"),
+    "caption.repeated.one": ("{total} Functions in one repeated run drawn as one node.",
+                             "{runs} 段重复的函数（共 {total} 个）各画成一个节点。"),
     "caption.hidden": ("{n} nodes hidden beyond {why}.", "超出 {why} 的 {n} 个节点被隐藏。"),
+    "caption.hidden.one": ("{n} node hidden beyond {why}.", "超出 {why} 的 {n} 个节点被隐藏。"),
     "caption.refs": ("{n} long edges into shared nodes drawn as dashed copies next to each use, "
                      "so that the layout stays fast.",
                      "{n} 条通向共享节点的长边改为在每个使用处画一个虚线副本，以保持布局快速。"),
+    "caption.refs.one": ("{n} long edge into a shared node drawn as a dashed copy next to its use, "
+                         "so that the layout stays fast.",
+                         "{n} 条通向共享节点的长边改为在每个使用处画一个虚线副本，以保持布局快速。"),
     "caption.fan": ("{name} has {n} inputs: the first {shown} are drawn, the rest as one box.",
                     "{name} 有 {n} 个输入：只画出前 {shown} 个，其余画成一个框。"),
     "caption.collapsed": ("Graph too large to lay out quickly: only the {n} nodes nearest the output are drawn.",
@@ -84,6 +111,7 @@ TEXT = {
     "label.identical": ("{n} identical steps in a row", "连续 {n} 个相同的步骤"),
     "label.raise_limits": ("raise max_nodes= or depth= to draw them", "增大 max_nodes= 或 depth= 可画出它们"),
     "label.more_nodes": ("{n} more nodes", "还有 {n} 个节点"),
+    "label.more_nodes.one": ("{n} more node", "还有 {n} 个节点"),
     "label.more_inputs": ("{n} more inputs", "还有 {n} 个输入"),
     "label.fan": ("drawn as one box", "画成一个框"),
     "label.freed": ("saved tensors freed by backward", "保存的张量已被 backward 释放"),
@@ -138,6 +166,14 @@ TEXT = {
                            "run backward(), then show() again.",
                            "这个计算图还没有记录到反向传播：调用 viz.autorecord(True)，"
                            "运行 backward()，再调用 show()。"),
+    "widget.not_recorded_torch": ("backward() ran, but no recording of it is kept: keep the tensor backward "
+                                  "starts from in a variable (s = y.sum(); s.backward()), then show() again.",
+                                  "backward() 已运行，但没有保留它的记录：把 backward() 的起点张量存进变量"
+                                  "（s = y.sum(); s.backward()），再调用 show()。"),
+    "widget.no_graph": ("Nothing to replay: this tensor has requires_grad=False, so autograd recorded no graph.",
+                        "没有可回放的内容：这个张量的 requires_grad=False，autograd 没有记录计算图。"),
+    "widget.leaf": ("Nothing to replay: a leaf tensor has no graph behind it; show() an output computed from it.",
+                    "没有可回放的内容：叶子张量背后没有计算图；请对从它算出的输出调用 show()。"),
     "widget.not_recorded": ("backward() ran, but was not recorded: call viz.autorecord(True) before "
                             "backward() to replay it (build the graph again first).",
                             "backward() 已运行，但没有被记录：先重新构建计算图，"
@@ -210,6 +246,8 @@ TEXT = {
 
 def t(key, lang=None, **fill):
     """The text for ``key`` in ``lang`` (None: the default), filled with ``fill``."""
+    if fill.get("n", fill.get("runs")) == 1 and key + ".one" in TEXT:
+        key += ".one"             # English: "1 node", not "1 nodes"
     en, zh = TEXT[key]
     text = zh if resolve(lang) == "zh" else en
     return text.format(**fill) if fill else text

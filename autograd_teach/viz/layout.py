@@ -19,6 +19,7 @@ Engines (``engine=``):
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,19 @@ TIMEOUT = 120  # seconds; a layout this slow means the graph should be drawn sma
 
 class RenderError(RuntimeError):
     """The layout engine is missing or failed; the message says what to do."""
+
+
+# graphviz-pure's PNG renderer draws with a bundled font of Latin, Greek,
+# Cyrillic and common symbols (it draws Σ, ×, é); Chinese, Japanese, Korean,
+# emoji and the scripts of South and West Asia come out as empty boxes.
+# Its SVG is drawn by the browser's fonts, and pdf.py names a CJK font.
+_NO_PNG_GLYPH = re.compile("[\u0530-\u1dff\u2700-\u27bf\u2e80-\U0010ffff]")
+
+
+def undrawable_in_png(text):
+    """The first character of ``text`` that graphviz-pure's PNG would draw as a box, or None."""
+    found = _NO_PNG_GLYPH.search(text)
+    return found.group() if found else None
 
 
 def find_engine(engine="pure"):
@@ -61,11 +75,12 @@ def find_engine(engine="pure"):
         "or pass engine='system' to use a Graphviz `dot` you have installed.")
 
 
-def run(dot_source, fmt="svg", engine="pure"):
-    """Lay out ``dot_source`` and return the ``fmt`` output (svg, png, json, ...) as bytes."""
+def run(dot_source, fmt="svg", engine="pure", options=()):
+    """Lay out ``dot_source`` and return the ``fmt`` output (svg, png, json, ...) as bytes;
+    ``options`` are more command-line arguments (``-Gdpi=192``)."""
     program = find_engine(engine)
     try:
-        done = subprocess.run([program, f"-T{fmt}"], input=dot_source.encode("utf-8"),
+        done = subprocess.run([program, f"-T{fmt}", *options], input=dot_source.encode("utf-8"),
                               capture_output=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         raise RenderError(

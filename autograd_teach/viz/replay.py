@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from . import graph as G
 from .dot import title
+from .failure import status_note
 from .inspector import inspector_html
 from .lang import TEXT
 
@@ -103,6 +104,14 @@ def inspector_segments(graph, steps, lang):
     return out
 
 
+def empty_status(diagram):
+    """The lang key of the status line when no step was recorded: why there is nothing to replay."""
+    if diagram.why is not None:
+        return "widget.not_recorded_torch" if diagram.why == "caption.not_recorded_torch" else "widget.not_recorded"
+    return {"caption.no_graph": "widget.no_graph", "caption.leaf": "widget.leaf"}.get(
+        G.no_grads_key(diagram.graph), "widget.no_backward")
+
+
 def replay_data(diagram, interval=900, with_svg=True):
     """The front-end's data for ``diagram`` (a Diagram from draw()); see the module doc."""
     graph, steps, lang = diagram.graph, diagram.steps or [], diagram.lang
@@ -113,6 +122,7 @@ def replay_data(diagram, interval=900, with_svg=True):
         "n": len(steps),
         "names": [s.name for s in steps],
         "why": diagram.why,
+        "empty": empty_status(diagram),
         "done": done,
         "current": current,
         "aliases": {x.id: x.ref for x in graph.nodes if x.kind == G.REF},
@@ -121,6 +131,8 @@ def replay_data(diagram, interval=900, with_svg=True):
         "has_saved": any(x.kind == G.SAVED for x in graph.nodes),
         "interval": interval,
     }
+    if diagram.failure is not None:     # (only then: the data of every other replay stays as it was)
+        data["failed"] = status_note(diagram.failure, lang)
     if with_svg:
         data["svg"] = diagram.svg()
     return data

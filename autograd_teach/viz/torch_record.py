@@ -13,6 +13,9 @@ both engines with the same begin / step / end protocol.
   flowed into the node (one per output of its forward), ``grad_inputs`` what
   it sent on (one per ``next_functions`` entry, ``()`` for AccumulateGrad);
   numpy copies, None where PyTorch had no gradient;
+* ``watcher.failed(error)``, if the watcher has it, when the run raised
+  (a second backward through a freed graph, a hook or a custom Function's
+  backward that raised), with the exception, before ``end()``;
 * ``watcher.end()`` once the run is over, also when it failed;
 * ``watcher.hold_while(tensors)``, if the watcher has it, as the run begins,
   with the tensors backward started from: PyTorch's nodes take no weak
@@ -39,6 +42,10 @@ Notes, all of them PyTorch's behaviour, not ours:
   of the graph is kept alive (tested).  While a node has hooks, PyTorch's
   AccumulateGrad may copy the gradient into ``.grad`` where it could have
   reused the engine's buffer: the values are the same.
+* A run that fails before our first pre-hook (a hook registered with
+  ``register_hook`` on the very tensor backward starts from, which PyTorch
+  calls before any node's pre-hook) is, like a call with wrong arguments,
+  no run: it is not recorded, and draw() shows the last one that was.
 * ``torch.func`` transforms and ``is_grads_batched=True`` calls are not
   recorded: their gradients are wrapped tensors with no values to show.
 * Code that took ``backward``/``grad`` out of ``torch.autograd`` before
@@ -55,6 +62,9 @@ import functools
 import sys
 import threading
 from collections import deque
+from typing import NamedTuple
+
+import numpy as np
 
 from ..core import engine
 
@@ -137,6 +147,9 @@ def _watched(original, first):
         stack.append(run)
         try:
             return original(*args, **kwargs)
+        except BaseException as error:
+            run.failed(error)
+            raise
         finally:
             stack.pop()
             _unhook(nodes)
@@ -276,6 +289,12 @@ class _Run:
             for w in self.watchers:
                 w.step(node, outs, ins)
 
+    def failed(self, error):
+        """The run raised: its watchers that ask (``failed``) are told, before ``end()``."""
+        for w in self.watchers or ():
+            if hasattr(w, "failed"):
+                w.failed(error)
+
     def end(self):
         for w in self.watchers or ():
             w.end()
@@ -284,6 +303,32 @@ class _Run:
 def is_torch_tensor(value):
     """True for a real PyTorch tensor (never imports torch)."""
     return torch_imported() and isinstance(value, sys.modules["torch"].Tensor)
+
+
+class SavedInfo(NamedTuple):
+    """One value a PyTorch node saved: as autograd_teach's ``saved_tensors_info`` lists them."""
+    name: str
+    value: object
+    saved_version: int | None = None     # PyTorch does not say which version it saved
+    current_version: int | None = None
+
+
+def saved_tensors_info(fn):
+    """What a PyTorch node saved for backward, read as torchviz reads it (its
+    ``_saved_*`` attributes, a tuple of tensors one by one); None once backward
+    freed them (reading one then raises)."""
+    torch = sys.modules["torch"]
+    out = []
+    for attr in sorted(a for a in dir(fn) if a.startswith("_saved_")):
+        try:
+            value = getattr(fn, attr)
+        except RuntimeError:
+            return None
+        if isinstance(value, (tuple, list)) and any(isinstance(v, torch.Tensor) for v in value):
+            out.extend(SavedInfo(f"{attr}[{i}]", v) for i, v in enumerate(value))
+        else:
+            out.append(SavedInfo(attr, value))
+    return out
 
 
 def saved_freed(fn):
@@ -303,6 +348,10 @@ def is_torch_node(fn):
     return torch_imported() and isinstance(fn, sys.modules["torch"].autograd.graph.Node)
 
 
+# float32 whose dtype says "bfloat16" (values.dtype_name reads it); copies keep it
+BFLOAT16 = np.dtype(np.float32, metadata={"torch": "bfloat16"})
+
+
 def to_numpy(g):
     """A copy of a PyTorch tensor as a numpy array: off the GPU, out of the
     graph (plain ``.numpy()`` refuses a tensor that requires grad, as a
@@ -315,6 +364,6 @@ def to_numpy(g):
     g = g.detach().cpu()
     if g.layout != torch.strided:
         g = g.to_dense()
-    if g.dtype == torch.bfloat16:        # numpy has no bfloat16
-        g = g.float()
+    if g.dtype == torch.bfloat16:        # numpy has no bfloat16: float32 values, marked as bfloat16
+        return g.float().numpy(force=True).copy().view(BFLOAT16)
     return g.numpy(force=True).copy()     # force: resolves conj/neg, and a ZeroTensor's zeros

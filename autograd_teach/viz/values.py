@@ -31,7 +31,8 @@ def as_array(value):
 def dtype_name(value):
     """``float32`` for a Tensor (whose dtype prints ``torch.float32``) or an ndarray."""
     dt = getattr(value, "dtype", None)
-    return str(dt).replace("torch.", "") if dt is not None else "float32"
+    marked = getattr(dt, "metadata", None) or {}    # a PyTorch bfloat16 gradient, kept as float32
+    return marked.get("torch") or (str(dt).replace("torch.", "") if dt is not None else "float32")
 
 
 def shape_text(shape):
@@ -57,6 +58,8 @@ def full(value, dtype=None, lang=None):
     if value is None:
         return "None"
     if isinstance(value, Summary):   # a gradient the recorder kept only as a summary
+        if value.min is None:        # complex: no min and max
+            return _summary(value.shape, value.norm, lang)
         return _summary(value.shape, value.norm, lang) + t("value.range", lang, min=f"{value.min:.4g}",
                                                            max=f"{value.max:.4g}")
     array = as_array(value)
@@ -73,5 +76,5 @@ def short(value, dtype=None, lang=None):
     array = as_array(value)
     if array.size <= SMALL:
         return _format(array, dtype or dtype_name(value))
-    norm = float(np.linalg.norm(array.astype(np.float64).ravel()))
+    norm = float(np.linalg.norm(array.ravel().astype(np.complex128 if array.dtype.kind == "c" else np.float64)))
     return _summary(array.shape, norm, lang)

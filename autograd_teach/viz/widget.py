@@ -77,7 +77,7 @@ from . import page
 from .diagram import Diagram, draw
 from .inspector import inspector_html
 from .lang import t
-from .replay import replay_data
+from .replay import empty_status, replay_data
 from .summary import text_summary
 
 
@@ -234,12 +234,13 @@ class GraphWidget(anywidget.AnyWidget):
         self.zoom = (bigger[0] if bigger else ZOOMS[-1]) if direction > 0 else (smaller[-1] if smaller else ZOOMS[0])
 
     def status_text(self):
-        n, k = self.n_steps, self.step
+        n, k, failed = self.n_steps, self.step, self.data.get("failed")
         if n == 0:
-            return t("widget.not_recorded" if self.why else "widget.no_backward", self.lang)
+            return failed or t(empty_status(self.diagram), self.lang)
         if k == 0:
             return t("widget.step0", self.lang, n=n)
-        return t("widget.stepk", self.lang, k=k, n=n, name=self.steps[k - 1].name)
+        text = t("widget.stepk", self.lang, k=k, n=n, name=self.steps[k - 1].name)
+        return f"{text}; {failed}" if failed and k == n else text      # replay.js says the same
 
     def html(self):
         """The replay as HTML to embed: the picture, and the replay where scripts run."""
@@ -259,7 +260,8 @@ class GraphWidget(anywidget.AnyWidget):
         return bundle
 
     def __repr__(self):
-        return text_summary(self.graph, self.steps or None, self.step if self.steps else None, why=self.why)
+        return text_summary(self.graph, self.steps or None, self.step if self.steps else None, why=self.why,
+                            failure=self.diagram.failure)
 
 
 ZOOMS = (0.25, 0.33, 0.5, 0.67, 0.8, 0.9, 1.0, 1.25, 1.5, 2.0)   # as replay.js's
@@ -283,4 +285,4 @@ def show(outputs, names=None, name=None, lang=None, **kwargs):
         from IPython.display import display
         display(widget)
     else:  # no frontend to draw in: the whole backward as text
-        print(text_summary(widget.graph, widget.steps or None, why=widget.why))
+        print(text_summary(widget.graph, widget.steps or None, why=widget.why, failure=widget.diagram.failure))

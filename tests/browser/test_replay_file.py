@@ -92,3 +92,29 @@ def test_a_standalone_replay_plays_offline_from_file(browser, tmp_path, lang):
         context.close()
     assert not errors, errors
     assert requests and all(u.startswith(("file:", "data:", "blob:")) for u in requests), requests
+
+
+def test_a_replay_of_a_failed_backward_says_where_it_stopped(browser, tmp_path):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 3
+    h.register_hook(lambda g: 1 / 0)
+    y = (h * h).sum()
+    with viz.record() as rec, pytest.raises(ZeroDivisionError):
+        y.backward()
+    path = viz.draw(y, recording=rec).save(tmp_path / "failed.html")
+    requests, errors = [], []
+    context, page = offline_page(browser, requests)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"file://{path}")
+        widget = page.locator(".at-widget")
+        widget.locator("svg.at-graph").wait_for(state="visible")
+        status = widget.locator(".at-status")
+        widget.locator(".at-next").click()
+        assert status.text_content().strip() == "step 1 of 2: SumBackward0 ran"
+        widget.locator(".at-next").click()
+        assert status.text_content().strip() == ("step 2 of 2: MulBackward0 ran; "
+                                                 "backward() failed at step 3: ZeroDivisionError: division by zero")
+    finally:
+        context.close()
+    assert not errors, errors

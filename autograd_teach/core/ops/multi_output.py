@@ -33,7 +33,7 @@ one in-place write would have to rewrite the history of all the outputs.
 import numpy as np
 
 from .. import grad_mode
-from ..node import Node, call_post_hooks, call_pre_hooks, dual, next_sequence_nr
+from ..node import Node, SavedInfo, call_post_hooks, call_pre_hooks, dual, next_sequence_nr
 from .join import CatBackward0, StackBackward0
 from .shape import SelectBackward0, SliceBackward0, check_dim
 
@@ -173,6 +173,9 @@ class MultiOutputOp(MultiOutputNode):
 
     def release_variables(self):
         """Nothing is saved: the attrs are sizes."""
+
+    def saved_tensors_info(self):    # what viz shows: the attrs, kept after backward as in PyTorch
+        return [SavedInfo("_saved_" + name, getattr(self, name), None, None) for name in self.attrs]
 
 
 def _zeros(shape, like):

@@ -86,9 +86,10 @@ function classesAt(data, k) {
 
 function statusText(L, data, k) {
   const n = data.n || 0;
-  if (!n) return L[data.why ? "widget.not_recorded" : "widget.no_backward"];
+  if (!n) return data.failed || L[data.empty || (data.why ? "widget.not_recorded" : "widget.no_backward")];
   if (k === 0) return fill(L["widget.step0"], { n });
-  return fill(L["widget.stepk"], { k, n, name: data.names[k - 1] });
+  const text = fill(L["widget.stepk"], { k, n, name: data.names[k - 1] });
+  return data.failed && k === n ? text + "; " + data.failed : text;   // a backward that failed (failure.py)
 }
 
 function inspectorHtml(data, id, k) {

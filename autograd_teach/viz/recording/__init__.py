@@ -13,7 +13,8 @@ does not ask.  Two ways to ask:
 Both subscribe through the engine's public registry of observers,
 ``engine.add_observer(begin) -> handle``, which real PyTorch's runs reach
 too while viz/torch_record.py watches them: ``begin(roots)`` is called as a run
-starts and returns a watcher; ``end()`` is called when the run is over.  A
+starts and returns a watcher; ``end()`` is called when the run is over,
+after ``failed(error)`` when it raised (viz/failure.py: what draw() shows then).  A
 :class:`Recorder` is such a ``begin``; each run gets a watcher of its own
 (a :class:`Recording`), so backward in several threads never shares state.
 Our engine appends ``(node, grad_output, grad_inputs)`` to the watcher's

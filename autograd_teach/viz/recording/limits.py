@@ -39,8 +39,11 @@ class Summary:
             array = self._array
             if array is None:             # another thread just worked them out
                 return self._stats
-            f = array.astype(np.float64)
-            stats = self._stats = (float(np.linalg.norm(f.ravel())), float(np.min(f)), float(np.max(f)))
+            if array.dtype.kind == "c":    # a PyTorch complex gradient: a norm, but no order
+                stats = self._stats = (float(np.linalg.norm(array.astype(np.complex128).ravel())), None, None)
+            else:
+                f = array.astype(np.float64)
+                stats = self._stats = (float(np.linalg.norm(f.ravel())), float(np.min(f)), float(np.max(f)))
             self._array = None
         return stats
 

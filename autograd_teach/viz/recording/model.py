@@ -13,11 +13,14 @@ from .snapshots import nearest_nodes, read_values, settle_values, take_saved_val
 
 
 class Step:
-    """One node the engine ran.  ``fn`` is None once that node is gone."""
-    __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad", "values", "first_grad")
+    """One node the engine ran.  ``fn`` is None once that node is gone; ``kind``,
+    its class, stays (its name: a root backward started from, freed with its tensor)."""
+    __slots__ = ("index", "_fn", "grad_output", "grad_inputs", "leaf_grad", "values", "first_grad", "kind")
 
-    def __init__(self, index, fn_ref, grad_output, grad_inputs, leaf_grad=None, values=None, first_grad=False):
+    def __init__(self, index, fn_ref, grad_output, grad_inputs, leaf_grad=None, values=None, first_grad=False,
+                 kind=None):
         self.index = index
+        self.kind = kind
         self._fn = fn_ref                   # a weak reference (a stand-in for PyTorch's C++ nodes)
         self.grad_output = grad_output      # the gradient flowing into fn (summed over its uses)
         self.grad_inputs = grad_inputs      # one per next_functions entry: what fn sent on
@@ -45,7 +48,12 @@ class Recording:
     with C-level tools (zip, map), and the :class:`Step` objects are built
     when ``steps`` is first read, usually by ``draw``, long after the run.
     (``step`` is for engines that call one: PyTorch's, TorchRecording.)
-    ``finished`` is called with the recording as the run ends."""
+    ``finished`` is called with the recording as the run ends.
+
+    A run that raised has ``error``, the exception as text ("RuntimeError:
+    Trying to backward through the graph a second time ..."), and the steps
+    that ran before it.  ``later_error`` is the error of a later run from the
+    same roots that failed while this one was the last to finish (store.py)."""
 
     def __init__(self, roots, finished=None):
         self._roots = [self._hold(r) for r in roots]
@@ -54,12 +62,15 @@ class Recording:
         self._nodes = ()                   # from the trace as the run ends: weak references to the nodes,
         self._grads = ()                   # the gradient that flowed into each (None: none did),
         self._sent = ()                    # what each sent on, one per next_functions entry
+        self._kinds = ()                   # the class of each node: its name once the node is gone
         self._leaf_grads = {}              # step index -> a copy of the leaf's .grad (AccumulateGrad)
         self._first_grads = set()          # step indices whose leaf had no .grad before the step
         self._rule_values = {}             # step index -> what its derivative rule read
         self.nbytes = 0                    # roughly what it holds, once the run ended
         self._ended = False
         self._steps = None                 # built when first read
+        self.error = None                  # "RuntimeError: ..." when the run raised (failed)
+        self.later_error = None            # ... when a later run from these roots did (store.note_later)
         # What the chain rule reads at the SNAPSHOT_STEPS nodes nearest the roots, taken
         # before the run frees it (a node's saved tensors go as it runs): the nodes, and
         # for each its saved_values dict, held by reference while the run lasts (backward
@@ -72,6 +83,12 @@ class Recording:
         """An engine that calls a watcher at each node: the same entry as a trace's."""
         self.trace.append((node, grad_outputs[0] if len(grad_outputs) == 1 else tuple(grad_outputs),
                            tuple(grad_inputs)))
+
+    def failed(self, error):
+        """The run raised ``error`` (engine.add_observer calls this before end()).
+        Kept as text: the exception's traceback would keep the graph alive."""
+        text = str(error)
+        self.error = f"{type(error).__name__}: {text}" if text else type(error).__name__   # KeyboardInterrupt: none
 
     def _take_first_values(self, roots):
         """The SNAPSHOT_STEPS nodes nearest the roots, and what their rules read."""
@@ -89,6 +106,7 @@ class Recording:
         self._grads, self._sent, held = bounded(grads, sent, _indices_of(nodes, self.roots))
         self._take_leaf_grads(nodes, sent)
         self._nodes = self._hold_all(nodes)
+        self._kinds = tuple(map(type, nodes))
         self._file_values(nodes)
         self.nbytes = run_nbytes(len(grads), held, self._leaf_grads.values()) + values_nbytes(self._rule_values)
         self._ended = True
@@ -146,20 +164,21 @@ class Recording:
         and the leaves' .grad: kept since the run ended, or read off the trace
         while it runs (by a hook, say)."""
         if self._ended:
-            return self._nodes, self._grads, self._sent, self._leaf_grads
+            return self._nodes, self._grads, self._sent, self._leaf_grads, self._kinds
         trace = list(self.trace)
         leaf_grads = {i: leaf_grad_copy(n) for i, (n, _, sent) in enumerate(trace) if not sent}
-        return [reference(n) for n, _, _ in trace], [g for _, g, _ in trace], [sent for _, _, sent in trace], leaf_grads
+        return ([reference(n) for n, _, _ in trace], [g for _, g, _ in trace], [sent for _, _, sent in trace],
+                leaf_grads, [type(n) for n, _, _ in trace])
 
     @property
     def steps(self):
         steps = self._steps
         if steps is None or len(steps) != len(self):
-            refs, grads, sents, leaf_grads = self._columns()
+            refs, grads, sents, leaf_grads, kinds = self._columns()
             values = self._rule_values
             first = self._first_grads if self._ended else {i for i in leaf_grads if grad_was_none(refs[i]())}
-            steps = [Step(i, ref, kept(grad), tuple(sent), leaf_grads.get(i), read_values(values.get(i)), i in first)
-                     for i, (ref, grad, sent) in enumerate(zip(refs, grads, sents))]
+            steps = [Step(i, ref, kept(grad), tuple(sent), leaf_grads.get(i), read_values(values.get(i)), i in first,
+                          kind) for i, (ref, grad, sent, kind) in enumerate(zip(refs, grads, sents, kinds))]
             if self._ended:
                 self._steps = steps
         return steps
@@ -190,7 +209,7 @@ class Recording:
         return len(self._sent) if self._ended else len(self.trace)
 
     def __repr__(self):
-        return f"<Recording: {len(self)} steps>"
+        return f"<Recording: {len(self)} steps{', failed' if self.error else ''}>"
 
 
 class TorchRecording(Recording):

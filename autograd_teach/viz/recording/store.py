@@ -29,6 +29,8 @@ class Recorder:
 
     def _finished(self, recording):
         with self._lock:
+            if recording.error is not None:
+                note_later(self.recordings, recording)
             self.recordings.append(recording)
             self.dropped += len(_drop_oldest(self.recordings))
         if self._keep is not None:
@@ -44,6 +46,27 @@ class Recorder:
 
     def __repr__(self):
         return f"<Recorder: {len(self.recordings)} recordings>"
+
+
+def note_later(recordings, failed):
+    """A run that failed (``failed.error``) from the roots of an earlier one
+    that finished: note it on the newest such in ``recordings`` (oldest
+    first), which stays what draw() shows (a second ``y.backward()`` must not
+    hide the first); return that one, or None when there is none."""
+    roots = failed.roots
+    for rec in reversed(recordings):
+        if rec is not failed and rec.error is None and any(map(rec.started_from, roots)):
+            rec.later_error = failed.error
+            return rec
+    return None
+
+
+def choose(runs, fn):
+    """Of ``runs`` (newest first), all of which ran the node ``fn``, the one to
+    draw: the newest, unless it failed and an earlier one from ``fn`` finished."""
+    if runs[0].error is not None:
+        return next((r for r in runs[1:] if r.error is None and r.started_from(fn)), runs[0])
+    return runs[0]
 
 
 def _drop_oldest(recordings):
@@ -70,6 +93,8 @@ class _Store:
     def add(self, recording):
         with self._lock:
             self._recent = [r for r in self._recent if r.alive()]
+            if recording.error is not None and note_later(self._recent, recording) is not None:
+                return                        # the run it failed after stays, noted (not its partial steps)
             self._recent.append(recording)
             for old in _drop_oldest(self._recent):
                 self._dropped.extend(map(_mark, old.roots))
