@@ -6,7 +6,7 @@ runs the autograd tutorials unchanged. This module is the front door only: it
 hands on names from the modules that do the work."""
 from . import autograd, cuda, nn  # noqa: F401
 from .compat import dtypes  # noqa: F401
-from .compat import messages as _messages
+from .compat import messages as _messages, signatures as _signatures
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled  # noqa: F401
 from .compat.type_info import finfo, iinfo  # noqa: F401
 from .compat.creation import (arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like,  # noqa: F401
@@ -52,7 +52,7 @@ def _function_form(name):
     return fn
 
 
-for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal", "exp", "log", "sqrt",
+for _name in ("neg", "negative", "reciprocal", "exp", "log", "sqrt",
               "abs", "sgn", "sin", "cos", "tanh", "sigmoid", "relu", "clamp", "clip", "square", "dot",
               "mv", "sum", "mean", "max", "min", "argmax", "argmin", "norm", "reshape", "t",
               "transpose", "permute", "unsqueeze", "squeeze", "flatten", "clone", "detach", "allclose",
@@ -66,7 +66,25 @@ for _name in ("add", "sub", "mul", "div", "pow", "neg", "negative", "reciprocal"
     globals()[_name] = _function_form(_name)
 del _name
 
-subtract, multiply, divide, true_divide = sub, mul, div, div  # noqa: F821
+
+def _arithmetic_form(name, method):
+    """torch.add(x, y) is x.add(y); anything but a tensor x and a tensor or a
+    number y is PyTorch's TypeError, which names them by their place in the call."""
+    method = getattr(Tensor, method)
+
+    def fn(input, other, *args, **kwargs):
+        if not (isinstance(input, Tensor) and _signatures.is_operand(other, Tensor)):
+            raise _signatures.invalid_arguments(name, (input, other), Tensor, function=True)
+        return method(input, other, *args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"torch.{name}(input, other, ...) is input.{method.__name__}(other, ...)"
+    return fn
+
+
+add, sub, mul, div, true_divide, subtract, multiply, divide = (
+    _arithmetic_form(name, method) for name, method in (
+        ("add", "add"), ("sub", "sub"), ("mul", "mul"), ("div", "div"), ("true_divide", "div"),
+        ("subtract", "sub"), ("multiply", "mul"), ("divide", "div")))
 
 
 # --- torch.nn, torch.optim and the functions their code calls ---
@@ -82,8 +100,10 @@ from .compat.shape_functions import movedim as moveaxis, swapaxes as swapdims  #
 
 def pow(input, exponent):  # noqa: A001
     """torch.pow(2, x) is allowed: a number base gives PowBackward2."""
-    if not isinstance(input, Tensor):
-        return exponent.__rpow__(input)
+    if _signatures.is_operand(input, Tensor) and isinstance(exponent, Tensor):
+        return input.pow(exponent) if isinstance(input, Tensor) else exponent.__rpow__(input)
+    if not (isinstance(input, Tensor) and _signatures.is_operand(exponent, Tensor)):
+        raise _signatures.invalid_arguments("pow", (input, exponent), Tensor, function=True)
     return input.pow(exponent)
 
 
@@ -130,5 +150,6 @@ det, inverse = linalg.det, linalg.inv  # noqa: E305
 from .ops.linalg_decompositions import legacy_slogdet as slogdet, legacy_svd as svd, logdet, pinverse  # noqa: E402,F401
 from .ops.erfinv import erfinv  # noqa: E402,F401
 from .ops.gamma_functions import digamma, lgamma, polygamma  # noqa: E402,F401
-nan_to_num, nan_to_num_ = _function_form("nan_to_num"), _function_form("nan_to_num_")  # noqa: E305
+nan_to_num_ = _function_form("nan_to_num_")  # noqa: E305
+from .compat.more_functions import nan_to_num  # noqa: E402,F401
 from .compat.shape_functions import broadcast_tensors  # noqa: E402,F401

@@ -95,6 +95,15 @@ def check_floating(d, kernel):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{d.legacy_name}'")
 
 
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def can_cast(from_, to):
+    """PyTorch's canCast, for an in-place op's result: into a tensor of a kind
+    as high (bool < integers < floats < complex); uint8.add_(int64) is fine."""
+    return _KIND_RANK[from_.np.kind] <= _KIND_RANK[to.np.kind]
+
+
 def promote_types(a, b):
     """torch.promote_types for the dtypes we support."""
     if a is b:

@@ -5,7 +5,7 @@ import numpy as np
 
 from . import dtypes
 from .. import ops as O
-from . import random
+from . import out_argument, random
 from .creation import _finish, _size
 from .numpy_names import numpy_names
 from ..core.tensor import Tensor
@@ -98,6 +98,19 @@ def isinf(input):
 
 def isfinite(input):
     return input.isfinite()
+
+
+def nan_to_num(input, nan=None, posinf=None, neginf=None, *, out=None):
+    """input.nan_to_num(...) (whose argument checks come first), or that
+    written into out (compat/out_argument.py), which must have input's dtype."""
+    result = Tensor.nan_to_num(input, nan, posinf, neginf)
+    if out is None:
+        return result
+    out_argument.check("nan_to_num", out, (input,), Tensor)
+    if out.dtype is not input.dtype:
+        raise RuntimeError(f"nan_to_num: dtype of out: {out.dtype.legacy_name} should be same as input: "
+                           f"{input.dtype.legacy_name}")
+    return out_argument.write(out, result.detach(), (input,))
 
 
 def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, requires_grad=False, out=None):

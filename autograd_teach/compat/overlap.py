@@ -1,6 +1,9 @@
-"""PyTorch's check that an op does not write into memory it reads in another
-layout (ATen's assert_no_partial_overlap, MemOverlap.cpp), on numpy arrays."""
+"""PyTorch's checks that an op does not write into memory it reads in another
+layout, nor into an element twice (ATen's assert_no_partial_overlap and
+assert_no_internal_overlap, MemOverlap.cpp), on numpy arrays."""
 
+EXPAND_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                  "location. Please clone() the tensor before performing the operation.")
 PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
                    "single memory location. Please clone() the tensor before performing the operation.")
 
@@ -18,6 +21,13 @@ def check_no_partial_overlap(out, src):
         return
     if start < src_end and src_start < end:
         raise RuntimeError(PARTIAL_OVERLAP)
+
+
+def check_no_internal_overlap(out):
+    """An expanded tensor (a stride 0 over a dim of more than one element)
+    holds an element more than once: PyTorch refuses to write into it."""
+    if out.size and any(st == 0 and n > 1 for st, n in zip(out.strides, out.shape)):
+        raise RuntimeError(EXPAND_OVERLAP)
 
 
 def _extent(a):

@@ -2,8 +2,8 @@
 
 Each is one line that picks the op class (from ops/) and hands it the
 arguments, as PyTorch's generated Tensor methods call its ATen ops. Numbers
-pass through (`x * 2`); lists and arrays become tensors. Tensor (tensor.py)
-inherits all of them: in PyTorch they come from torch._C.TensorBase too.
+pass through (`x * 2`); lists and arrays are PyTorch's TypeError. Tensor
+(tensor.py) inherits them all: in PyTorch they come from torch._C.TensorBase.
 The hottest (add, sub, mul, div, exp, tanh, sigmoid, relu, mm, matmul) call
 `fast_paths.<name>`: their op's apply, its usual case written straight
 (ops/fast_paths.py), which hands any other case to apply itself.
@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from ..compat import dtypes, messages, nested
+from ..compat import dtypes, messages, nested, signatures
 from . import grad_mode
 from .. import ops as O
 from ..ops import fast_paths   # (not O.fast_paths: 3.11 cannot specialize a read from ops, which has a __getattr__)
@@ -28,24 +28,24 @@ class TensorMethods:
     # -- arithmetic ----------------------------------------------------------------
     def add(self, other, alpha=1):
         if alpha == 1:
-            return fast_paths.add(self, other if isinstance(other, TensorMethods) else _operand(other, self))
-        return O.AddBackward0.apply(self, _operand(other, self), alpha)
+            return fast_paths.add(self, other if isinstance(other, TensorMethods) else _operand(other, self, "add"))
+        return O.AddBackward0.apply(self, _operand(other, self, "add"), alpha)
 
     def sub(self, other, alpha=1):
-        other = _operand(other, self)
+        other = _operand(other, self, "sub")
         _check_bool_sub(self, other)
         return fast_paths.sub(self, other) if alpha == 1 else O.SubBackward0.apply(self, other, alpha)
 
     def mul(self, other):
-        return fast_paths.mul(self, other if isinstance(other, TensorMethods) else _operand(other, self))
+        return fast_paths.mul(self, other if isinstance(other, TensorMethods) else _operand(other, self, "mul"))
 
     def div(self, other, **rounding_mode):
         if rounding_mode:       # div(rounding_mode=...), even None, is another op: ops/rounding_modes.py
-            return O.rounding_modes.div(self, _operand(other, self), **rounding_mode)
-        return fast_paths.div(self, other if isinstance(other, TensorMethods) else _operand(other, self))
+            return O.rounding_modes.div(self, _operand(other, self, "div"), **rounding_mode)
+        return fast_paths.div(self, other if isinstance(other, TensorMethods) else _operand(other, self, "div"))
 
     def pow(self, exponent):
-        exponent = _operand(exponent, self)
+        exponent = _operand(exponent, self, "pow")
         if isinstance(exponent, TensorMethods):
             return O.PowBackward1.apply(self, exponent)
         return O.PowBackward0.apply(self, exponent)
@@ -296,11 +296,11 @@ class TensorMethods:
         setitem(self, index, _operand(value, self))
 
     def copy_(self, src):
-        return self._inplace(O.CopyBackwards.apply, _operand(src, self))
+        return self._inplace(O.CopyBackwards.apply, _operand(src, self, "copy_"))
 
     # -- comparisons (no gradient) ------------------------------------------------
-    def _compare(self, op, other):
-        other = _operand(other, self)
+    def _compare(self, op, other, fn=None):
+        other = _operand(other, self, fn)
         b = other._data if isinstance(other, TensorMethods) else other
         if isinstance(other, TensorMethods):
             check_broadcast(self.shape, other.shape)
@@ -312,22 +312,22 @@ class TensorMethods:
         return NotImplemented     # x == None, x == [1, 2]: Python's identity test, False, as PyTorch's
 
     def ne(self, other):
-        return True if other is None else self._compare(np.not_equal, other)
+        return self._compare(np.not_equal, other, "ne")
 
     def lt(self, other):
-        return self._compare(np.less, other)
+        return self._compare(np.less, other, "lt")
 
     def le(self, other):
-        return self._compare(np.less_equal, other)
+        return self._compare(np.less_equal, other, "le")
 
     def gt(self, other):
-        return self._compare(np.greater, other)
+        return self._compare(np.greater, other, "gt")
 
     def ge(self, other):
-        return self._compare(np.greater_equal, other)
+        return self._compare(np.greater_equal, other, "ge")
 
     def eq(self, other):     # (x != y, x < y, x & y...: ops/methods.py's, as the arithmetic operators)
-        return self._compare(np.equal, other)
+        return self._compare(np.equal, other, "eq")
 
     def equal(self, other):
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
@@ -365,22 +365,25 @@ def _tensor_arg(other, name, arg="other"):
     return other
 
 
-def _operand(x, like):
+def _operand(x, like, fn=None):
     """Tensors and Python numbers pass through; numpy scalars become Python
     numbers (np.float64 is a float subclass, but numpy would compute with it in
-    float64); numpy arrays become tensors (plain ones, made by like._wrap).
-    Lists do not: PyTorch raises a TypeError."""
+    float64); a numpy array becomes a tensor (like._wrap) where a value is read
+    (x[i] = array), but an op's operand (fn: 'add', 'pow_', ...) is a tensor or
+    a number only: anything else is PyTorch's TypeError (compat/signatures.py)."""
     if isinstance(x, TensorMethods):   # the common case first
         return x
     if isinstance(x, np.bool_):   # PyTorch's argument parser reads a numpy bool as a float
         return float(x)
     if isinstance(x, np.number):
         return x.item()
-    if isinstance(x, TensorMethods) or isinstance(x, (int, float, bool)):
+    if isinstance(x, (int, float, bool)):
         return x
-    if isinstance(x, np.ndarray):
+    if isinstance(x, np.ndarray) and fn is None:
         return like._wrap(infer_array(x))
-    raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
+    if fn is None:
+        raise TypeError(f"unsupported operand type: '{type(x).__name__}'")
+    raise signatures.invalid_arguments(fn, (x,), TensorMethods)
 
 
 def infer_array(data, dtype=None):

@@ -29,7 +29,7 @@ import numpy as np
 
 from . import grad_mode
 from .. import ops as O
-from ..compat import overlap
+from ..compat import dtypes, overlap, signatures
 from .node import SavedTensor, dual, op_name
 
 # np.may_share_memory without numpy's Python-level __array_function__ dispatch,
@@ -39,8 +39,6 @@ may_share_memory = getattr(np.may_share_memory, "_implementation", np.may_share_
 INFERENCE_INPLACE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone "
                      "to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 "
                      "for more details.")
-EXPAND_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
-                  "location. Please clone() the tensor before performing the operation.")
 NO_GRAD_VIEW_INPLACE = (
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this use "
     "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
@@ -178,7 +176,7 @@ class InplaceOrView:
             raise RuntimeError(INFERENCE_INPLACE)
         self._check_inplace(view)
         if self._data.size and any(st == 0 and n > 1 for st, n in zip(self._data.strides, self._data.shape)):  # expand
-            raise RuntimeError(EXPAND_OVERLAP)
+            raise RuntimeError(overlap.EXPAND_OVERLAP)
         if not (view or read_first):     # (x[index] = v checks the region it writes: indexing.setitem)
             for a in args:
                 if hasattr(a, "_data") and may_share_memory(self._data, a._data):
@@ -209,7 +207,7 @@ class InplaceOrView:
                 s.data, s.box, s.version = self._data, self._version_box, self._version_box[0]
 
     def _check_inplace_result(self, result):
-        if result.dtype is not self.dtype and not np.can_cast(result._data.dtype, self._data.dtype, "same_kind"):
+        if result.dtype is not self.dtype and not dtypes.can_cast(result.dtype, self.dtype):
             raise RuntimeError(f"result type {result.dtype.legacy_name} can't be cast to the desired output "
                                f"type {self.dtype.legacy_name}")
         if result.shape != self.shape:
@@ -260,19 +258,23 @@ class InplaceOrView:
 
     # -- the in-place ops ------------------------------------------------------
     def add_(self, other, alpha=1):
+        other = other if isinstance(other, (InplaceOrView, int, float)) else signatures.checked(other, "add_", InplaceOrView)
         return self._inplace(type(self).add, other, alpha)
 
     def sub_(self, other, alpha=1):
+        other = other if isinstance(other, (InplaceOrView, int, float)) else signatures.checked(other, "sub_", InplaceOrView)
         return self._inplace(type(self).sub, other, alpha)
 
     def mul_(self, other):
+        other = other if isinstance(other, (InplaceOrView, int, float)) else signatures.checked(other, "mul_", InplaceOrView)
         return self._inplace(type(self).mul, other)
 
     def div_(self, other, **rounding_mode):
+        other = other if isinstance(other, (InplaceOrView, int, float)) else signatures.checked(other, "div_", InplaceOrView)
         return self._inplace(lambda t, o: t.div(o, **rounding_mode), other)
 
     def pow_(self, exponent):
-        return self._inplace(type(self).pow, exponent)
+        return self._inplace(type(self).pow, signatures.checked(exponent, "pow_", InplaceOrView))
 
     def clamp_(self, min=None, max=None):
         return self._inplace(type(self).clamp, min, max)
@@ -338,12 +340,7 @@ class InplaceOrView:
         return self.clamp_(min, max)
 
     def remainder_(self, other):
-        return self._inplace(type(self).remainder, other)
-
-    __iadd__ = add_
-    __isub__ = sub_
-    __imul__ = mul_
-    __itruediv__ = div_
+        return self._inplace(type(self).remainder, signatures.checked(other, "remainder_", InplaceOrView))
 
 
 

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .. import ops as O
-from ..compat import dtypes, messages, shape_functions
+from ..compat import dtypes, messages, shape_functions, signatures
 from ..compat.device import check as check_device
 from ..compat.numpy_names import numpy_names
 from ..core.node import check_broadcast
@@ -27,7 +27,10 @@ from ..core.tensor_methods import ReturnTypes, TensorMethods, _check_bool_sub, _
 # with PyTorch's message), by numpy's type promotion (float32 + a float64 array
 # is float64, 0-d or not), giving a Tensor back through __array_wrap__.
 # Only `x == array` compares the array as a tensor, in PyTorch as here
-# (core/tensor_methods.py's __eq__). The methods (x.add(array)) convert it.
+# (core/tensor_methods.py's __eq__). The methods (x.add(array)) refuse it.
+# The augmented ones (x += y) are the in-place methods (x.add_(y)) behind the
+# same test: for an array, NotImplemented again, so that Python falls back to
+# x + array, numpy's, and rebinds x to its result; the tensor stays as it was.
 _PLAIN = frozenset({int, float, bool})
 
 
@@ -41,6 +44,23 @@ def _operator(fn, name):
         return fn(self, _operand(other, self))
     operator.__name__ = operator.__qualname__ = name
     return operator
+
+
+def _inplace_operator(fn, name):
+    """x += y: self.add_(y) (self._inplace(fn, y), a frame the fewer) for a
+    tensor or a number, else NotImplemented, as _operator."""
+    def operator(self, other):
+        if isinstance(other, TensorMethods) or type(other) in _PLAIN:    # the usual case, first
+            return self._inplace(fn, other)
+        if not isinstance(other, (np.number, np.bool_)):
+            return NotImplemented
+        return self._inplace(fn, _operand(other, self))
+    operator.__name__ = operator.__qualname__ = name
+    return operator
+
+
+def _remainder(a, b):
+    return O.RemainderBackward1.apply(a, b) if isinstance(b, TensorMethods) else O.RemainderBackward0.apply(a, b)
 
 
 def _sub(a, b):
@@ -70,6 +90,53 @@ def _rpow(a, b):           # 2 ** x
 _rtruediv_operator = _operator(_rtruediv, "__rtruediv__")
 
 
+def _bitwise(kernel, name, bools=True):
+    """x & y, x | y, x ^ y, x << y, x >> y: integer and bool tensors only
+    (shifts: integers only), as PyTorch's kernels, outside the graph, in the
+    promoted dtype; a number is cast to it as C++ casts, wrapping around (an
+    int8 tensor & 300 reads 300 as 44)."""
+    def op(self, other):
+        result = _bitwise_dtype(self, other)
+        if result.is_floating_point or (result is dtypes.bool_ and not bools):
+            raise NotImplementedError(f"\"{name}\" not implemented for '{result.legacy_name}'")
+        b = np.asarray(other._data if isinstance(other, TensorMethods) else other).astype(result.np)
+        return self._wrap(np.asarray(kernel(self._data.astype(result.np, copy=False), b)))
+    return op
+
+
+def _bitwise_dtype(t, other):
+    """The result's dtype, once the shapes are known to broadcast (PyTorch checks them first)."""
+    if isinstance(other, TensorMethods):
+        check_broadcast(t.shape, other.shape)
+    return dtypes.result_type(t, other)
+
+
+def _shift_left(a, b):
+    """ATen's lshift: a shift past the width (or negative) gives 0."""
+    bits = a.dtype.itemsize * 8
+    return np.where((b < 0) | (b >= bits), a.dtype.type(0), np.left_shift(a, np.clip(b, 0, bits - 1)))
+
+
+def _shift_right(a, b):
+    """ATen's rshift: a shift past the width (or negative) leaves the sign bits only."""
+    most = a.dtype.itemsize * 8 - (a.dtype.kind == "i")
+    return np.right_shift(a, np.where((b < 0) | (b >= most), most, b).astype(a.dtype))
+
+
+_lshift, _rshift = _bitwise(_shift_left, "lshift_cpu", bools=False), _bitwise(_shift_right, "rshift_cpu", bools=False)
+
+
+def _bitwise_inplace(operator):
+    """x &= y: in place, after PyTorch's first check, that the result's dtype can be written into x's."""
+    def op(self, other):
+        result = _bitwise_dtype(self, other)
+        if result.is_floating_point and not self.dtype.is_floating_point:
+            raise RuntimeError(f"result type {result.legacy_name} can't be cast to the desired output "
+                               f"type {self.dtype.legacy_name}")
+        return self._inplace(operator, other)
+    return op
+
+
 class OpMethods:
     __slots__ = ()
 
@@ -82,8 +149,20 @@ class OpMethods:
     __le__, __gt__ = _operator(TensorMethods.le, "__le__"), _operator(TensorMethods.gt, "__gt__")
     __ge__ = _operator(TensorMethods.ge, "__ge__")
     # masks: (x == 0) & (y >= 0)
-    __and__ = __rand__ = _operator(lambda self, other: self._compare(np.bitwise_and, other), "__and__")
-    __or__ = __ror__ = _operator(lambda self, other: self._compare(np.bitwise_or, other), "__or__")
+    __and__ = __rand__ = _operator(_bitwise(np.bitwise_and, "bitwise_and_cpu"), "__and__")
+    __or__ = __ror__ = _operator(_bitwise(np.bitwise_or, "bitwise_or_cpu"), "__or__")
+    __xor__ = __rxor__ = _operator(_bitwise(np.bitwise_xor, "bitwise_xor_cpu"), "__xor__")
+    __lshift__, __rshift__ = _operator(_lshift, "__lshift__"), _operator(_rshift, "__rshift__")
+    __rlshift__ = _operator(lambda self, other: _lshift(_scalar_like(other, self), self), "__rlshift__")
+    __rrshift__ = _operator(lambda self, other: _rshift(_scalar_like(other, self), self), "__rrshift__")
+    __iadd__, __isub__ = _inplace_operator(fast_paths.add, "__iadd__"), _inplace_operator(_sub, "__isub__")
+    __imul__ = _inplace_operator(fast_paths.mul, "__imul__")
+    __itruediv__ = _inplace_operator(fast_paths.div, "__itruediv__")
+    __ipow__, __imod__ = _inplace_operator(_pow, "__ipow__"), _inplace_operator(_remainder, "__imod__")
+    __iand__ = _operator(_bitwise_inplace(__and__), "__iand__")
+    __ior__, __ixor__ = _operator(_bitwise_inplace(__or__), "__ior__"), _operator(_bitwise_inplace(__xor__), "__ixor__")
+    __ilshift__ = _operator(_bitwise_inplace(__lshift__), "__ilshift__")
+    __irshift__ = _operator(_bitwise_inplace(__rshift__), "__irshift__")
 
     def __rtruediv__(self, other):      # PyTorch's is x.reciprocal() * other: for an array, numpy's product
         return self.reciprocal() * other if isinstance(other, np.ndarray) else _rtruediv_operator(self, other)
@@ -213,7 +292,7 @@ class OpMethods:
         return O.StdBackward0.apply(self, *_var_args(dim, unbiased, keepdim, correction))
 
     def floor_divide(self, other):
-        other = _operand(other, self)
+        other = _operand(other, self, "floor_divide")
         if isinstance(other, TensorMethods):
             return O.FloorDivide.apply(self, other)
         return O.FloorDivideScalar.apply(self, other)
@@ -223,7 +302,7 @@ class OpMethods:
     __matmul__ = matmul_operator    # the fast path itself, for a frame less (ops/fast_paths.py)
 
     def remainder(self, other):
-        other = _operand(other, self)
+        other = _operand(other, self, "remainder")
         if isinstance(other, TensorMethods):
             return O.RemainderBackward1.apply(self, other)
         return O.RemainderBackward0.apply(self, other)
@@ -311,7 +390,7 @@ class OpMethods:
         return self._wrap(np.argwhere(self._data).astype(np.int64))
 
     def atan2(self, other):
-        return O.Atan2Backward0.apply(self, other)
+        return O.Atan2Backward0.apply(self, _tensor_arg(other, "atan2"))
 
     arctan2 = atan2
 
@@ -337,30 +416,31 @@ class OpMethods:
 
     arcsinh_, arccosh_, arctanh_ = asinh_, acosh_, atanh_
 
-    # PyTorch's numpy-style names of the arithmetic (core/tensor_methods.py, core/views.py)
+    # PyTorch's numpy-style names of the arithmetic (core/tensor_methods.py, core/views.py),
+    # which refuse an array or a list in their own names
     def subtract(self, other, *, alpha=1):
-        return self.sub(other, alpha=alpha)
+        return self.sub(_operand(other, self, "subtract"), alpha=alpha)
 
     def subtract_(self, other, *, alpha=1):
-        return self.sub_(other, alpha=alpha)
+        return self.sub_(_operand(other, self, "subtract_"), alpha=alpha)
 
     def multiply(self, other):
-        return self.mul(other)
+        return self.mul(_operand(other, self, "multiply"))
 
     def multiply_(self, other):
-        return self.mul_(other)
+        return self.mul_(_operand(other, self, "multiply_"))
 
     def divide(self, other, **rounding_mode):       # given (even None), it is another op: as div's
-        return self.div(other, **rounding_mode)
+        return self.div(_operand(other, self, "divide"), **rounding_mode)
 
     def divide_(self, other, **rounding_mode):
-        return self.div_(other, **rounding_mode)
+        return self.div_(_operand(other, self, "divide_"), **rounding_mode)
 
     def true_divide(self, other):
-        return self.div(other)
+        return self.div(_operand(other, self, "true_divide"))
 
     def true_divide_(self, other):
-        return self.div_(other)
+        return self.div_(_operand(other, self, "true_divide_"))
 
     # amax ... topk: ops/reduction.py, ops/rearrange.py, ops/sorting.py
     def amax(self, dim=(), keepdim=False):
@@ -460,10 +540,10 @@ class OpMethods:
         return O.CumprodBackward0.apply(t, dim)
 
     def maximum(self, other):
-        return O.MaximumBackward0.apply(self, other)
+        return O.MaximumBackward0.apply(self, _tensor_arg(other, "maximum"))
 
     def minimum(self, other):
-        return O.MinimumBackward0.apply(self, other)
+        return O.MinimumBackward0.apply(self, _tensor_arg(other, "minimum"))
 
     def __invert__(self):
         if self._data.dtype.kind not in "biu":
@@ -543,19 +623,19 @@ class OpMethods:
 
     # clamp_min/max, fmod, fmax/fmin (ops/clamp_fmod.py)
     def clamp_min(self, min):
-        min = _operand(min, self)
+        min = _operand(min, self, "clamp_min")
         if isinstance(min, TensorMethods):
             return O.clamp_fmod.ClampMinBackward1.apply(self, min)
         return O.clamp_fmod.ClampMinBackward0.apply(self, min)
 
     def clamp_max(self, max):
-        max = _operand(max, self)
+        max = _operand(max, self, "clamp_max")
         if isinstance(max, TensorMethods):
             return O.clamp_fmod.ClampMaxBackward1.apply(self, max)
         return O.clamp_fmod.ClampMaxBackward0.apply(self, max)
 
     def fmod(self, other):
-        other = _operand(other, self)
+        other = _operand(other, self, "fmod")
         if isinstance(other, TensorMethods):
             return O.clamp_fmod.FmodBackward1.apply(self, other)
         return O.clamp_fmod.FmodBackward0.apply(self, other)
@@ -660,6 +740,10 @@ add_declared_methods(OpMethods, O.op_modules())
 def _inplace_form(name):
     def method(self, *args, **kwargs):
         function = getattr(type(self), name)
+        if args and name + "_" in signatures.METHODS:   # x.fmod_(array): refused in the in-place form's name
+            args = (signatures.checked(args[0], name + "_", TensorMethods),) + args[1:]
+        elif args and name in ("atan2", "arctan2"):
+            args = (_tensor_arg(args[0], name + "_"),) + args[1:]
         return self._inplace(lambda t, *a: function(t, *a, **kwargs) if kwargs else function(t, *a), *args)
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = f"self.{name}(...), written into self"
@@ -669,5 +753,7 @@ def _inplace_form(name):
 # the in-place forms of the other elementwise functions (and of the running sums and products)
 for _name in ("rsqrt", "expm1", "log1p", "exp2", "log2", "log10", "sign", "sgn", "floor", "ceil", "round", "trunc",
               "frac", "fix", "erf", "erfinv", "tan", "atan", "asin", "acos", "arctan", "arcsin", "arccos", "sinh",
-              "cosh", "negative", "atan2", "arctan2", "clamp_min", "clamp_max", "fmod", "cumsum", "cumprod"):
+              "cosh", "negative", "atan2", "arctan2", "clamp_min", "clamp_max", "fmod", "cumsum", "cumprod",
+              "floor_divide"):
     setattr(OpMethods, _name + "_", _inplace_form(_name))
+OpMethods.__ifloordiv__ = _operator(OpMethods.floor_divide_, "__ifloordiv__")

@@ -4,7 +4,8 @@ dtype's largest and lowest finite values), every other element kept.
 The gradient passes where the input was finite and is 0 where it was
 replaced: the output there is a constant. Integer and bool tensors hold no
 NaN or inf, so they come back as a copy. The methods, with PyTorch's
-argument checks, are in ops/methods.py.
+argument checks, are in ops/methods.py; torch.nan_to_num, which also takes
+out=, in compat/more_functions.py.
 """
 import numpy as np
 

@@ -4,6 +4,7 @@ prints as <NotImplemented>, and backward through it raises, as in PyTorch.
 import numpy as np
 
 from ..core.node import OpNode, quiet
+from .selection import remainder
 
 
 def not_implemented(name):
@@ -59,7 +60,7 @@ class RemainderScalarSelf(NoDerivative):
     def forward(self, a, b):
         if b.dtype.kind in "iub" and np.asarray(b == 0).any():
             raise RuntimeError("ZeroDivisionError")
-        return np.mod(a, b)
+        return remainder(a, b)
 
 
 FloorDivide.__name__ = FloorDivideScalar.__name__ = RemainderScalarSelf.__name__ = "NotImplemented"

@@ -74,7 +74,7 @@ class RemainderBackward0(OpNode):
     def forward(self, a, other):
         if a.dtype.kind in "iu" and isinstance(other, int) and other == 0:
             raise RuntimeError("ZeroDivisionError")
-        return np.mod(a, other)
+        return remainder(a, other)
 
     def backward(self, grad):
         return grad
@@ -93,11 +93,18 @@ class RemainderBackward1(OpNode):
     def forward(self, a, b):
         if a.dtype.kind in "iu" and (b == 0).any():
             raise RuntimeError("ZeroDivisionError")
-        return np.mod(a, b)
+        return remainder(a, b)
 
     @quiet
     def backward(self, grad, a, b):
         return grad, -grad * np.floor_divide(a, b)
+
+
+def remainder(a, b):
+    """np.mod as PyTorch computes it (fmod, then + b where the signs differ):
+    the same but for a zero, which keeps a's sign (-2.0 % 2 is -0.)."""
+    out = np.mod(a, b)
+    return np.where(out == 0, np.fmod(a, b), out) if out.dtype.kind == "f" else out
 
 
 def keep_first_maximum(a, b):
