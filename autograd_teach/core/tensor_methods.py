@@ -28,7 +28,8 @@ class TensorMethods:
     # -- arithmetic ----------------------------------------------------------------
     def add(self, other, alpha=1):
         if alpha == 1:
-            return fast_paths.add(self, other if isinstance(other, TensorMethods) else _operand(other, self, "add"))
+            return fast_paths.add(self, other) if isinstance(other, TensorMethods) else \
+                O.AddBackward0.apply(self, _operand(other, self, "add"))   # (the fast path takes tensors)
         return O.AddBackward0.apply(self, _operand(other, self, "add"), alpha)
 
     def sub(self, other, alpha=1):
@@ -37,12 +38,14 @@ class TensorMethods:
         return fast_paths.sub(self, other) if alpha == 1 else O.SubBackward0.apply(self, other, alpha)
 
     def mul(self, other):
-        return fast_paths.mul(self, other if isinstance(other, TensorMethods) else _operand(other, self, "mul"))
+        return fast_paths.mul(self, other) if isinstance(other, TensorMethods) else \
+            O.MulBackward0.apply(self, _operand(other, self, "mul"))
 
     def div(self, other, **rounding_mode):
         if rounding_mode:       # div(rounding_mode=...), even None, is another op: ops/rounding_modes.py
             return O.rounding_modes.div(self, _operand(other, self, "div"), **rounding_mode)
-        return fast_paths.div(self, other if isinstance(other, TensorMethods) else _operand(other, self, "div"))
+        return fast_paths.div(self, other) if isinstance(other, TensorMethods) else \
+            O.DivBackward0.apply(self, _operand(other, self, "div"))
 
     def pow(self, exponent):
         exponent = _operand(exponent, self, "pow")

@@ -34,27 +34,38 @@ from ..core.tensor_methods import ReturnTypes, TensorMethods, _check_bool_sub, _
 _PLAIN = frozenset({int, float, bool})
 
 
-def _operator(fn, name):
-    """Tensor.<name>(self, other): fn(self, other) for a tensor or a number, else NotImplemented."""
+def _operator(fn, name, with_number=None):
+    """Tensor.<name>(self, other): fn(self, other) for a tensor, with_number(self, other)
+    (else fn) for a number, NotImplemented for anything else. with_number: the op's
+    apply where fn is a fast path, which takes tensors only (x * 2 would fail its
+    first step, at the cost of an exception, before reaching apply)."""
+    with_number = with_number or fn
+
     def operator(self, other):
-        if isinstance(other, TensorMethods) or type(other) in _PLAIN:    # the usual case, first
+        if isinstance(other, TensorMethods):    # the usual case, first
             return fn(self, other)
+        if type(other) in _PLAIN:
+            return with_number(self, other)
         if not isinstance(other, (np.number, np.bool_)):     # numpy's scalars are numbers to PyTorch
             return NotImplemented
-        return fn(self, _operand(other, self))
+        return with_number(self, _operand(other, self))
     operator.__name__ = operator.__qualname__ = name
     return operator
 
 
-def _inplace_operator(fn, name):
+def _inplace_operator(fn, name, with_number=None):
     """x += y: self.add_(y) (self._inplace(fn, y), a frame the fewer) for a
     tensor or a number, else NotImplemented, as _operator."""
+    with_number = with_number or fn
+
     def operator(self, other):
-        if isinstance(other, TensorMethods) or type(other) in _PLAIN:    # the usual case, first
+        if isinstance(other, TensorMethods):    # the usual case, first
             return self._inplace(fn, other)
+        if type(other) in _PLAIN:
+            return self._inplace(with_number, other)
         if not isinstance(other, (np.number, np.bool_)):
             return NotImplemented
-        return self._inplace(fn, _operand(other, self))
+        return self._inplace(with_number, _operand(other, self))
     operator.__name__ = operator.__qualname__ = name
     return operator
 
@@ -66,6 +77,11 @@ def _remainder(a, b):
 def _sub(a, b):
     _check_bool_sub(a, b)
     return fast_paths.sub(a, b)
+
+
+def _sub_number(a, b):     # x - 2
+    _check_bool_sub(a, b)
+    return O.SubBackward0.apply(a, b)
 
 
 def _pow(a, b):
@@ -140,9 +156,10 @@ def _bitwise_inplace(operator):
 class OpMethods:
     __slots__ = ()
 
-    __add__, __radd__ = _operator(fast_paths.add, "__add__"), _operator(fast_paths.add, "__radd__")
-    __mul__, __rmul__ = _operator(fast_paths.mul, "__mul__"), _operator(fast_paths.mul, "__rmul__")
-    __sub__, __truediv__ = _operator(_sub, "__sub__"), _operator(fast_paths.div, "__truediv__")
+    __add__, __radd__ = (_operator(fast_paths.add, name, O.AddBackward0.apply) for name in ("__add__", "__radd__"))
+    __mul__, __rmul__ = (_operator(fast_paths.mul, name, O.MulBackward0.apply) for name in ("__mul__", "__rmul__"))
+    __sub__ = _operator(_sub, "__sub__", _sub_number)
+    __truediv__ = _operator(fast_paths.div, "__truediv__", O.DivBackward0.apply)
     __pow__ = _operator(_pow, "__pow__")
     __rsub__, __rpow__ = _operator(_rsub, "__rsub__"), _operator(_rpow, "__rpow__")
     __ne__, __lt__ = _operator(TensorMethods.ne, "__ne__"), _operator(TensorMethods.lt, "__lt__")
@@ -155,9 +172,10 @@ class OpMethods:
     __lshift__, __rshift__ = _operator(_lshift, "__lshift__"), _operator(_rshift, "__rshift__")
     __rlshift__ = _operator(lambda self, other: _lshift(_scalar_like(other, self), self), "__rlshift__")
     __rrshift__ = _operator(lambda self, other: _rshift(_scalar_like(other, self), self), "__rrshift__")
-    __iadd__, __isub__ = _inplace_operator(fast_paths.add, "__iadd__"), _inplace_operator(_sub, "__isub__")
-    __imul__ = _inplace_operator(fast_paths.mul, "__imul__")
-    __itruediv__ = _inplace_operator(fast_paths.div, "__itruediv__")
+    __iadd__ = _inplace_operator(fast_paths.add, "__iadd__", O.AddBackward0.apply)
+    __isub__ = _inplace_operator(_sub, "__isub__", _sub_number)
+    __imul__ = _inplace_operator(fast_paths.mul, "__imul__", O.MulBackward0.apply)
+    __itruediv__ = _inplace_operator(fast_paths.div, "__itruediv__", O.DivBackward0.apply)
     __ipow__, __imod__ = _inplace_operator(_pow, "__ipow__"), _inplace_operator(_remainder, "__imod__")
     __iand__ = _operator(_bitwise_inplace(__and__), "__iand__")
     __ior__, __ixor__ = _operator(_bitwise_inplace(__or__), "__ior__"), _operator(_bitwise_inplace(__xor__), "__ixor__")
