@@ -3,8 +3,6 @@ viz never lets a failed run hide the one before it, nor shows a partial run
 as if it were whole.  (Real PyTorch's runs: tests/test_viz_torch_failed.py.)"""
 import gc
 import importlib
-import re
-import threading
 import weakref
 
 import pytest
@@ -12,9 +10,8 @@ import pytest
 import autograd_teach as torch
 from autograd_teach import viz
 from autograd_teach.core import engine
+from viz_failure_helpers import SECOND_TIME, caption, two_threads_one_failing
 R = importlib.import_module("autograd_teach.viz.recording")
-
-SECOND_TIME = "RuntimeError: Trying to backward through the graph a second time"
 
 
 @pytest.fixture
@@ -25,10 +22,6 @@ def autorecording():
     viz.autorecord(False)
     R.clear()
 
-
-def caption(diagram):
-    """The caption's lines, as the footer of the DOT source has them (CJK text is padded for the layout)."""
-    return [line.rstrip("\xa0") for line in re.findall(r'<td align="left" border="0">([^<]+)<', diagram.source)]
 
 
 def square_sum():
@@ -203,33 +196,8 @@ def test_a_failed_recording_keeps_no_graph_alive(autorecording):
 
 
 def test_two_threads_one_failing(autorecording):
-    results, errors = {}, []
-    barrier = threading.Barrier(2)
+    two_threads_one_failing(square_sum, rounds=10)
 
-    def work(fail):
-        try:
-            for _ in range(10):
-                y, _ = square_sum()
-                barrier.wait()
-                y.backward(retain_graph=not fail)
-                if fail:
-                    with pytest.raises(RuntimeError):
-                        y.backward()
-                results.setdefault(fail, []).append(y)
-        except BaseException as e:         # noqa: BLE001 - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=work, args=(f,)) for f in (False, True)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    for fail, ys in results.items():
-        for y in ys:
-            d = viz.draw(y)
-            assert len(d.steps) == 3
-            assert ("a later backward() from here failed" in " ".join(caption(d))) is fail
 
 
 def test_an_error_with_no_message_is_named_by_its_type(autorecording):

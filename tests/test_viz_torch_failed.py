@@ -2,19 +2,16 @@
 (``failed(error)`` before ``end()``), and viz draws it as it does our engine's
 (tests/test_viz_failed_backward.py)."""
 import importlib
-import re
-import threading
 
 import pytest
 
+from viz_failure_helpers import SECOND_TIME, caption, two_threads_one_failing
 from viz_torch_helpers import Watching, import_torch
 
 torch = import_torch()
 from autograd_teach import viz  # noqa: E402
 from autograd_teach.viz import torch_record  # noqa: E402
 R = importlib.import_module("autograd_teach.viz.recording")
-
-SECOND_TIME = "RuntimeError: Trying to backward through the graph a second time"
 
 
 @pytest.fixture
@@ -26,10 +23,6 @@ def autorecording():
     R.clear()
     assert torch_record._hooked == {}
 
-
-def caption(diagram):
-    """The caption's lines, as the footer of the DOT source has them (CJK text is padded for the layout)."""
-    return [line.rstrip("\xa0") for line in re.findall(r'<td align="left" border="0">([^<]+)<', diagram.source)]
 
 
 def square_sum():
@@ -124,30 +117,4 @@ def test_a_run_that_finishes_after_a_failed_one_is_shown_normally(autorecording)
 
 
 def test_two_threads_one_failing(autorecording):
-    results, errors = {}, []
-    barrier = threading.Barrier(2)
-
-    def work(fail):
-        try:
-            for _ in range(5):
-                y, _ = square_sum()
-                barrier.wait()
-                y.backward(retain_graph=not fail)
-                if fail:
-                    with pytest.raises(RuntimeError):
-                        y.backward()
-                results.setdefault(fail, []).append(y)
-        except BaseException as e:         # noqa: BLE001 - reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=work, args=(f,)) for f in (False, True)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    for fail, ys in results.items():
-        for y in ys:
-            d = viz.draw(y)
-            assert len(d.steps) == 3
-            assert ("a later backward() from here failed" in " ".join(caption(d))) is fail
+    two_threads_one_failing(square_sum, rounds=5)
