@@ -103,8 +103,10 @@ def test_make_lab_opens_the_index_and_never_writes_the_lessons(make_lab, page):
     assert not [o for c in shows for o in c["outputs"] if WIDGET_VIEW in o.get("data", {})], "a widget view was saved"
     page.goto(f"{make_lab.url}/lab/workspaces/make-lab-again/tree/{LESSON}")
     cell = page.locator(".jp-Notebook .jp-CodeCell").filter(has_text="viz.show(").first
-    cell.locator(".jp-OutputArea-output img.at-fallback, .jp-OutputArea-output .at-widget").first.wait_for(
-        state="visible", timeout=30_000)
+    # the replay's picture, or its stepper once its script has run (and hidden the picture):
+    # whichever is visible (.first alone could be the hidden picture, and wait forever)
+    shown = ".jp-OutputArea-output img.at-fallback:visible, .jp-OutputArea-output .at-widget:visible"
+    cell.locator(shown).first.wait_for(state="visible", timeout=30_000)
     page.wait_for_timeout(1000)
     text = cell.locator(".jp-OutputArea").inner_text()
     assert "Error displaying widget" not in text and "Loading widget" not in text, text
