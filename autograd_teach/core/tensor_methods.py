@@ -33,9 +33,12 @@ class TensorMethods:
         return O.AddBackward0.apply(self, _operand(other, self, "add"), alpha)
 
     def sub(self, other, alpha=1):
-        other = _operand(other, self, "sub")
+        if not isinstance(other, TensorMethods):     # (x - y: no call to find it is a tensor)
+            other = _operand(other, self, "sub")
         _check_bool_sub(self, other)
-        return fast_paths.sub(self, other) if alpha == 1 else O.SubBackward0.apply(self, other, alpha)
+        if alpha != 1:
+            return O.SubBackward0.apply(self, other, alpha)
+        return fast_paths.sub(self, other) if isinstance(other, TensorMethods) else O.SubBackward0.apply(self, other)
 
     def mul(self, other):
         return fast_paths.mul(self, other) if isinstance(other, TensorMethods) else \

@@ -74,14 +74,9 @@ def _remainder(a, b):
     return O.RemainderBackward1.apply(a, b) if isinstance(b, TensorMethods) else O.RemainderBackward0.apply(a, b)
 
 
-def _sub(a, b):
+def _sub(a, b):           # x - y for a tensor y: TensorMethods.sub's usual case, without its steps for numbers
     _check_bool_sub(a, b)
     return fast_paths.sub(a, b)
-
-
-def _sub_number(a, b):     # x - 2
-    _check_bool_sub(a, b)
-    return O.SubBackward0.apply(a, b)
 
 
 def _pow(a, b):
@@ -158,7 +153,7 @@ class OpMethods:
 
     __add__, __radd__ = (_operator(fast_paths.add, name, O.AddBackward0.apply) for name in ("__add__", "__radd__"))
     __mul__, __rmul__ = (_operator(fast_paths.mul, name, O.MulBackward0.apply) for name in ("__mul__", "__rmul__"))
-    __sub__ = _operator(_sub, "__sub__", _sub_number)
+    __sub__ = _operator(_sub, "__sub__", TensorMethods.sub)
     __truediv__ = _operator(fast_paths.div, "__truediv__", O.DivBackward0.apply)
     __pow__ = _operator(_pow, "__pow__")
     __rsub__, __rpow__ = _operator(_rsub, "__rsub__"), _operator(_rpow, "__rpow__")
@@ -173,7 +168,7 @@ class OpMethods:
     __rlshift__ = _operator(lambda self, other: _lshift(_scalar_like(other, self), self), "__rlshift__")
     __rrshift__ = _operator(lambda self, other: _rshift(_scalar_like(other, self), self), "__rrshift__")
     __iadd__ = _inplace_operator(fast_paths.add, "__iadd__", O.AddBackward0.apply)
-    __isub__ = _inplace_operator(_sub, "__isub__", _sub_number)
+    __isub__ = _inplace_operator(_sub, "__isub__", TensorMethods.sub)
     __imul__ = _inplace_operator(fast_paths.mul, "__imul__", O.MulBackward0.apply)
     __itruediv__ = _inplace_operator(fast_paths.div, "__itruediv__", O.DivBackward0.apply)
     __ipow__, __imod__ = _inplace_operator(_pow, "__ipow__"), _inplace_operator(_remainder, "__imod__")
